@@ -1,0 +1,5 @@
+"""`python -m approxlab` runs the CLI."""
+
+from approxlab.cli import main
+
+main()

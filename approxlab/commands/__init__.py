@@ -1,0 +1,1 @@
+"""The `approxlab` subcommands, one module per command group."""

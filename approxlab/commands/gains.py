@@ -1,0 +1,1 @@
+"""`approxlab gains` (being written)."""

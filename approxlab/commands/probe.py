@@ -1,0 +1,1 @@
+"""`approxlab probe` (being written)."""

@@ -1,0 +1,1 @@
+"""`approxlab scaling` (being written)."""

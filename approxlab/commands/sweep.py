@@ -1,0 +1,1 @@
+"""`approxlab sweep` (being written)."""

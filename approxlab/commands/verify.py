@@ -1,0 +1,1 @@
+"""`approxlab verify` (being written)."""

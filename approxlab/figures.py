@@ -1,0 +1,84 @@
+"""Theory figures, registered by name; ``approxlab figures`` regenerates them all.
+
+Each figure is a function ``fn(outdir: Path, seed: int) -> list[Path]`` decorated with
+:func:`figure`. It writes a PNG and the data it plots beside it (CSV or JSON with the same stem), and
+returns the paths it wrote. Figures read results (e.g. the sweep store); they never re-run long
+training on their own. Figure functions live next to what they draw (e.g. ``approxlab.gains``) and
+register here on import; :data:`FIGURE_MODULES` lists those modules.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+FigureFn = Callable[[Path, int], list[Path]]
+
+
+@dataclass(frozen=True)
+class FigureEntry:
+    """A registered figure: its name, a one-line description and the function that draws it."""
+
+    name: str
+    description: str
+    fn: FigureFn
+
+
+_FIGURES: dict[str, FigureEntry] = {}
+
+#: Modules that define figures; imported by :func:`all_figures`.
+FIGURE_MODULES: tuple[str, ...] = (
+    "approxlab.zoo_figure",
+    "approxlab.gains.propagation",
+    "approxlab.approx.figures",
+    "approxlab.expressivity.figures",
+)
+
+
+def figure(name: str, description: str) -> Callable[[FigureFn], FigureFn]:
+    """Register ``fn`` as the figure ``name``."""
+
+    def wrap(fn: FigureFn) -> FigureFn:
+        if name in _FIGURES and _FIGURES[name].fn is not fn:
+            raise ValueError(f"figure {name!r} is already registered")
+        _FIGURES[name] = FigureEntry(name, description, fn)
+        return fn
+
+    return wrap
+
+
+def all_figures() -> dict[str, FigureEntry]:
+    """Every registered figure, by name (imports :data:`FIGURE_MODULES` first)."""
+    for mod in FIGURE_MODULES:
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as exc:  # a figure module not written yet is simply absent
+            if exc.name != mod:
+                raise
+    return dict(sorted(_FIGURES.items()))
+
+
+def render(names: list[str] | None, outdir: Path, seed: int = 0) -> list[Path]:
+    """Draw the named figures (all when ``names`` is None) into ``outdir``; return the files written.
+
+    Raises
+    ------
+    ValueError
+        For an unknown figure name; the message lists the registered ones.
+    """
+    figs = all_figures()
+    chosen = list(figs) if not names else names
+    unknown = [n for n in chosen if n not in figs]
+    if unknown:
+        raise ValueError(f"unknown figure {', '.join(unknown)}; registered: {', '.join(figs)}")
+    outdir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for n in chosen:
+        written.extend(figs[n].fn(outdir, seed))
+    return written

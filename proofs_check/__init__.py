@@ -1,0 +1,1 @@
+"""Each paper's numbered claims as executable checks (see approxlab.claims)."""

@@ -1,0 +1,1 @@
+"""Claims of the moa paper (being written)."""

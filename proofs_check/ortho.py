@@ -1,0 +1,1 @@
+"""Claims of the ortho paper (being written)."""

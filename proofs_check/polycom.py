@@ -1,0 +1,1 @@
+"""Claims of the polycom paper (being written)."""

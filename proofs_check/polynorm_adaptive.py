@@ -1,0 +1,1 @@
+"""Claims of the polynorm_adaptive paper (being written)."""

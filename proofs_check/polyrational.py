@@ -1,0 +1,1 @@
+"""Claims of the polyrational paper (being written)."""
