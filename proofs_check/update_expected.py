@@ -1,0 +1,65 @@
+"""Regenerate ``proofs_check/expected_verdicts.json`` from a run of the registered claims.
+
+``python -m proofs_check.update_expected`` runs every claim (slow ones included unless ``--fast``;
+a slow claim not run keeps its old entry) and writes ``{id: verdict}`` sorted by id, one id per line,
+so two engineers' additions merge cleanly. ``--paper P`` reruns only that paper's claims and keeps the
+other papers' entries as they are. A claim that crashes is not written (it is a bug to fix first) and
+the exit code is 1.
+
+Review ``git diff proofs_check/expected_verdicts.json`` before committing: every changed verdict is a
+changed finding about a paper.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from approxlab.claims import load_all, run_claims
+
+EXPECTED_PATH = Path(__file__).with_name("expected_verdicts.json")
+
+
+def load_expected(path: Path = EXPECTED_PATH) -> dict[str, str]:
+    """The expected-verdict table (id -> verdict); empty when the file does not exist."""
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def dump_expected(table: dict[str, str], path: Path = EXPECTED_PATH) -> None:
+    """Write ``table`` sorted by id, one ``"id": "verdict"`` per line."""
+    text = json.dumps(dict(sorted(table.items())), indent=1, ensure_ascii=False, sort_keys=True)
+    path.write_text(text + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m proofs_check.update_expected", description=__doc__)
+    parser.add_argument("--paper", help="only rerun this paper's claims; keep the other entries")
+    parser.add_argument("--fast", action="store_true", help="skip slow claims (their old entries are kept)")
+    args = parser.parse_args(argv)
+    claims = load_all()
+    chosen = [c for c in claims.values() if (args.paper is None or c.paper == args.paper)
+              and not (args.fast and c.slow)]
+    if args.paper is not None and not chosen:
+        parser.error(f"--paper {args.paper!r} has no registered claims")
+    table = {k: v for k, v in load_expected().items() if k in claims}  # drop ids no longer registered
+    crashed = []
+    for r in run_claims(chosen, progress=lambda c: print(c.id, file=sys.stderr)):
+        if r.verdict == "crashed":
+            crashed.append(r.claim.id)
+            table.pop(r.claim.id, None)
+        else:
+            table[r.claim.id] = r.verdict
+    dump_expected(table)
+    print(f"wrote {EXPECTED_PATH} ({len(table)} ids)")
+    if crashed:
+        print("crashed (not written; fix the check): " + ", ".join(crashed), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
