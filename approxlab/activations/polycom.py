@@ -1,1 +1,355 @@
-"""(being written)"""
+"""Polynomial composition activations (PolyCom): PolyReLU, PolyNorm and the general Type I / II forms.
+
+The polycom paper (Zhuo et al., "Polynomial Composition Activations") defines, for an inner function
+rho and order r (polycom Eq. 1),
+
+* Type I:  x -> sum_{i=0}^r a_i rho(x)^i   (the power is applied after rho),
+* Type II: x -> sum_{i=0}^r a_i rho(x^i)   (rho is applied to each power),
+
+with trainable a_i initialised as a_i = 1/r (i = 1..r), a_0 = 0 (polycom Sec. 2 and Sec. 4
+"Hyperparameters"). PolyReLU (Eq. 2) is Type I with rho = ReLU; PolyNorm (Eq. 3) is Type II with rho a
+normalisation. Parameters are stored as in the paper's reference code (Algorithms 1-2): ``weight``
+holds (a_1, ..., a_r) and ``bias`` holds a_0, so state dicts of the reference modules load unchanged.
+
+Numerics: float16/bfloat16 inputs are computed in float32 and cast back; polynomials are evaluated by
+Horner's rule (no explicit x^r), and PolyNorm rescales each row by its largest entry before taking
+powers, so an intermediate power that overflows never zeroes or NaNs a representable output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import sympy
+import torch
+from torch import nn
+
+from approxlab.activations.base import (
+    X,
+    Elementwise,
+    check_choice,
+    check_positive_float,
+    check_positive_int,
+)
+from approxlab.activations.registry import Entry, register
+
+
+def compute_dtype(x: torch.Tensor) -> torch.dtype:
+    """The dtype a zoo activation computes in for input ``x``.
+
+    float16 and bfloat16 are promoted to float32 (their powers overflow or lose all precision
+    otherwise); every other floating dtype is kept. The result is cast back to ``x.dtype``.
+
+    Examples
+    --------
+    >>> compute_dtype(torch.zeros(1, dtype=torch.bfloat16))
+    torch.float32
+    """
+    if not torch.is_floating_point(x):
+        raise TypeError(f"input must be a floating-point tensor, got dtype {x.dtype}")
+    return torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+
+
+def horner(coeffs: torch.Tensor, constant: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Evaluate ``constant + sum_{i=1}^r coeffs[i-1] * y**i`` by Horner's rule.
+
+    Horner's rule never forms ``y**r`` on its own, so with a small leading coefficient the result
+    stays finite where the naive sum would overflow in the power.
+
+    Examples
+    --------
+    >>> horner(torch.tensor([1.0, 0.0, 2.0]), torch.tensor(1.0), torch.tensor(2.0))
+    tensor(19.)
+    """
+    out = coeffs[-1] * y
+    for i in range(coeffs.shape[0] - 2, -1, -1):
+        out = (out + coeffs[i]) * y
+    return out + constant
+
+
+def _coefficient_symbols(order: int) -> list[sympy.Symbol]:
+    return [sympy.Symbol(f"a_{i}", real=True) for i in range(order + 1)]
+
+
+def _init_coefficients(module: nn.Module, order: int) -> None:
+    # polycom Sec. 2: a_i = 1/r for i = 1..r, a_0 = 0 (Algorithms 1-2: ones(3)/3 and zeros(1)).
+    module.weight = nn.Parameter(torch.full((order,), 1.0 / order))
+    module.bias = nn.Parameter(torch.zeros(1))
+
+
+class PolyReLU(Elementwise):
+    r"""PolyReLU(x) = sum_{i=0}^r a_i ReLU(x)^i (polycom Eq. 2; Type I PolyCom with rho = ReLU).
+
+    ReLU(x)^0 = 1 for every x, so PolyReLU(x) = a_0 for x <= 0. Coefficients are initialised as
+    a_i = 1/r (i >= 1) and a_0 = 0 (polycom Sec. 2), stored as ``weight`` = (a_1..a_r) and
+    ``bias`` = (a_0,) like the reference code (polycom Algorithm 1).
+
+    Parameters
+    ----------
+    order : int
+        The order r >= 1 (the paper uses 3).
+
+    Examples
+    --------
+    >>> act = PolyReLU(3)
+    >>> act(torch.tensor([-1.0, 0.0, 3.0])).tolist()
+    [0.0, 0.0, 13.0]
+    >>> act.sympy_expr(values="symbols")
+    Piecewise((a_0 + a_1*x + a_2*x**2 + a_3*x**3, x > 0), (a_0, True))
+    """
+
+    def __init__(self, order: int = 3) -> None:
+        super().__init__()
+        self.order = check_positive_int("order", order)
+        _init_coefficients(self, self.order)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        dt = compute_dtype(x)
+        r = torch.relu(x.to(dt))
+        return horner(self.weight.to(dt), self.bias.to(dt), r).to(x.dtype)
+
+    def symbolic_params(self) -> Mapping[sympy.Symbol, torch.Tensor]:
+        a = _coefficient_symbols(self.order)
+        return {a[0]: self.bias[0], **{a[i]: self.weight[i - 1] for i in range(1, self.order + 1)}}
+
+    def sympy_template(self) -> sympy.Expr:
+        a = _coefficient_symbols(self.order)
+        positive = sum((a[i] * X**i for i in range(1, self.order + 1)), a[0])
+        return sympy.Piecewise((positive, X > 0), (a[0], True))
+
+    def kinks(self) -> tuple[float, ...]:
+        return (0.0,)
+
+    def extra_repr(self) -> str:
+        return f"order={self.order}"
+
+
+def rms_normalized_power(x: torch.Tensor, power: int, eps: float) -> torch.Tensor:
+    r"""x^p / sqrt(mean(x^{2p}) + eps) over the last dimension, without overflow in x^p.
+
+    This is ``_norm(x ** p, eps)`` of polycom Algorithm 2. Each row is first divided by
+    s = max(1, max_j |x_j|) (s = max_j |x_j| when eps = 0): with y = x / s,
+
+        x^p / sqrt(mean(x^{2p}) + eps) = y^p / sqrt(mean(y^{2p}) + eps / s^{2p}),
+
+    an identity, so the result is exact while every power of y lies in [-1, 1] and eps / s^{2p} <= eps.
+    s is detached: the right-hand side does not depend on s, so the gradient is unchanged.
+
+    Examples
+    --------
+    >>> x = torch.tensor([[300.0, -300.0]], dtype=torch.float16)
+    >>> rms_normalized_power(x, 3, 1e-6)
+    tensor([[ 1., -1.]], dtype=torch.float16)
+    """
+    dt = compute_dtype(x)
+    xc = x.to(dt)
+    m = xc.detach().abs().amax(dim=-1, keepdim=True)
+    if eps > 0:
+        s = m.clamp(min=1.0)
+    else:
+        s = torch.where(m > 0, m, torch.ones_like(m))
+    y = xc / s
+    yp = y**power
+    # eps / s^(2p) computed as (eps^(1/2p) / s)^(2p): s >= 1 so no overflow, underflow to 0 is harmless
+    eps_scaled = (eps ** (0.5 / power) / s) ** (2 * power) if eps > 0 else 0.0
+    return (yp * torch.rsqrt(yp.pow(2).mean(dim=-1, keepdim=True) + eps_scaled)).to(x.dtype)
+
+
+class PolyNorm(nn.Module):
+    r"""PolyNorm(x) = sum_{i=1}^r a_i N(x^i) + a_0, N(v) = v / sqrt(mean_j v_j^2 + eps) (polycom Eq. 3).
+
+    Implemented as the paper's reference code (polycom Algorithm 2): each power x^i (elementwise) is
+    RMS-normalised over the last dimension with ``eps`` inside the square root, and the constant term
+    is the bias a_0. Eq. 3 as printed divides by the L2 norm ||x^i||_2 instead; the two differ by the
+    factor sqrt(d) (d = size of the last dimension) and by eps. Coefficients start at a_i = 1/r,
+    a_0 = 0 (polycom Sec. 2).
+
+    Not elementwise: each output depends on its whole row. Powers are taken after dividing each row
+    by its largest entry (see :func:`rms_normalized_power`), so float16 inputs of size ~300 (whose cube
+    overflows float16) give the exact finite result.
+
+    Parameters
+    ----------
+    order : int
+        The order r >= 1 (the paper uses 3).
+    eps : float
+        eps >= 0 added to the mean square (Algorithm 2: 1e-6).
+
+    Examples
+    --------
+    >>> act = PolyNorm(3)
+    >>> [round(v, 4) for v in act(torch.tensor([[1.0, -1.0, 1.0, -1.0]]))[0].tolist()]
+    [1.0, -0.3333, 1.0, -0.3333]
+    """
+
+    def __init__(self, order: int = 3, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.order = check_positive_int("order", order)
+        self.eps = check_positive_float("eps", eps, strict=False)
+        _init_coefficients(self, self.order)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        dt = compute_dtype(x)
+        xc = x.to(dt)
+        w = self.weight.to(dt)
+        out = self.bias.to(dt)
+        for i in range(1, self.order + 1):
+            out = out + w[i - 1] * rms_normalized_power(xc, i, self.eps)
+        return out.to(x.dtype)
+
+    def extra_repr(self) -> str:
+        return f"order={self.order}, eps={self.eps}"
+
+
+POLYCOM_KINDS = ("I", "II")
+
+
+def _resolve_rho(rho: str | nn.Module | Callable[[torch.Tensor], torch.Tensor]) -> nn.Module | Callable:
+    if isinstance(rho, str):
+        from approxlab.activations.registry import create
+
+        return create(rho)
+    if isinstance(rho, nn.Module) or callable(rho):
+        return rho
+    raise TypeError(f"rho must be a registry name, an nn.Module or a callable, got {type(rho).__name__}")
+
+
+class PolyCom(Elementwise):
+    r"""General PolyCom of polycom Eq. 1 with any inner function rho.
+
+    * ``kind="I"``:  x -> sum_{i=0}^r a_i rho(x)^i,
+    * ``kind="II"``: x -> sum_{i=0}^r a_i rho(x^i)   (the i = 0 term is a_0 rho(1), as printed).
+
+    Coefficients a_1..a_r (``weight``) start at 1/r and a_0 (``bias``) at 0 (polycom Sec. 2).
+    ``PolyCom("I", "relu")`` is PolyReLU (Eq. 2). Type I is evaluated by Horner's rule in rho(x).
+    Type II forms x^i in float32 for half inputs; for a generic rho it cannot rescale, so use
+    :class:`PolyNorm` for the normalisation case.
+
+    The module is elementwise when rho is an :class:`Elementwise` (or an elementwise callable); its
+    sympy form exists only when rho is an :class:`Elementwise` zoo module (it is composed from rho's
+    own form, with rho's coefficients).
+
+    Parameters
+    ----------
+    kind : {"I", "II"}
+        Type I or Type II.
+    rho : str, nn.Module or callable
+        The inner function: a registry name (e.g. ``"relu"``, ``"sigmoid"``), a module, or a callable.
+    order : int
+        The order r >= 1.
+
+    Examples
+    --------
+    >>> act = PolyCom("II", "sigmoid", order=2)
+    >>> act.sympy_expr(values="symbols")
+    a_0/(exp(-1) + 1) + a_1/(1 + exp(-x)) + a_2/(1 + exp(-x**2))
+    """
+
+    def __init__(
+        self,
+        kind: str = "I",
+        rho: str | nn.Module | Callable[[torch.Tensor], torch.Tensor] = "relu",
+        order: int = 3,
+    ) -> None:
+        super().__init__()
+        self.kind = check_choice("kind", kind, POLYCOM_KINDS)
+        self.order = check_positive_int("order", order)
+        self.rho = _resolve_rho(rho)
+        _init_coefficients(self, self.order)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        dt = compute_dtype(x)
+        xc = x.to(dt)
+        w, b = self.weight.to(dt), self.bias.to(dt)
+        if self.kind == "I":
+            out = horner(w, b, self.rho(xc))
+        else:
+            out = b * self.rho(torch.ones_like(xc))
+            for i in range(1, self.order + 1):
+                out = out + w[i - 1] * self.rho(xc**i)
+        return out.to(x.dtype)
+
+    def _rho_elementwise(self) -> Elementwise:
+        if not isinstance(self.rho, Elementwise):
+            raise TypeError(
+                f"PolyCom has a sympy form only when rho is an Elementwise zoo module; got {self.rho!r}"
+            )
+        return self.rho
+
+    def symbolic_params(self) -> Mapping[sympy.Symbol, torch.Tensor | float]:
+        rho = self._rho_elementwise()
+        a = _coefficient_symbols(self.order)
+        own = {a[0]: self.bias[0], **{a[i]: self.weight[i - 1] for i in range(1, self.order + 1)}}
+        inner = dict(rho.symbolic_params())
+        clash = set(own) & set(inner)
+        if clash:
+            raise ValueError(f"rho's coefficient symbols {sorted(map(str, clash))} clash with PolyCom's a_i")
+        return {**inner, **own}
+
+    def sympy_template(self) -> sympy.Expr:
+        rho = self._rho_elementwise()
+        a = _coefficient_symbols(self.order)
+        r = rho.sympy_template()
+        if self.kind == "I":
+            return sum((a[i] * r**i for i in range(1, self.order + 1)), a[0])
+        return sum((a[i] * r.xreplace({X: X**i}) for i in range(self.order + 1)), sympy.Integer(0))
+
+    def kinks(self) -> tuple[float, ...]:
+        rho = self._rho_elementwise()
+        if self.kind == "I":
+            return tuple(rho.kinks())
+        # x^i hits a kink k of rho where x = k^(1/i) (real roots), and x = 0 for even i (x^i is even)
+        pts: set[float] = set()
+        for k in rho.kinks():
+            for i in range(1, self.order + 1):
+                if k >= 0:
+                    root = k ** (1.0 / i)
+                    pts.update({root, -root} if i % 2 == 0 else {root})
+                elif i % 2 == 1:
+                    pts.add(-((-k) ** (1.0 / i)))
+        return tuple(sorted(pts))
+
+    def extra_repr(self) -> str:
+        return f"kind={self.kind!r}, order={self.order}"
+
+
+register(
+    Entry(
+        "polyrelu",
+        PolyReLU,
+        "polycom",
+        "Eq. 2, Alg. 1",
+        "sum_i a_i ReLU(x)^i, a_i = 1/r, a_0 = 0",
+        options={"order": (3, "order r >= 1")},
+        degree_option="order",
+    )
+)
+register(
+    Entry(
+        "polynorm",
+        PolyNorm,
+        "polycom",
+        "Eq. 3, Alg. 2",
+        "sum_i a_i x^i / rms(x^i) + a_0 over the last dim",
+        options={"order": (3, "order r >= 1"), "eps": (1e-6, "eps >= 0 inside the RMS")},
+        elementwise=False,
+        degree_option="order",
+    )
+)
+for _kind in POLYCOM_KINDS:
+    register(
+        Entry(
+            f"polycom-{_kind.lower()}",
+            (lambda kind: lambda rho="relu", order=3: PolyCom(kind, rho, order))(_kind),
+            "polycom",
+            "Eq. 1",
+            "sum_i a_i rho(x)^i" if _kind == "I" else "sum_i a_i rho(x^i)",
+            options={
+                "rho": ("relu", "inner function: a registry name, module or callable"),
+                "order": (3, "order r >= 1"),
+            },
+            degree_option="order",
+        )
+    )
+
+__all__ = ["PolyReLU", "PolyNorm", "PolyCom", "POLYCOM_KINDS", "compute_dtype", "horner", "rms_normalized_power"]
