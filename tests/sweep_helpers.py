@@ -1,0 +1,71 @@
+"""Module-level sweep functions for tests/test_sweep.py and benchmarks/sweep.py (picklable by reference).
+
+Run as a script it runs one sweep, so a test can SIGKILL it:
+``python tests/sweep_helpers.py STORE N BACKEND LOG SLEEP``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from typing import Any
+
+import numpy as np
+import torch
+
+
+def noisy_square(config: dict[str, Any]) -> dict[str, Any]:
+    """x^2 plus draws from every seeded RNG (random, numpy, torch), so seeding is visible."""
+    x = config["x"]
+    return {
+        "y": x * x,
+        "py": random.random(),
+        "np": float(np.random.standard_normal()),
+        "torch": float(torch.randn(())),
+        "tag": f"x={x}",
+    }
+
+
+def fails_on_odd(config: dict[str, Any]) -> dict[str, Any]:
+    """Raises ``ValueError`` for odd x (marker FAIL-MARKER in the message) unless ``fixed`` is set."""
+    x = config["x"]
+    if x % 2 == 1 and not os.environ.get("SWEEP_HELPERS_FIXED"):
+        raise ValueError(f"FAIL-MARKER odd x={x}")
+    return {"y": x * x}
+
+
+def slow_logged(config: dict[str, Any]) -> dict[str, Any]:
+    """Append ``x`` to ``config['log']`` when it starts (one line per execution), sleep, return x^2."""
+    with open(config["log"], "a", encoding="utf-8") as fh:
+        fh.write(f"{config['x']}\n")
+        fh.flush()
+    time.sleep(config["sleep"])
+    return {"y": config["x"] ** 2, "u": random.random()}
+
+
+def trivial(config: dict[str, Any]) -> dict[str, Any]:
+    """Nothing but a return: measures the runner's per-run overhead."""
+    return {"x": config["x"]}
+
+
+def grid(n: int, log: str, sleep: float) -> list[dict[str, Any]]:
+    """The kill-test grid."""
+    return [{"x": i, "seed": 1000 + i, "log": log, "sleep": sleep} for i in range(n)]
+
+
+def main(argv: list[str]) -> None:
+    from approxlab.sweep import run_sweep
+
+    store, n, backend, log, sleep = argv[0], int(argv[1]), argv[2], argv[3], float(argv[4])
+    kwargs: dict[str, Any] = {"workers": 2} if backend == "local" else {}
+    rep = run_sweep(slow_logged, grid(n, log, sleep), store, backend=backend, progress=False, **kwargs)
+    print(f"done={rep.done} failed={rep.failed} ran={rep.ran}")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import sweep_helpers  # the same function objects whether run as a script or imported
+
+    sweep_helpers.main(sys.argv[1:])
