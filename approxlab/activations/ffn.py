@@ -1,1 +1,132 @@
-"""(being written)"""
+"""Feed-forward blocks that take any activation: Type-I ``W2 act(W1 x)`` and Type-II ``W3 (act(W1 x) * W2 x)``.
+
+Type I is the FFN of polycom Eq. 4 (FFN_rho(x) = rho(x W_1) W_2) and of moa's Type-I FFN; Type II is the
+gated (GLU-style) FFN of moa's Type-II blocks and of SwiGLU (act = SiLU). The activation is applied to
+the hidden features (last dimension ``hidden``), so row-wise activations (PolyNorm, adaptive PolyNorm)
+normalise over the hidden width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from approxlab.activations.base import check_positive_int
+
+Activation = nn.Module | Callable[[torch.Tensor], torch.Tensor] | str
+
+
+def _resolve_activation(act: Activation, hidden: int) -> nn.Module | Callable[[torch.Tensor], torch.Tensor]:
+    if isinstance(act, str):
+        from approxlab.activations.registry import create, get
+
+        entry = get(act)
+        return create(act, dim=hidden) if "dim" in entry.options else create(act)
+    if isinstance(act, nn.Module) or callable(act):
+        return act
+    raise TypeError(f"act must be an nn.Module, a callable or a registry name, got {type(act).__name__}")
+
+
+def _check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return value
+
+
+def _linear(lin: nn.Linear, x: torch.Tensor) -> torch.Tensor:
+    """lin(x) in x's dtype (weights cast to it), so the block preserves the input dtype."""
+    bias = None if lin.bias is None else lin.bias.to(x.dtype)
+    return F.linear(x, lin.weight.to(x.dtype), bias)
+
+
+class _FFN(nn.Module):
+    def __init__(self, d: int, hidden: int, act: Activation, bias: bool) -> None:
+        super().__init__()
+        self.d = check_positive_int("d", d)
+        self.hidden = check_positive_int("hidden", hidden)
+        _check_bool("bias", bias)
+        self.act = _resolve_activation(act, self.hidden)
+
+    def _check(self, x: torch.Tensor) -> None:
+        if x.dim() == 0 or x.shape[-1] != self.d:
+            raise ValueError(f"input's last dimension must be d={self.d}, got shape {tuple(x.shape)}")
+
+    def _act(self, h: torch.Tensor) -> torch.Tensor:
+        return self.act(h).to(h.dtype)
+
+    def extra_repr(self) -> str:
+        return f"d={self.d}, hidden={self.hidden}"
+
+
+class TypeIFFN(_FFN):
+    r"""Type-I FFN: x -> W_2 act(W_1 x) (+ biases if ``bias``) (polycom Eq. 4; moa Type-I).
+
+    W_1 : R^d -> R^hidden, W_2 : R^hidden -> R^d, torch's default ``nn.Linear`` initialisation.
+    Linear maps run in the input dtype; the output has the input's dtype, device and shape.
+
+    Parameters
+    ----------
+    d : int
+        Input/output width.
+    hidden : int
+        Hidden width.
+    act : nn.Module, callable or str
+        The activation; a registry name is created with its defaults (``dim=hidden`` where it has a
+        ``dim`` option).
+    bias : bool
+        Biases on both linear maps (default False: the papers' formulas have none).
+
+    Examples
+    --------
+    >>> ffn = TypeIFFN(4, 8, "relu")
+    >>> with torch.no_grad():
+    ...     _ = ffn.w1.weight.copy_(torch.eye(8, 4)); _ = ffn.w2.weight.copy_(torch.eye(4, 8))
+    >>> ffn(torch.tensor([1.0, -2.0, 3.0, -4.0])).tolist()  # relu, since W2 W1 = I on R^4
+    [1.0, 0.0, 3.0, 0.0]
+    """
+
+    def __init__(self, d: int, hidden: int, act: Activation, bias: bool = False) -> None:
+        super().__init__(d, hidden, act, bias)
+        self.w1 = nn.Linear(self.d, self.hidden, bias=bias)
+        self.w2 = nn.Linear(self.hidden, self.d, bias=bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self._check(x)
+        return _linear(self.w2, self._act(_linear(self.w1, x)))
+
+
+class TypeIIFFN(_FFN):
+    r"""Type-II (gated) FFN: x -> W_3 (act(W_1 x) ⊙ W_2 x) (+ biases if ``bias``) (moa Type-II; SwiGLU).
+
+    W_1, W_2 : R^d -> R^hidden, W_3 : R^hidden -> R^d, torch's default ``nn.Linear`` initialisation.
+
+    Parameters
+    ----------
+    d, hidden, act, bias
+        As :class:`TypeIFFN`.
+
+    Examples
+    --------
+    >>> ffn = TypeIIFFN(2, 2, "identity")
+    >>> with torch.no_grad():
+    ...     for w in (ffn.w1, ffn.w2, ffn.w3):
+    ...         _ = w.weight.copy_(torch.eye(2))
+    >>> ffn(torch.tensor([3.0, -2.0])).tolist()  # x ⊙ x
+    [9.0, 4.0]
+    """
+
+    def __init__(self, d: int, hidden: int, act: Activation, bias: bool = False) -> None:
+        super().__init__(d, hidden, act, bias)
+        self.w1 = nn.Linear(self.d, self.hidden, bias=bias)
+        self.w2 = nn.Linear(self.d, self.hidden, bias=bias)
+        self.w3 = nn.Linear(self.hidden, self.d, bias=bias)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self._check(x)
+        return _linear(self.w3, self._act(_linear(self.w1, x)) * _linear(self.w2, x))
+
+
+__all__ = ["TypeIFFN", "TypeIIFFN"]

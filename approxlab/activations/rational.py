@@ -1,1 +1,381 @@
-"""(being written)"""
+"""Rational activations: the safe Pade activation unit, and the polyrational paper's PolyAct, RationalAct
+and FFN (polyrational Eqs. 1-3).
+
+A rational activation is R(x) = P(x) / D(x) with P(x) = sum_{j=0}^m a_j x^j and a denominator that
+cannot vanish. Two "safe" denominators are offered (``denominator=``):
+
+* ``"safe"``: D(x) = 1 + eps + sum_{k=1}^n |b_k| |x|^k, the safe PAU of Molina et al. (ICLR 2020);
+  D >= 1 and D is increasing in |x|.
+* ``"abs"``: D(x) = 1 + eps + |sum_{k=1}^n b_k x^k|, i.e. P(x) / (1 + |Q(x)|); the form of
+  polyrational Eq. 3 (with eps = 1e-6 there).
+
+Numerics: float16/bfloat16 are computed in float32 and cast back, and for |x| > 1 numerator and
+denominator are both multiplied by t^N, t = 1/x, N = max(m, n), so only powers of numbers in [-1, 1]
+are ever formed:
+
+    R(x) = sign(x)^N (sum_j a_j t^{N-j}) / ((1 + eps)|t|^N + sum_k |b_k| |t|^{N-k})   ("safe"),
+
+(``"abs"``: |sum_k b_k t^{N-k}| in place of the sum). No power overflows, so a representable R(x)
+is never turned into inf/inf = NaN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import sympy
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from approxlab.activations.base import (
+    X,
+    Elementwise,
+    check_choice,
+    check_positive_float,
+    check_positive_int,
+)
+from approxlab.activations.polycom import compute_dtype, horner
+from approxlab.activations.registry import Entry, register
+
+DENOMINATORS = ("safe", "abs")
+
+#: Initial denominator coefficients b_k. Not 0: at b = 0 both |b_k x^k| and |Q(x)| have zero
+#: (sub)gradient in b for every x, so the denominator would never train. 0.01 keeps the initial
+#: activation within 1% of its numerator for |x| <= 1.
+DENOMINATOR_INIT = 0.01
+
+
+def _poly(coeffs: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
+    """sum_i coeffs[i] z^i (coeffs[0] is the constant) by Horner's rule."""
+    if coeffs.shape[0] == 1:
+        return coeffs[0].expand_as(z)
+    return horner(coeffs[1:], coeffs[0], z)
+
+
+def _rational(
+    x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, denominator: str, eps: float
+) -> torch.Tensor:
+    """P(x) / D(x) with overflow-free evaluation (see the module docstring); b holds b_1..b_n."""
+    m, n = a.shape[0] - 1, b.shape[0]
+    big = max(m, n)
+    one = torch.ones((), dtype=x.dtype, device=x.device)
+    bz = torch.cat([torch.zeros_like(a[:1]), b])  # (0, b_1, ..., b_n): Q(z) = sum_k bz[k] z^k
+    inside = x.abs() <= 1
+    # |x| <= 1: direct evaluation on the clamped input (the clamp only touches discarded entries)
+    xs = x.clamp(-1.0, 1.0)
+    num_s = _poly(a, xs)
+    if n == 0:
+        den_s = (1 + eps) * one
+    elif denominator == "safe":
+        den_s = 1 + eps + _poly(bz.abs(), xs.abs())
+    else:
+        den_s = 1 + eps + _poly(bz, xs).abs()
+    if big == 0:
+        return num_s / den_s
+    # |x| > 1: t = 1 / x, numerator and denominator multiplied by t^N (|t|^N)
+    t = 1 / torch.where(inside, one, x)
+    # sum_j a_j t^{N-j}: the coefficient of t^i is a_{N-i}, i.e. N - m zeros then a reversed
+    a_rev = torch.cat([torch.zeros(big - m, dtype=a.dtype, device=a.device), a.flip(0)])
+    num_l = _poly(a_rev, t)
+    den_l = (1 + eps) * t.abs() ** big
+    if n:
+        # sum_k b_k t^{N-k}: the coefficient of t^i (i < N) is b_{N-i}
+        b_rev = torch.cat([torch.zeros(big - n, dtype=b.dtype, device=b.device), bz.flip(0)])[:big]
+        if denominator == "safe":
+            den_l = den_l + _poly(b_rev.abs(), t.abs())
+        else:
+            den_l = den_l + _poly(b_rev, t).abs()
+    # t^N / |t|^N = sign(x)^N
+    sign = torch.where(x < 0, -one, one) if big % 2 else one
+    return torch.where(inside, num_s / den_s, sign * num_l / den_l)
+
+
+class SafeRational(Elementwise):
+    r"""R(x) = (sum_{j=0}^m a_j x^j) / D(x) with a pole-free denominator (Pade activation unit style).
+
+    ``denominator="safe"``: D(x) = 1 + eps + sum_{k=1}^n |b_k| |x|^k (the safe PAU of Molina et al.,
+    ICLR 2020). ``denominator="abs"``: D(x) = 1 + eps + |sum_{k=1}^n b_k x^k| (= 1 + |Q(x)|, the form
+    of polyrational Eq. 3). Both are >= 1, so R has no poles.
+
+    Initialisation (documented choice; no paper fixes one for this general module): P(x) = x
+    (a_1 = 1, other a_j = 0; a_0 = 1 when m = 0) and b_k = :data:`DENOMINATOR_INIT` = 0.01, so the
+    activation starts close to the identity and b receives gradient.
+
+    Parameters
+    ----------
+    p_degree : int
+        Numerator degree m >= 0.
+    q_degree : int
+        Denominator degree n >= 0 (0 gives the polynomial P(x) / (1 + eps)).
+    denominator : {"safe", "abs"}
+        Which safe denominator (see above).
+    eps : float
+        eps >= 0 added to the denominator (0 here; polyrational Eq. 3 uses 1e-6).
+
+    Examples
+    --------
+    >>> r = SafeRational(2, 1, denominator="abs")
+    >>> r.sympy_expr(values="symbols")
+    (a_0 + a_1*x + a_2*x**2)/(Abs(b_1*x) + 1)
+    >>> with torch.no_grad():
+    ...     _ = r.a.copy_(torch.tensor([0.0, 1.0, 1.0])); _ = r.b.copy_(torch.tensor([1.0]))
+    >>> # (x + x^2) / (1 + |x|) at 1, -3 and 1e30 (relative to 1, 1, 1e30)
+    >>> [round(v / w, 5) for v, w in zip(r(torch.tensor([1.0, -3.0, 1e30])).tolist(), [1, 1, 1e30])]
+    [1.0, 1.5, 1.0]
+    """
+
+    def __init__(self, p_degree: int = 3, q_degree: int = 2, denominator: str = "safe", eps: float = 0.0) -> None:
+        super().__init__()
+        self.p_degree = check_positive_int("p_degree", p_degree, minimum=0)
+        self.q_degree = check_positive_int("q_degree", q_degree, minimum=0)
+        self.denominator = check_choice("denominator", denominator, DENOMINATORS)
+        self.eps = check_positive_float("eps", eps, strict=False)
+        a = torch.zeros(self.p_degree + 1)
+        a[min(1, self.p_degree)] = 1.0
+        self.a = nn.Parameter(a)
+        self.b = nn.Parameter(torch.full((self.q_degree,), DENOMINATOR_INIT))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        dt = compute_dtype(x)
+        out = _rational(x.to(dt), self.a.to(dt), self.b.to(dt), self.denominator, self.eps)
+        return out.to(x.dtype)
+
+    def _symbols(self) -> tuple[list[sympy.Symbol], list[sympy.Symbol]]:
+        a = [sympy.Symbol(f"a_{j}", real=True) for j in range(self.p_degree + 1)]
+        b = [sympy.Symbol(f"b_{k}", real=True) for k in range(1, self.q_degree + 1)]
+        return a, b
+
+    def symbolic_params(self) -> Mapping[sympy.Symbol, torch.Tensor]:
+        a, b = self._symbols()
+        return {**{s: self.a[j] for j, s in enumerate(a)}, **{s: self.b[k] for k, s in enumerate(b)}}
+
+    def sympy_template(self) -> sympy.Expr:
+        a, b = self._symbols()
+        num = sum((a[j] * X**j for j in range(self.p_degree + 1)), sympy.Integer(0))
+        terms = [b[k - 1] * X**k for k in range(1, self.q_degree + 1)]
+        if self.denominator == "safe":
+            q = sum((sympy.Abs(term) for term in terms), sympy.Integer(0))
+        else:
+            q = sympy.Abs(sum(terms, sympy.Integer(0)))
+        eps = sympy.Rational(repr(self.eps))  # the decimal as written (1e-6 -> 1/1000000)
+        return num / (1 + eps + q)
+
+    def kinks(self) -> tuple[float, ...]:
+        b = self.b.detach().double().cpu().numpy()
+        if b.size == 0 or not b.any():
+            return ()
+        if self.denominator == "safe":
+            # |b_1||x| is the only term whose first two derivatives jump (|x|^k, k >= 2, is C^{k-1})
+            return (0.0,) if b[0] != 0 else ()
+        # |Q| can kink where Q = x (b_1 + b_2 x + ...) changes sign: 0 and the real roots of the cofactor
+        pts = {0.0}
+        nz = np.flatnonzero(b)
+        cof = b[: nz[-1] + 1]
+        if cof.size > 1:
+            for root in np.roots(cof[::-1]):
+                if abs(root.imag) < 1e-12:
+                    pts.add(float(root.real))
+        return tuple(sorted(pts))
+
+    def extra_repr(self) -> str:
+        return f"p_degree={self.p_degree}, q_degree={self.q_degree}, denominator={self.denominator!r}, eps={self.eps}"
+
+
+class PolyAct(Elementwise):
+    r"""PolyAct(x) = SiLU(sum_{i=0}^r c_i x^i) (polyrational Eq. 2; the paper uses r = 3).
+
+    The paper does not say how c is initialised; here c = (0, 1, 0, ..., 0), so PolyAct starts as SiLU
+    and the Eq. 1 FFN starts as a SwiGLU-like gate (the paper's baseline). SiLU(u) is evaluated with u
+    clamped to the dtype's finite range, so a polynomial that overflows to -inf gives SiLU = 0 (its
+    exact limit) rather than -inf * 0 = NaN.
+
+    Parameters
+    ----------
+    order : int
+        Polynomial degree r >= 1.
+
+    Examples
+    --------
+    >>> act = PolyAct(3)
+    >>> act.sympy_expr(values="symbols")
+    (c_0 + c_1*x + c_2*x**2 + c_3*x**3)/(exp(-c_0 - c_1*x - c_2*x**2 - c_3*x**3) + 1)
+    >>> round(act(torch.tensor(1.0)).item(), 6)  # SiLU(1) at initialisation
+    0.731059
+    """
+
+    def __init__(self, order: int = 3) -> None:
+        super().__init__()
+        self.order = check_positive_int("order", order)
+        c = torch.zeros(self.order + 1)
+        c[1] = 1.0
+        self.c = nn.Parameter(c)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        dt = compute_dtype(x)
+        u = _poly(self.c.to(dt), x.to(dt))
+        fin = torch.finfo(dt)
+        return F.silu(u.clamp(fin.min, fin.max)).to(x.dtype)
+
+    def _symbols(self) -> list[sympy.Symbol]:
+        return [sympy.Symbol(f"c_{i}", real=True) for i in range(self.order + 1)]
+
+    def symbolic_params(self) -> Mapping[sympy.Symbol, torch.Tensor]:
+        return {s: self.c[i] for i, s in enumerate(self._symbols())}
+
+    def sympy_template(self) -> sympy.Expr:
+        c = self._symbols()
+        u = sum((c[i] * X**i for i in range(self.order + 1)), sympy.Integer(0))
+        return u / (1 + sympy.exp(-u))
+
+    def extra_repr(self) -> str:
+        return f"order={self.order}"
+
+
+class RationalAct(SafeRational):
+    r"""RationalAct(x) = (a_0 + a_1 x + a_2 x^2) / (1 + |b_1 x + b_2 x^2| + 10^-6) (polyrational Eq. 3).
+
+    :class:`SafeRational` with ``denominator="abs"``, eps = 1e-6 and degrees (2, 2) (polyrational
+    Sec. 3.2: "Rational function degree: (2,2)"); other degrees are allowed. The paper gives no
+    initial a, b; this uses :class:`SafeRational`'s (P(x) = x, b_k = 0.01).
+
+    Examples
+    --------
+    >>> RationalAct().sympy_expr(values="symbols")
+    (a_0 + a_1*x + a_2*x**2)/(Abs(b_1*x + b_2*x**2) + 1000001/1000000)
+    """
+
+    def __init__(self, p_degree: int = 2, q_degree: int = 2, eps: float = 1e-6) -> None:
+        super().__init__(p_degree, q_degree, denominator="abs", eps=eps)
+
+
+class PolyRationalFFN(nn.Module):
+    r"""FFN(x) = W_d (PolyAct(W_g x) ⊙ RationalAct(W_u x)) (polyrational Eq. 1).
+
+    Initialisation as polyrational Sec. 3.2: Xavier uniform for W_g and W_u, Xavier normal for W_d
+    (biases, when enabled, start at 0). Sec. 3.2 also lists "Normalization: LayerNorm before
+    activations", which Eq. 1 does not show; ``norm=True`` applies a LayerNorm over the hidden
+    features to W_g x and to W_u x before the activations (off by default: Eq. 1 as printed).
+
+    The linear maps run in the input dtype (weights are cast to it); the activations compute half
+    inputs in float32 internally.
+
+    Parameters
+    ----------
+    d : int
+        Input and output width.
+    hidden : int
+        Hidden width.
+    order : int
+        PolyAct degree (3 in the paper).
+    p_degree, q_degree : int
+        RationalAct degrees ((2, 2) in the paper).
+    bias : bool
+        Whether the three linear maps have biases.
+    norm : bool
+        LayerNorm on the pre-activations (see above).
+
+    Examples
+    --------
+    >>> ffn = PolyRationalFFN(8, 16)
+    >>> ffn(torch.randn(2, 3, 8)).shape
+    torch.Size([2, 3, 8])
+    """
+
+    def __init__(
+        self,
+        d: int,
+        hidden: int,
+        order: int = 3,
+        p_degree: int = 2,
+        q_degree: int = 2,
+        bias: bool = False,
+        norm: bool = False,
+    ) -> None:
+        super().__init__()
+        self.d = check_positive_int("d", d)
+        self.hidden = check_positive_int("hidden", hidden)
+        for name, val in (("bias", bias), ("norm", norm)):
+            if not isinstance(val, bool):
+                raise TypeError(f"{name} must be True or False, got {val!r}")
+        self.w_g = nn.Linear(self.d, self.hidden, bias=bias)
+        self.w_u = nn.Linear(self.d, self.hidden, bias=bias)
+        self.w_d = nn.Linear(self.hidden, self.d, bias=bias)
+        nn.init.xavier_uniform_(self.w_g.weight)
+        nn.init.xavier_uniform_(self.w_u.weight)
+        nn.init.xavier_normal_(self.w_d.weight)
+        if bias:
+            for lin in (self.w_g, self.w_u, self.w_d):
+                nn.init.zeros_(lin.bias)
+        self.poly = PolyAct(order)
+        self.rational = RationalAct(p_degree, q_degree)
+        self.norm_g = nn.LayerNorm(self.hidden) if norm else None
+        self.norm_u = nn.LayerNorm(self.hidden) if norm else None
+
+    @staticmethod
+    def _linear(lin: nn.Linear, x: torch.Tensor) -> torch.Tensor:
+        bias = None if lin.bias is None else lin.bias.to(x.dtype)
+        return F.linear(x, lin.weight.to(x.dtype), bias)
+
+    @staticmethod
+    def _norm(ln: nn.LayerNorm | None, h: torch.Tensor) -> torch.Tensor:
+        if ln is None:
+            return h
+        return F.layer_norm(h, ln.normalized_shape, ln.weight.to(h.dtype), ln.bias.to(h.dtype), ln.eps)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if x.dim() == 0 or x.shape[-1] != self.d:
+            raise ValueError(f"input's last dimension must be d={self.d}, got shape {tuple(x.shape)}")
+        g = self.poly(self._norm(self.norm_g, self._linear(self.w_g, x)))
+        u = self.rational(self._norm(self.norm_u, self._linear(self.w_u, x)))
+        return self._linear(self.w_d, g * u)
+
+    def extra_repr(self) -> str:
+        return f"d={self.d}, hidden={self.hidden}, norm={self.norm_g is not None}"
+
+
+register(
+    Entry(
+        "rational",
+        SafeRational,
+        "polyrational",
+        "Eq. 3 form; safe PAU (Molina et al. 2020)",
+        "P(x) / (1 + sum |b_k||x|^k) or P(x) / (1 + |Q(x)|)",
+        options={
+            "p_degree": (3, "numerator degree m >= 0"),
+            "q_degree": (2, "denominator degree n >= 0"),
+            "denominator": ("safe", "'safe' (1 + sum |b_k x^k|) or 'abs' (1 + |Q(x)|)"),
+            "eps": (0.0, "eps >= 0 added to the denominator"),
+        },
+        degree_option="p_degree",
+    )
+)
+register(
+    Entry(
+        "polyact",
+        PolyAct,
+        "polyrational",
+        "Eq. 2",
+        "SiLU(sum_i c_i x^i)",
+        options={"order": (3, "polynomial degree r >= 1")},
+        degree_option="order",
+    )
+)
+register(
+    Entry(
+        "rationalact",
+        RationalAct,
+        "polyrational",
+        "Eq. 3",
+        "(a_0 + a_1 x + a_2 x^2) / (1 + |b_1 x + b_2 x^2| + 1e-6)",
+        options={
+            "p_degree": (2, "numerator degree >= 0"),
+            "q_degree": (2, "denominator degree >= 0"),
+            "eps": (1e-6, "eps >= 0 added to the denominator"),
+        },
+        degree_option="p_degree",
+    )
+)
+
+__all__ = ["SafeRational", "PolyAct", "RationalAct", "PolyRationalFFN", "DENOMINATORS", "DENOMINATOR_INIT"]
