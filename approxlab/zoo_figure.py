@@ -3,7 +3,8 @@
 Elementwise activations are drawn as f(x) and f'(x) on [-3, 3]. Activations whose output depends on
 the whole input vector (PolyNorm, adaptive PolyNorm, MoA) are drawn along a ray: the input row is
 ``x * u`` for a fixed random direction ``u`` (seeded), and the curve is output coordinate 0 with its
-derivative in x. Derivatives come from autograd on the modules themselves.
+derivative in x. The moa Type-II modules, which take two projections ``(y, z)``, are drawn on the
+diagonal ``y = z``. Derivatives come from autograd on the modules themselves.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import matplotlib.pyplot as plt
 import torch
 
 from approxlab.activations import create, entries
+from approxlab.activations.base import forward_arity
 from approxlab.figures import figure
 
 #: Width of the input row used for vector (non-elementwise) activations.
@@ -46,12 +48,9 @@ def zoo_curves(seed: int = 0, n: int = 601, lim: float = 3.0) -> list[dict[str, 
         kwargs = {"dim": RAY_DIM} if "dim" in entry.options else {}
         module = create(entry.name, **kwargs).to(torch.float64)
         xs = x.clone().requires_grad_(True)
-        if entry.elementwise:
-            y = module(xs)
-        else:
-            y = module(xs[:, None] * direction[None, :])
-            if isinstance(y, tuple):
-                y = y[0]
+        inputs = xs if entry.elementwise else xs[:, None] * direction[None, :]
+        y = module(*[inputs] * forward_arity(module))
+        if not entry.elementwise:
             y = y[..., 0]
         (dy,) = torch.autograd.grad(y.sum(), xs)
         out.append(

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy.special import erf, expit
 
 from approxlab.activations import X, create, entries, exact_value, get, names
-from approxlab.activations.base import check_choice, check_positive_float, check_positive_int
+from approxlab.activations.base import forward_arity, check_choice, check_positive_float, check_positive_int
 
 ELEMENTWISE = [e.name for e in entries() if e.elementwise]
 ALL = [e.name for e in entries()]
@@ -29,8 +29,9 @@ def build(name: str, dtype: torch.dtype = torch.float64) -> torch.nn.Module:
 
 
 def call(module: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
-    y = module(x)
-    return y[0] if isinstance(y, tuple) else y
+    """Apply ``module``; two-input modules (moa Type II) get ``(x, x.flip(-1))``."""
+    args = [x, x.flip(-1)][: forward_arity(module)]
+    return module(*args)
 
 
 # --- base and registry -------------------------------------------------------------------------

@@ -117,3 +117,22 @@ def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
     return str(value)
+
+
+def forward_arity(module: nn.Module) -> int:
+    """How many tensors ``module.forward`` requires (1 for most; 2 for the moa Type-II modules,
+    which take the two projections ``(y, z)`` of moa Eqs. 4-6 and 8-10).
+
+    Examples
+    --------
+    >>> forward_arity(nn.ReLU())
+    1
+    """
+    import inspect
+
+    params = inspect.signature(module.forward).parameters.values()
+    return sum(
+        1
+        for p in params
+        if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    )
