@@ -70,6 +70,7 @@ def zoo_curves(seed: int = 0, n: int = 601, lim: float = 3.0) -> list[dict[str, 
 def zoo_figure(outdir: Path, seed: int = 0) -> list[Path]:
     """Draw the zoo figure to ``outdir/zoo.png`` and its data to ``outdir/zoo.csv``."""
     curves = zoo_curves(seed)
+    outdir.mkdir(parents=True, exist_ok=True)
     papers = sorted({str(c["paper"]) for c in curves})
     fig, axes = plt.subplots(2, len(papers), figsize=(4.2 * len(papers), 7.0), squeeze=False)
     for j, paper in enumerate(papers):
