@@ -1,1 +1,263 @@
-"""(being written)"""
+"""Hermite activation (ortho Def. 3.7) with the variance-preserving initialisations of ortho
+Theorem 3.8 and Corollary 3.9.
+
+.. math::
+
+    F(x) = \\sum_{k=0}^{n} \\frac{a_k}{k!} \\mathrm{He}_k(x)      \\qquad \\text{(ortho Eq. 8)}
+
+with the probabilists' Hermite polynomials :math:`\\mathrm{He}_k`. The module evaluates the
+*normalised* polynomials :math:`q_k = \\mathrm{He}_k / k!` with the three-term recurrence
+(ortho Eq. 23 divided by :math:`(k+1)!`)
+
+.. math::
+
+    q_0 = 1, \\quad q_1 = x, \\quad q_{k+1} = \\frac{x\\,q_k - q_{k-1}}{k+1},
+
+and differentiates with Property C.5, :math:`\\mathrm{He}_k' = k\\,\\mathrm{He}_{k-1}`, i.e.
+:math:`q_k' = q_{k-1}`, so that :math:`F'(x) = \\sum_{k=1}^n a_k q_{k-1}(x)` (ortho Prop. C.6) is a
+Hermite activation of degree :math:`n-1` with coefficients :math:`(a_1, \\dots, a_n)`.
+
+The custom :class:`torch.autograd.Function` stores only ``x`` and the coefficients; its backward
+*recomputes* the recurrence (time O(n), extra memory independent of n), accumulating
+:math:`\\partial L/\\partial x = g\\,F'(x)` and :math:`\\partial L/\\partial a_k = \\sum g\\,q_k(x)` in
+one pass. There is no division by ``x`` and no ``|x|^p \\operatorname{sign}(x)^p`` (ortho Algorithm 2),
+so gradients are exact at ``x = 0``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy
+import torch
+from torch import nn
+
+from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
+from approxlab.activations.registry import Entry, register
+
+#: Initialisations of :class:`Hermite` (see :func:`hermite_init`).
+HERMITE_INITS: tuple[str, ...] = ("theorem-3.8", "corollary-3.9", "ones")
+
+_HALF = (torch.float16, torch.bfloat16)
+
+
+def hermite_init(degree: int, init: str = "theorem-3.8") -> list[float]:
+    """The initial coefficients :math:`(a_0, \\dots, a_n)` of ortho Def. 3.7.
+
+    * ``"theorem-3.8"`` (ortho Eq. 9): :math:`a_k = 1` for :math:`k \\ge 1`,
+      :math:`a_0 = \\sqrt{1 - 1/n!}`; forward and backward gains both equal
+      :math:`(\\sum_{k=0}^{n-1} 1/k!)^{-1}` (ortho Eq. 10).
+    * ``"corollary-3.9"`` (ortho Eq. 11): the same divided by :math:`\\sqrt{e}`; the gains tend to 1
+      as :math:`n \\to \\infty` (for finite n they are :math:`e / \\sum_{k<n} 1/k!`).
+    * ``"ones"``: every :math:`a_k = 1`.
+
+    Examples
+    --------
+    >>> [round(a, 6) for a in hermite_init(3)]
+    [0.912871, 1.0, 1.0, 1.0]
+    """
+    n = check_positive_int("degree", degree)
+    init = check_choice("init", init, HERMITE_INITS)
+    if init == "ones":
+        return [1.0] * (n + 1)
+    coeffs = [math.sqrt(1.0 - 1.0 / math.factorial(n))] + [1.0] * n
+    if init == "corollary-3.9":
+        coeffs = [c / math.sqrt(math.e) for c in coeffs]
+    return coeffs
+
+
+def _compute_dtype(x: torch.Tensor, a: torch.Tensor) -> torch.dtype:
+    """Half inputs are computed in float32; otherwise the wider of x and the coefficients."""
+    dt = torch.promote_types(x.dtype, a.dtype)
+    return torch.float32 if dt in _HALF else dt
+
+
+def _hermite_eval(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+    """sum_k a_k q_k(x) by the normalised recurrence; x, a already in the compute dtype.
+
+    Works in place on three buffers (``out``, ``q``, ``q_prev``): memory does not grow with the
+    degree ``len(a) - 1``.
+    """
+    n = a.numel() - 1
+    if n == 0:
+        return a[0].expand_as(x).clone()
+    out = torch.addcmul(a[0], x, a[1])  # a0 + a1 x
+    q_prev = torch.ones_like(x)
+    q = x.clone()
+    for k in range(1, n):
+        # q_{k+1} = (x q_k - q_{k-1}) / (k + 1), written into q_prev's buffer
+        q_prev.mul_(-1.0 / (k + 1)).addcmul_(x, q, value=1.0 / (k + 1))
+        q_prev, q = q, q_prev
+        out.addcmul_(q, a[k + 1])
+    return out
+
+
+def _hermite_backward(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor, need_x: bool, need_a: bool):
+    """Recompute q_k and return (g F'(x), [sum g q_k]_k); constant extra memory in the degree."""
+    n = a.numel() - 1
+    grad_a = None
+    dF = None
+    sums: list[torch.Tensor] = []
+    if need_a:
+        sums = [g.sum(), torch.sum(g * x)] if n >= 1 else [g.sum()]
+    if n == 0:
+        dF = torch.zeros_like(x) if need_x else None
+    else:
+        if need_x:
+            dF = a[1].expand_as(x).clone() if n == 1 else torch.addcmul(a[1], x, a[2])  # a1 q0 + a2 q1
+        if n >= 2:
+            q_prev = torch.ones_like(x)
+            q = x.clone()
+            for k in range(1, n):
+                q_prev.mul_(-1.0 / (k + 1)).addcmul_(x, q, value=1.0 / (k + 1))
+                q_prev, q = q, q_prev  # q = q_{k+1}
+                if need_a:
+                    sums.append(torch.sum(g * q))
+                if need_x and k + 2 <= n:
+                    dF.addcmul_(q, a[k + 2])
+    if need_a:
+        grad_a = torch.stack(sums)
+    grad_x = g * dF if need_x else None
+    return grad_x, grad_a
+
+
+class HermiteFunction(torch.autograd.Function):
+    """F(x) = sum_k a_k He_k(x) / k! with a recomputing backward (ortho Eq. 23, Property C.5).
+
+    ``forward`` saves only ``x`` and ``a``. ``backward`` recomputes the recurrence; when a graph
+    is being built (double backward) it uses differentiable out-of-place operations, using
+    that F' is the Hermite activation with coefficients ``a[1:]``.
+    """
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
+        ct = _compute_dtype(x, a)
+        ctx.save_for_backward(x, a)
+        return _hermite_eval(x.to(ct), a.to(ct)).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, g: torch.Tensor):  # type: ignore[override]
+        x, a = ctx.saved_tensors
+        need_x, need_a = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
+        ct = _compute_dtype(x, a)
+        xc, ac, gc = x.to(ct), a.to(ct), g.to(ct)
+        if torch.is_grad_enabled():  # create_graph=True: differentiable formulation
+            grad_x = grad_a = None
+            if need_x:
+                deriv = hermite(xc, ac[1:]) if ac.numel() > 1 else torch.zeros_like(xc)
+                grad_x = gc * deriv
+            if need_a:
+                qs = [torch.ones_like(xc), xc]
+                for k in range(1, ac.numel() - 1):
+                    qs.append((xc * qs[-1] - qs[-2]) / (k + 1))
+                grad_a = torch.stack([(gc * q).sum() for q in qs[: ac.numel()]])
+        else:
+            grad_x, grad_a = _hermite_backward(xc, ac, gc, need_x, need_a)
+        return (
+            grad_x.to(x.dtype) if grad_x is not None else None,
+            grad_a.to(a.dtype) if grad_a is not None else None,
+        )
+
+
+def hermite(x: torch.Tensor, coefficients: torch.Tensor) -> torch.Tensor:
+    """Functional Hermite activation :math:`\\sum_{k=0}^n a_k \\mathrm{He}_k(x)/k!` (ortho Eq. 8).
+
+    Parameters
+    ----------
+    x : Tensor
+        Any shape, any floating dtype; the output has the dtype and device of ``x`` (half types
+        are computed in float32).
+    coefficients : Tensor
+        1-D, ``(a_0, ..., a_n)``.
+
+    Examples
+    --------
+    >>> x = torch.tensor([0.0, 1.0, 2.0], dtype=torch.float64)
+    >>> hermite(x, torch.tensor([0.0, 0.0, 2.0], dtype=torch.float64))  # 2 He_2 / 2! = x^2 - 1
+    tensor([-1.,  0.,  3.], dtype=torch.float64)
+    """
+    if not isinstance(x, torch.Tensor) or not x.is_floating_point():
+        raise TypeError(f"x must be a floating-point tensor, got {type(x).__name__}")
+    if coefficients.dim() != 1 or coefficients.numel() < 1:
+        raise ValueError(f"coefficients must be a non-empty 1-D tensor, got shape {tuple(coefficients.shape)}")
+    return HermiteFunction.apply(x, coefficients)
+
+
+class Hermite(Elementwise):
+    """Hermite activation :math:`F(x) = \\sum_{k=0}^n \\frac{a_k}{k!}\\mathrm{He}_k(x)`
+    (ortho Def. 3.7, Eq. 8) with learnable :math:`a_k`.
+
+    Parameters
+    ----------
+    degree : int
+        n >= 1.
+    init : {"theorem-3.8", "corollary-3.9", "ones"}
+        Initial coefficients, see :func:`hermite_init` (ortho Theorem 3.8, Eq. 9 / Corollary 3.9,
+        Eq. 11).
+
+    Examples
+    --------
+    >>> act = Hermite(3)
+    >>> x = torch.tensor([0.0, 1.0])
+    >>> act(x)  # a0 + x + (x^2 - 1)/2 + (x^3 - 3x)/6 with a0 = sqrt(1 - 1/6)
+    tensor([0.4129, 1.5795], grad_fn=<HermiteFunctionBackward>)
+    >>> act.sympy_expr().expand().coeff(X, 3)
+    1/6
+    """
+
+    def __init__(self, degree: int = 3, init: str = "theorem-3.8") -> None:
+        super().__init__()
+        self.degree = check_positive_int("degree", degree)
+        self.init = check_choice("init", init, HERMITE_INITS)
+        self.coefficients = nn.Parameter(torch.tensor(hermite_init(self.degree, self.init)))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return HermiteFunction.apply(x, self.coefficients)
+
+    def derivative(self, x: torch.Tensor) -> torch.Tensor:
+        """F'(x) = sum_{k=1}^n a_k He_{k-1}(x)/(k-1)! (ortho Prop. C.6), itself a Hermite sum."""
+        return HermiteFunction.apply(x, self.coefficients[1:])
+
+    def _symbols(self) -> list[sympy.Symbol]:
+        return [sympy.Symbol(f"a_{k}", real=True) for k in range(self.degree + 1)]
+
+    def symbolic_params(self) -> dict[sympy.Symbol, torch.Tensor]:
+        return {s: self.coefficients[k] for k, s in enumerate(self._symbols())}
+
+    def sympy_template(self) -> sympy.Expr:
+        return sympy.Add(
+            *[s / sympy.factorial(k) * sympy.hermite_prob(k, X) for k, s in enumerate(self._symbols())]
+        )
+
+    def extra_repr(self) -> str:
+        return f"degree={self.degree}, init={self.init!r}"
+
+
+_OPTIONS = {
+    "degree": (3, "polynomial degree n >= 1"),
+    "init": ("theorem-3.8", f"initial coefficients: {', '.join(HERMITE_INITS)}"),
+}
+register(
+    Entry(
+        "hermite",
+        Hermite,
+        "ortho",
+        "Def. 3.7, Thm. 3.8",
+        "sum_k a_k He_k(x)/k!, a_k = 1, a_0 = sqrt(1 - 1/n!)",
+        options=dict(_OPTIONS),
+        degree_option="degree",
+    )
+)
+register(
+    Entry(
+        "hermite-scaled",
+        lambda degree=3, init="corollary-3.9": Hermite(degree, init),
+        "ortho",
+        "Def. 3.7, Cor. 3.9",
+        "Hermite with the Theorem 3.8 coefficients divided by sqrt(e)",
+        options={**_OPTIONS, "init": ("corollary-3.9", _OPTIONS["init"][1])},
+        degree_option="degree",
+    )
+)
+
+__all__ = ["Hermite", "HermiteFunction", "hermite", "hermite_init", "HERMITE_INITS"]
