@@ -47,11 +47,20 @@ DENOMINATORS = ("safe", "abs")
 DENOMINATOR_INIT = 0.01
 
 
-def _poly(coeffs: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
-    """sum_i coeffs[i] z^i (coeffs[0] is the constant) by Horner's rule."""
-    if coeffs.shape[0] == 1:
-        return coeffs[0].expand_as(z)
-    return horner(coeffs[1:], coeffs[0], z)
+def _poly(coeffs: torch.Tensor | list[torch.Tensor | None], z: torch.Tensor) -> torch.Tensor:
+    """sum_i coeffs[i] z^i (coeffs[0] is the constant; None means 0) by Horner's rule."""
+    terms = list(coeffs) if isinstance(coeffs, list) else list(coeffs.unbind(0))
+    while len(terms) > 1 and terms[-1] is None:
+        terms.pop()
+    if terms[-1] is None:
+        return torch.zeros_like(z)
+    out = terms[-1] * torch.ones_like(z) if len(terms) == 1 else terms[-1] * z
+    for i in range(len(terms) - 2, -1, -1):
+        if terms[i] is not None:
+            out = out + terms[i]
+        if i > 0:
+            out = out * z
+    return out
 
 
 def _rational(
@@ -61,30 +70,30 @@ def _rational(
     m, n = a.shape[0] - 1, b.shape[0]
     big = max(m, n)
     one = torch.ones((), dtype=x.dtype, device=x.device)
-    bz = torch.cat([torch.zeros_like(a[:1]), b])  # (0, b_1, ..., b_n): Q(z) = sum_k bz[k] z^k
+    ac = list(a.unbind(0))  # a_0..a_m
+    bq: list[torch.Tensor | None] = [None, *b.unbind(0)]  # Q(z) = sum_{k>=1} b_k z^k
     inside = x.abs() <= 1
     # |x| <= 1: direct evaluation on the clamped input (the clamp only touches discarded entries)
     xs = x.clamp(-1.0, 1.0)
-    num_s = _poly(a, xs)
+    num_s = _poly(ac, xs)
     if n == 0:
         den_s = (1 + eps) * one
     elif denominator == "safe":
-        den_s = 1 + eps + _poly(bz.abs(), xs.abs())
+        den_s = 1 + eps + _poly([None if c is None else c.abs() for c in bq], xs.abs())
     else:
-        den_s = 1 + eps + _poly(bz, xs).abs()
+        den_s = 1 + eps + _poly(bq, xs).abs()
     if big == 0:
         return num_s / den_s
     # |x| > 1: t = 1 / x, numerator and denominator multiplied by t^N (|t|^N)
     t = 1 / torch.where(inside, one, x)
-    # sum_j a_j t^{N-j}: the coefficient of t^i is a_{N-i}, i.e. N - m zeros then a reversed
-    a_rev = torch.cat([torch.zeros(big - m, dtype=a.dtype, device=a.device), a.flip(0)])
-    num_l = _poly(a_rev, t)
+    # sum_j a_j t^{N-j}: the coefficient of t^i is a_{N-i}
+    num_l = _poly([ac[big - i] if big - i <= m else None for i in range(big + 1)], t)
     den_l = (1 + eps) * t.abs() ** big
     if n:
         # sum_k b_k t^{N-k}: the coefficient of t^i (i < N) is b_{N-i}
-        b_rev = torch.cat([torch.zeros(big - n, dtype=b.dtype, device=b.device), bz.flip(0)])[:big]
+        b_rev = [bq[big - i] if big - i <= n else None for i in range(big)]
         if denominator == "safe":
-            den_l = den_l + _poly(b_rev.abs(), t.abs())
+            den_l = den_l + _poly([None if c is None else c.abs() for c in b_rev], t.abs())
         else:
             den_l = den_l + _poly(b_rev, t).abs()
     # t^N / |t|^N = sign(x)^N
