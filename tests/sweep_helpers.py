@@ -45,6 +45,18 @@ def slow_logged(config: dict[str, Any]) -> dict[str, Any]:
     return {"y": config["x"] ** 2, "u": random.random()}
 
 
+def noisy_or_fail(config: dict[str, Any]) -> dict[str, Any]:
+    """:func:`noisy_square`, but x == 3 and x == 7 raise ``RuntimeError``."""
+    if config["x"] in (3, 7):
+        raise RuntimeError(f"no result for x={config['x']}")
+    return noisy_square(config)
+
+
+def not_a_dict(config: dict[str, Any]) -> list[int]:
+    """Returns a list: the runner must record a failure."""
+    return [config["x"]]
+
+
 def trivial(config: dict[str, Any]) -> dict[str, Any]:
     """Nothing but a return: measures the runner's per-run overhead."""
     return {"x": config["x"]}
