@@ -1,1 +1,223 @@
-"""(being written)"""
+"""Forward and backward gains of any activation (ortho Defs. 3.2, 3.3): exact, quadrature, Monte Carlo.
+
+For an activation F and an input distribution of x,
+
+    alpha  = Var[x] / E[F(x)^2]     (forward gain,  ortho Eq. 4)
+    alpha' = Var[x] / E[F'(x)^2]    (backward gain, ortho Eq. 5)
+
+so that weights with Var[W] = alpha / fan_in preserve the second moment forward and
+Var[W] = alpha' / fan_out backward (He et al. 2015: alpha = alpha' = 2 for ReLU under N(0, 1)).
+
+Methods (``method=``):
+
+* ``"exact"`` (:mod:`approxlab.gains.exact`): sympy; exact numbers, or closed forms in coefficient
+  symbols when the expression keeps them.
+* ``"quad"`` (:mod:`approxlab.gains.quad`): adaptive quadrature split at the kinks, with an error estimate.
+* ``"mc"`` (:mod:`approxlab.gains.mc`): torch Monte Carlo with standard errors; the only method for
+  modules whose output depends on the whole vector (PolyNorm, MoA, ...).
+* ``"auto"``: exact when the form is in the closed-form class (piecewise sums of x^j e^{sx}, which
+  covers polynomials, Hermite, Fourier, ReLU^k, PolyReLU, tropical, SELU) or sympy finishes within
+  ``auto_timeout`` seconds; otherwise quadrature; Monte Carlo for vector modules.
+
+Moments that diverge under the distribution (e.g. exp, or any non-constant polynomial, under a Cauchy
+input) raise ``ValueError`` naming the activation and the distribution.
+
+Examples
+--------
+>>> r = compute_gains("relu")
+>>> (r.method, r.forward_gain, r.backward_gain)
+('exact', 2, 2)
+>>> a = sympy.symbols("a0:3")
+>>> compute_gains(a[0] + a[1] * X + a[2] * (X**2 - 1) / 2).second_moment
+a0**2 + a1**2 + a2**2/2
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import sympy
+
+from approxlab.activations.base import X
+from approxlab.dists import Distribution, Normal, parse_dist
+from approxlab.gains.exact import Diverges, ExactUnavailable, exact_moments, time_limit
+from approxlab.gains.mc import mc_moments
+from approxlab.gains.quad import quad_moments_callable, quad_moments_expr
+from approxlab.gains.record import QUANTITIES, GainResult
+from approxlab.gains.tails import diverging_moments
+from approxlab.gains.target import Target, resolve
+
+__all__ = ["compute_gains", "GainResult", "QUANTITIES", "METHODS", "resolve", "Target", "variance_map"]
+
+#: Accepted values of ``method``.
+METHODS: tuple[str, ...] = ("auto", "exact", "quad", "mc")
+
+
+def _diverge_error(target: Target, dist: Distribution, what: str) -> ValueError:
+    return ValueError(
+        f"activation {target.name!r} has a diverging {what} under dist {dist.spec()!r}: its gains are "
+        f"undefined (choose a distribution with lighter tails, e.g. normal or uniform:A,B)"
+    )
+
+
+def compute_gains(activation: object, dist: Distribution | str = Normal(), method: str = "auto", *,
+                  timeout: float = 60.0, auto_timeout: float = 0.3, mc_samples: int = 2**20,
+                  mc_dim: int | None = None, seed: int = 0, device: str = "cpu", **options: object) -> GainResult:
+    """Moments and gains of ``activation`` under ``dist`` (ortho Defs. 3.2, 3.3).
+
+    Parameters
+    ----------
+    activation : str, nn.Module, callable or sympy.Expr
+        A registry name (``options`` go to its factory), a zoo module (its ``sympy_expr()`` is read),
+        any torch callable, or a sympy expression in ``x`` (other symbols stay symbolic).
+    dist : Distribution or str
+        Input distribution (``parse_dist`` syntax), default N(0, 1).
+    method : {"auto", "exact", "quad", "mc"}
+    timeout : float
+        Seconds allowed to a general ``sympy.integrate`` with ``method="exact"``.
+    auto_timeout : float
+        Seconds allowed to it with ``method="auto"`` before falling back to quadrature.
+    mc_samples, mc_dim, seed, device
+        Monte Carlo sample count (scalars), vector length for vector modules, seed and device.
+
+    Returns
+    -------
+    GainResult
+
+    Raises
+    ------
+    ValueError
+        Unknown method/activation/distribution, a moment that diverges, a method that cannot apply
+        (exact without a sympy form, quad for a vector module, numeric methods with symbolic coefficients).
+
+    Examples
+    --------
+    >>> compute_gains("relu", "uniform:-1,1").forward_gain
+    4/3
+    >>> r = compute_gains("gelu")
+    >>> r.method, round(r.forward_gain, 10), r.error < 1e-10
+    ('quad', 2.351714347, True)
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    dist = parse_dist(dist)
+    target = resolve(activation, **options)
+    bad = diverging_moments(target, dist)
+    if bad:
+        raise _diverge_error(target, dist, " and ".join(bad))
+    var_x = dist.variance
+    if var_x is None:
+        raise ValueError(f"dist {dist.spec()!r} has no finite variance, so the gains Var[x]/E[F^2] of "
+                         f"activation {target.name!r} are undefined; use e.g. normal, uniform:A,B or studentt:NU with NU > 2")
+    t0 = time.perf_counter()
+    if method == "auto":
+        if not target.elementwise or (target.expr is None and target.fn is not None and not target.elementwise):
+            method = "mc"
+        elif target.expr is None:
+            method = "quad"
+        else:
+            try:
+                res = exact_moments(target.expr, dist, target.kinks, timeout=auto_timeout)
+                return _exact_result(target, dist, var_x, res, t0)
+            except ExactUnavailable:
+                if target.symbols:
+                    raise ValueError(f"activation {target.name!r} keeps symbols {', '.join(map(str, target.symbols))} "
+                                     f"but sympy could not integrate it within {auto_timeout:g} s; retry with "
+                                     f"method='exact' (longer timeout) or substitute values") from None
+                method = "quad"
+            except Diverges:
+                raise _diverge_error(target, dist, "moment") from None
+    if target.symbols and method != "exact":
+        raise ValueError(f"method {method!r} needs numeric coefficients; activation {target.name!r} keeps symbols "
+                         f"{', '.join(map(str, target.symbols))} (use method='exact')")
+    if method == "exact":
+        if target.expr is None:
+            raise ValueError(f"method 'exact' needs a sympy form; activation {target.name!r} has none "
+                             f"(use method='quad' or 'mc')")
+        try:
+            res = exact_moments(target.expr, dist, target.kinks, timeout=timeout)
+        except ExactUnavailable as exc:
+            raise ValueError(f"method 'exact' failed for activation {target.name!r} under {dist.spec()!r}: {exc}; "
+                             f"use method='quad'") from None
+        except Diverges:
+            raise _diverge_error(target, dist, "moment") from None
+        return _exact_result(target, dist, var_x, res, t0)
+    if method == "quad":
+        if not target.elementwise:
+            raise ValueError(f"method 'quad' needs an elementwise activation; {target.name!r} depends on the whole "
+                             f"vector (use method='mc')")
+        if target.expr is not None:
+            m, m2, d2, e1, e2, e3 = quad_moments_expr(target.expr, dist, target.kinks)
+        else:
+            m, m2, d2, e1, e2, e3 = quad_moments_callable(target.fn, dist, target.kinks)
+        errs = {"mean": e1, "second_moment": e2, "derivative_second_moment": e3}
+    else:  # mc
+        if target.fn is None:
+            raise ValueError(f"method 'mc' needs a torch callable; activation {target.name!r} is only symbolic")
+        out = mc_moments(target.fn, dist, n=mc_samples, dim=mc_dim, seed=seed, elementwise=target.elementwise,
+                         device=device)
+        m, m2, d2 = out["mean"], out["second_moment"], out["derivative_second_moment"]
+        errs = dict(out["errors"])
+    return _numeric_result(target, dist, method, float(var_x), m, m2, d2, errs, t0)
+
+
+def _numeric_result(target: Target, dist: Distribution, method: str, var_x: float, m: float, m2: float, d2: float,
+                    errs: dict, t0: float) -> GainResult:
+    for name, v in (("E[F^2]", m2), ("E[F'^2]", d2)):
+        if not math.isfinite(v):
+            raise ValueError(f"activation {target.name!r} has a non-finite {name} under dist {dist.spec()!r}")
+        if v <= 0:
+            raise ValueError(f"activation {target.name!r} has {name} = 0 under dist {dist.spec()!r}: the gain "
+                             f"Var[x]/{name} is infinite")
+    fwd, bwd = var_x / m2, var_x / d2
+    errs = dict(errs)
+    errs["input_variance"] = 0.0
+    errs["variance"] = errs["second_moment"] + 2 * abs(m) * errs["mean"]
+    errs["forward_gain"] = var_x * errs["second_moment"] / m2**2
+    errs["backward_gain"] = var_x * errs["derivative_second_moment"] / d2**2
+    return GainResult(target.name, dist.spec(), method, var_x, m, m2, d2, m2 - m * m, fwd, bwd,
+                      max(errs["forward_gain"], errs["backward_gain"]), errs, (), time.perf_counter() - t0)
+
+
+def _exact_result(target: Target, dist: Distribution, var_x: sympy.Expr, res: tuple, t0: float) -> GainResult:
+    mean, m2, d2 = res[:3]
+    if target.expr is not None and target.expr.has(sympy.Float):  # inexact constants: report 30 digits
+        mean, m2, d2 = (sympy.N(v, 30) for v in (mean, m2, d2))
+    for name, v in (("E[F^2]", m2), ("E[F'^2]", d2)):
+        if v == 0:
+            raise ValueError(f"activation {target.name!r} has {name} = 0 under dist {dist.spec()!r}: the gain "
+                             f"Var[x]/{name} is infinite")
+
+    def tidy(e: sympy.Expr) -> sympy.Expr:
+        if e.free_symbols:
+            return sympy.factor_terms(e) if isinstance(e, sympy.Mul) else e
+        return sympy.simplify(e) if sympy.count_ops(e) < 80 else e
+
+    variance = sympy.expand(m2 - mean**2) if target.symbols else tidy(m2 - mean**2)
+    fwd = var_x / m2 if target.symbols else tidy(var_x / m2)
+    bwd = var_x / d2 if target.symbols else tidy(var_x / d2)
+    return GainResult(target.name, dist.spec(), "exact", var_x, mean, m2, d2, variance, fwd, bwd, 0.0,
+                      {q: 0.0 for q in QUANTITIES}, tuple(s.name for s in target.symbols), time.perf_counter() - t0)
+
+
+def variance_map(activation: object, q: float, alpha: float | None = None) -> dict[str, float]:
+    """Mean-field variance map of a deep network with weights Var[W] = alpha / fan_in (Poole et al. 2016).
+
+    With pre-activations h ~ N(0, q): q -> M(q) = alpha E[F(sqrt(q) z)^2], its slope
+    M'(q) = alpha E[z F(sqrt q z) F'(sqrt q z)] / sqrt(q) (Gaussian integration by parts) and
+    chi_1(q) = alpha E[F'(sqrt(q) z)^2] (Schoenholz et al. 2017), all by :func:`compute_gains` under
+    N(0, q) and one quadrature for the slope. ``alpha`` defaults to the forward gain under N(0, 1).
+
+    Examples
+    --------
+    >>> m = variance_map("relu", 1.0)
+    >>> round(m["M"], 12), round(m["slope"], 12), round(m["chi1"], 12)
+    (1.0, 1.0, 1.0)
+    """
+    from approxlab.gains.propagation import variance_map as _vm
+
+    return _vm(activation, q, alpha)
+
+
+_ = (X, time_limit)

@@ -1,0 +1,389 @@
+"""Input distributions with exact densities (sympy) and seeded torch samplers.
+
+The gains of an activation F (ortho Defs. 3.2, 3.3) are moments of F(x) and F'(x) for x drawn from an
+assumed input distribution: the ortho paper uses N(0, 1) for Hermite activations (Assumption 3.4),
+U(-pi, pi) for Fourier activations (Assumption 3.11) and U(-sqrt 3, sqrt 3) in Remark D.8. Each
+distribution here carries
+
+* ``sympy_density()``: its density p(x) in the symbol :data:`approxlab.activations.base.X`,
+* ``support``: (lower, upper) as sympy numbers (``-oo``/``oo`` allowed),
+* ``mean`` / ``variance``: exact sympy values (``None`` where the moment does not exist),
+* ``partial_moment(k, a, b)``: the exact integral of x^k p(x) over [a, b] (cached), which the exact
+  gains use for piecewise polynomials,
+* ``sample(n, generator=..., dtype=...)``: seeded torch samples,
+* ``tail_index``: ``None`` for light tails, nu for a density decaying like |x|^-(nu+1) (Cauchy: 1),
+  which the gains use to detect diverging moments.
+
+Examples
+--------
+>>> d = parse_dist("uniform:-pi,pi")
+>>> d.variance
+pi**2/3
+>>> Normal().partial_moment(2, 0, sympy.oo)
+1/2
+>>> parse_dist("normal:0,2").sample(3, generator=torch.Generator().manual_seed(0)).shape
+torch.Size([3])
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import ABC, abstractmethod
+
+import sympy
+import torch
+
+from approxlab.activations.base import X
+
+__all__ = ["Distribution", "Normal", "Uniform", "StudentT", "Cauchy", "parse_dist", "DIST_SYNTAX"]
+
+#: The accepted spellings of :func:`parse_dist`.
+DIST_SYNTAX = "normal | normal:MU,SIGMA | uniform:A,B | studentt:NU | cauchy | cauchy:LOC,SCALE"
+
+
+def _exact(name: str, value: object) -> sympy.Expr:
+    """A parameter as an exact sympy number (floats become their exact rational; 'pi', 'sqrt(3)' parse)."""
+    if isinstance(value, sympy.Basic):
+        expr = value
+    elif isinstance(value, bool):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    elif isinstance(value, int):
+        expr = sympy.Integer(value)
+    elif isinstance(value, float):
+        expr = sympy.nsimplify(value, rational=True) if value == value else sympy.nan
+    elif isinstance(value, str):
+        try:
+            expr = sympy.sympify(value.strip(), locals={"pi": sympy.pi, "e": sympy.E}, rational=True)
+        except (sympy.SympifyError, SyntaxError, TypeError) as exc:
+            raise ValueError(f"{name} must be a real number (e.g. 1, 0.5, pi, sqrt(3)); got {value!r}") from exc
+    else:
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    if expr.free_symbols or not expr.is_real or not expr.is_finite:
+        raise ValueError(f"{name} must be a finite real number; got {value!r}")
+    return expr
+
+
+class Distribution(ABC):
+    """A univariate input distribution (see the module docstring for the interface)."""
+
+    #: nu such that p(x) ~ |x|^-(nu+1) in the tails; None for tails lighter than any power.
+    tail_index: float | None = None
+
+    @property
+    @abstractmethod
+    def support(self) -> tuple[sympy.Expr, sympy.Expr]:
+        """(lower, upper) ends of the support, possibly infinite."""
+
+    @abstractmethod
+    def sympy_density(self) -> sympy.Expr:
+        """The density p(x) on the support, as a sympy expression in X."""
+
+    @abstractmethod
+    def sample(
+        self, n: int | tuple[int, ...], generator: torch.Generator | None = None, dtype: torch.dtype = torch.float64,
+        device: str | torch.device = "cpu",
+    ) -> torch.Tensor:
+        """``n`` independent samples (``n`` may be a shape)."""
+
+    @abstractmethod
+    def spec(self) -> str:
+        """The :func:`parse_dist` string that recreates this distribution."""
+
+    @property
+    def mean(self) -> sympy.Expr | None:
+        """E[x] (exact), or None if it does not exist."""
+        return self.moment(1)
+
+    @property
+    def variance(self) -> sympy.Expr | None:
+        """Var[x] (exact), or None if it does not exist."""
+        m1, m2 = self.moment(1), self.moment(2)
+        if m1 is None or m2 is None:
+            return None
+        return sympy.simplify(m2 - m1**2)
+
+    def moment(self, k: int) -> sympy.Expr | None:
+        """E[x^k] (exact), or None if it diverges."""
+        if self.tail_index is not None and k >= self.tail_index:
+            return None
+        lo, hi = self.support
+        return self.partial_moment(k, lo, hi)
+
+    @functools.lru_cache(maxsize=512)  # noqa: B019  (distributions are immutable and few)
+    def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+        """Exact integral of x^k p(x) over [a, b] intersected with the support."""
+        lo, hi = self.support
+        a, b = sympy.Max(sympy.sympify(a), lo), sympy.Min(sympy.sympify(b), hi)
+        if (b - a).is_nonpositive:
+            return sympy.Integer(0)
+        return sympy.simplify(sympy.integrate(X**k * self.sympy_density(), (X, a, b)))
+
+    def logpdf(self, x: torch.Tensor) -> torch.Tensor:
+        """log p(x) for a float tensor (-inf outside the support); used by the divergence check."""
+        import numpy as np
+
+        f = sympy.lambdify(X, sympy.expand_log(sympy.log(self.sympy_density()), force=True), modules="numpy")
+        lo, hi = (float(v) for v in self.support)
+        with np.errstate(all="ignore"):
+            vals = np.broadcast_to(np.asarray(f(x.detach().cpu().numpy().astype(np.float64)), dtype=np.float64), tuple(x.shape))
+        out = torch.from_numpy(vals.copy()).to(dtype=x.dtype, device=x.device)
+        return torch.where((x >= lo) & (x <= hi), out, torch.full_like(x, -float("inf")))
+
+    def __repr__(self) -> str:
+        return self.spec()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Distribution) and self.spec() == other.spec()
+
+    def __hash__(self) -> int:
+        return hash(self.spec())
+
+
+class Normal(Distribution):
+    """N(mu, sigma^2): p(x) = exp(-(x - mu)^2 / (2 sigma^2)) / (sigma sqrt(2 pi)) (ortho Assumption 3.4).
+
+    Examples
+    --------
+    >>> Normal().variance, Normal(1, 2).mean
+    (1, 1)
+    """
+
+    def __init__(self, mu: object = 0, sigma: object = 1) -> None:
+        self.mu = _exact("mu", mu)
+        self.sigma = _exact("sigma", sigma)
+        if not self.sigma.is_positive:
+            raise ValueError(f"sigma must be > 0, got {sigma!r}")
+
+    @property
+    def support(self) -> tuple[sympy.Expr, sympy.Expr]:
+        return (-sympy.oo, sympy.oo)
+
+    def sympy_density(self) -> sympy.Expr:
+        return sympy.exp(-((X - self.mu) ** 2) / (2 * self.sigma**2)) / (self.sigma * sympy.sqrt(2 * sympy.pi))
+
+    def moment(self, k: int) -> sympy.Expr:
+        # E[(mu + sigma z)^k] from the moments (k-1)!! of z (even k), without integrating.
+        z = [sympy.factorial2(j - 1) if j % 2 == 0 else 0 for j in range(k + 1)]
+        return sympy.expand(sum(sympy.binomial(k, j) * self.sigma**j * z[j] * self.mu ** (k - j) for j in range(k + 1)))
+
+    @property
+    def variance(self) -> sympy.Expr:
+        return self.sigma**2
+
+    @functools.lru_cache(maxsize=512)  # noqa: B019
+    def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+        """Exact integral of x^k p(x) over [a, b], in closed form (no integration).
+
+        With x = mu + sigma z: sum_j C(k, j) mu^(k-j) sigma^j M_j, where M_j = int z^j phi(z) dz over the
+        mapped bounds obeys M_j = [-z^(j-1) phi(z)] + (j - 1) M_(j-2), M_0 = Phi(B) - Phi(A),
+        M_1 = phi(A) - phi(B).
+        """
+        a, b = sympy.sympify(a), sympy.sympify(b)
+        A = -sympy.oo if a == -sympy.oo else (a - self.mu) / self.sigma
+        B = sympy.oo if b == sympy.oo else (b - self.mu) / self.sigma
+
+        def phi(t):
+            return sympy.Integer(0) if t.is_infinite else sympy.exp(-(t**2) / 2) / sympy.sqrt(2 * sympy.pi)
+
+        def Phi(t):
+            if t == sympy.oo:
+                return sympy.Integer(1)
+            if t == -sympy.oo:
+                return sympy.Integer(0)
+            return (1 + sympy.erf(t / sympy.sqrt(2))) / 2
+
+        def edge(t, p):  # t^p phi(t), 0 at infinity
+            return sympy.Integer(0) if t.is_infinite else t**p * phi(t)
+
+        M = [Phi(B) - Phi(A), phi(A) - phi(B)]
+        for j in range(2, k + 1):
+            M.append(edge(A, j - 1) - edge(B, j - 1) + (j - 1) * M[j - 2])
+        return sympy.expand(sum(sympy.binomial(k, j) * self.mu ** (k - j) * self.sigma**j * M[j] for j in range(k + 1)))
+
+    def sample(self, n, generator=None, dtype=torch.float64, device="cpu"):  # noqa: D102
+        shape = (n,) if isinstance(n, int) else tuple(n)
+        z = torch.randn(shape, generator=generator, dtype=dtype, device=device if generator is None else generator.device)
+        return (float(self.mu) + float(self.sigma) * z).to(device)
+
+    def spec(self) -> str:
+        return "normal" if (self.mu == 0 and self.sigma == 1) else f"normal:{self.mu},{self.sigma}"
+
+
+class Uniform(Distribution):
+    """U(a, b): p(x) = 1 / (b - a) on [a, b] (ortho Assumption 3.11 uses U(-pi, pi); Remark D.8 U(-sqrt 3, sqrt 3)).
+
+    Examples
+    --------
+    >>> Uniform(-sympy.sqrt(3), sympy.sqrt(3)).variance
+    1
+    """
+
+    def __init__(self, a: object = -1, b: object = 1) -> None:
+        self.a = _exact("a", a)
+        self.b = _exact("b", b)
+        if not (self.b - self.a).is_positive:
+            raise ValueError(f"uniform bounds must satisfy a < b, got a={a!r}, b={b!r}")
+
+    @property
+    def support(self) -> tuple[sympy.Expr, sympy.Expr]:
+        return (self.a, self.b)
+
+    def sympy_density(self) -> sympy.Expr:
+        return 1 / (self.b - self.a)
+
+    def moment(self, k: int) -> sympy.Expr:
+        return sympy.simplify((self.b ** (k + 1) - self.a ** (k + 1)) / ((k + 1) * (self.b - self.a)))
+
+    @functools.lru_cache(maxsize=512)  # noqa: B019
+    def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+        """Exact integral of x^k / (b - a) over [a, b] intersected with the support."""
+        lo, hi = sympy.Max(sympy.sympify(a), self.a), sympy.Min(sympy.sympify(b), self.b)
+        if (hi - lo).is_nonpositive:
+            return sympy.Integer(0)
+        return sympy.expand((hi ** (k + 1) - lo ** (k + 1)) / ((k + 1) * (self.b - self.a)))
+
+    def sample(self, n, generator=None, dtype=torch.float64, device="cpu"):  # noqa: D102
+        shape = (n,) if isinstance(n, int) else tuple(n)
+        u = torch.rand(shape, generator=generator, dtype=dtype, device=device if generator is None else generator.device)
+        return (float(self.a) + float(self.b - self.a) * u).to(device)
+
+    def spec(self) -> str:
+        return f"uniform:{self.a},{self.b}"
+
+
+class StudentT(Distribution):
+    """Student's t with nu > 0 degrees of freedom (heavy tails: E|x|^k < oo only for k < nu).
+
+    p(x) = Gamma((nu+1)/2) / (sqrt(nu pi) Gamma(nu/2)) (1 + x^2/nu)^(-(nu+1)/2); Var[x] = nu/(nu-2) for nu > 2.
+
+    Examples
+    --------
+    >>> StudentT(5).variance
+    5/3
+    >>> StudentT(2).variance is None
+    True
+    """
+
+    def __init__(self, nu: object = 3) -> None:
+        self.nu = _exact("nu", nu)
+        if not self.nu.is_positive:
+            raise ValueError(f"nu must be > 0, got {nu!r}")
+        self.tail_index = float(self.nu)
+
+    @property
+    def support(self) -> tuple[sympy.Expr, sympy.Expr]:
+        return (-sympy.oo, sympy.oo)
+
+    def sympy_density(self) -> sympy.Expr:
+        nu = self.nu
+        c = sympy.gamma((nu + 1) / 2) / (sympy.sqrt(nu * sympy.pi) * sympy.gamma(nu / 2))
+        return c * (1 + X**2 / nu) ** (-(nu + 1) / 2)
+
+    def moment(self, k: int) -> sympy.Expr | None:
+        if k >= self.nu:
+            return None
+        if k % 2 == 1:
+            return sympy.Integer(0)
+        nu = self.nu
+        return sympy.simplify(nu ** sympy.Rational(k, 2) * sympy.gamma(sympy.Rational(k + 1, 2)) * sympy.gamma((nu - k) / 2)
+                              / (sympy.sqrt(sympy.pi) * sympy.gamma(nu / 2)))
+
+    def sample(self, n, generator=None, dtype=torch.float64, device="cpu"):  # noqa: D102
+        # t = z / sqrt(chi2_nu / nu), chi2_nu = 2 Gamma(nu/2, 1); torch's Gamma sampler takes no generator,
+        # so draw Gamma(nu/2) by inverse-CDF from seeded uniforms (scipy.special.gammaincinv).
+        import scipy.special
+
+        shape = (n,) if isinstance(n, int) else tuple(n)
+        z = torch.randn(shape, generator=generator, dtype=torch.float64)
+        u = torch.rand(shape, generator=generator, dtype=torch.float64).clamp_(1e-300, 1.0)
+        g = torch.from_numpy(scipy.special.gammaincinv(float(self.nu) / 2, u.numpy()))
+        return (z / torch.sqrt(2 * g / float(self.nu))).to(device=device, dtype=dtype)
+
+    def spec(self) -> str:
+        return f"studentt:{self.nu}"
+
+
+class Cauchy(Distribution):
+    """Cauchy(loc, scale): p(x) = 1 / (pi scale (1 + ((x - loc)/scale)^2)); no mean, no variance.
+
+    Every non-constant polynomial has a diverging second moment under it, so gains of polynomial
+    activations are undefined (and :func:`approxlab.gains.compute_gains` says so).
+
+    Examples
+    --------
+    >>> Cauchy().variance is None
+    True
+    """
+
+    tail_index = 1.0
+
+    def __init__(self, loc: object = 0, scale: object = 1) -> None:
+        self.loc = _exact("loc", loc)
+        self.scale = _exact("scale", scale)
+        if not self.scale.is_positive:
+            raise ValueError(f"scale must be > 0, got {scale!r}")
+
+    @property
+    def support(self) -> tuple[sympy.Expr, sympy.Expr]:
+        return (-sympy.oo, sympy.oo)
+
+    def sympy_density(self) -> sympy.Expr:
+        return 1 / (sympy.pi * self.scale * (1 + ((X - self.loc) / self.scale) ** 2))
+
+    def moment(self, k: int) -> sympy.Expr | None:
+        return sympy.Integer(1) if k == 0 else None
+
+    def sample(self, n, generator=None, dtype=torch.float64, device="cpu"):  # noqa: D102
+        shape = (n,) if isinstance(n, int) else tuple(n)
+        u = torch.rand(shape, generator=generator, dtype=torch.float64)
+        x = float(self.loc) + float(self.scale) * torch.tan(torch.pi * (u - 0.5))
+        return x.to(device=device, dtype=dtype)
+
+    def spec(self) -> str:
+        return "cauchy" if (self.loc == 0 and self.scale == 1) else f"cauchy:{self.loc},{self.scale}"
+
+
+_FAMILIES: dict[str, tuple[type[Distribution], tuple[str, ...]]] = {
+    "normal": (Normal, ("mu", "sigma")),
+    "gaussian": (Normal, ("mu", "sigma")),
+    "uniform": (Uniform, ("a", "b")),
+    "studentt": (StudentT, ("nu",)),
+    "student-t": (StudentT, ("nu",)),
+    "t": (StudentT, ("nu",)),
+    "cauchy": (Cauchy, ("loc", "scale")),
+}
+
+
+def parse_dist(spec: str | Distribution) -> Distribution:
+    """Build a distribution from its spec string (``DIST_SYNTAX``); a Distribution passes through.
+
+    Parameters may be numbers or sympy expressions (``pi``, ``sqrt(3)``), so ``uniform:-pi,pi`` is exact.
+
+    Raises
+    ------
+    ValueError
+        For an unknown family or wrong parameters; the message shows the accepted syntax.
+
+    Examples
+    --------
+    >>> parse_dist("normal:1,2")
+    normal:1,2
+    >>> parse_dist("uniform:-sqrt(3),sqrt(3)").variance
+    1
+    """
+    if isinstance(spec, Distribution):
+        return spec
+    if not isinstance(spec, str):
+        raise TypeError(f"dist must be a string ({DIST_SYNTAX}) or a Distribution, got {type(spec).__name__}")
+    family, _, args = spec.strip().lower().partition(":")
+    if family not in _FAMILIES:
+        raise ValueError(f"unknown dist {spec!r}; allowed: {DIST_SYNTAX}")
+    cls, pnames = _FAMILIES[family]
+    values = [a for a in args.split(",")] if args else []
+    if cls is Uniform and len(values) != 2:
+        raise ValueError(f"dist {spec!r}: uniform needs both bounds, e.g. uniform:-1,1 (allowed: {DIST_SYNTAX})")
+    if len(values) > len(pnames):
+        raise ValueError(f"dist {spec!r}: {family} takes at most {len(pnames)} parameters ({', '.join(pnames)}); "
+                         f"allowed: {DIST_SYNTAX}")
+    kwargs = {p: _exact(f"{family} {p}", v) for p, v in zip(pnames, values)}
+    return cls(**kwargs)

@@ -1,0 +1,229 @@
+"""Exact moments with sympy: E[F], E[F^2], E[F'^2] as exact numbers or closed forms in coefficients.
+
+The expression is split at its kinks (:func:`approxlab.gains.target.pieces`); on each interval every
+integrand (F, F^2, F'^2 with F' = ``sympy.diff(F, x)``) is expanded into terms
+``c * x^j * exp(s x)`` (sin/cos/sinh/cosh are rewritten as exponentials first). Such a term integrates
+in closed form against any of the distributions: ``s = 0`` uses the distribution's cached exact partial
+moments, otherwise one small cached sympy integral. This covers polynomials, Hermite activations
+(ortho Def. 3.7), Fourier activations in both forms (ortho Def. 3.12 and Eq. 24), piecewise polynomials
+(ReLU^k, PolyReLU, tropical polynomials of any finite degree) and exponential pieces (SELU). Anything
+else is handed to ``sympy.integrate`` under a time limit (:func:`time_limit`).
+
+Examples
+--------
+>>> from approxlab.dists import Normal
+>>> exact_moments(sympy.Piecewise((X, X > 0), (0, True)), Normal())[:3]
+(sqrt(2)/(2*sqrt(pi)), 1/2, 1/2)
+"""
+
+from __future__ import annotations
+
+import functools
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import sympy
+
+from approxlab.activations.base import X
+from approxlab.dists import Distribution
+from approxlab.gains.target import pieces
+
+_TRIG = (sympy.sin, sympy.cos, sympy.sinh, sympy.cosh, sympy.tan, sympy.tanh)
+
+
+class ExactUnavailable(Exception):
+    """sympy could not integrate within the time limit (or left an unevaluated integral)."""
+
+
+class Diverges(Exception):
+    """An integral is infinite."""
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Interrupt the block with :class:`ExactUnavailable` after ``seconds`` (SIGALRM, main thread only).
+
+    Outside the main thread (or without SIGALRM) the block runs without a limit.
+    """
+    if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def handler(signum, frame):  # noqa: ARG001
+        raise ExactUnavailable(f"sympy did not finish within {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def exp_terms(g: sympy.Expr) -> dict[tuple[int, sympy.Expr], sympy.Expr] | None:
+    """Write ``g`` as sum of ``c x^j exp(s x)``: returns {(j, s): c}, or None if it has another form.
+
+    Examples
+    --------
+    >>> exp_terms(3 * X**2 + sympy.cos(X))
+    {(2, 0): 3, (0, I): 1/2, (0, -I): 1/2}
+    """
+    if g.has(*_TRIG):
+        g = g.rewrite(sympy.exp)
+    g = sympy.expand(g)
+    out: dict[tuple[int, sympy.Expr], sympy.Expr] = {}
+    for term in sympy.Add.make_args(g):
+        coeff, j, s = sympy.Integer(1), 0, sympy.Integer(0)
+        for f in sympy.Mul.make_args(term):
+            if X not in f.free_symbols:
+                coeff *= f
+            elif f == X:
+                j += 1
+            elif f.is_Pow and f.base == X and f.exp.is_Integer and f.exp > 0:
+                j += int(f.exp)
+            elif isinstance(f, sympy.exp) or (f.is_Pow and isinstance(f.base, sympy.exp) and f.exp.is_Integer):
+                arg = f.args[0] if isinstance(f, sympy.exp) else f.base.args[0] * f.exp
+                arg = sympy.expand(arg)
+                poly = sympy.Poly(arg, X) if arg.is_polynomial(X) else None
+                if poly is None or poly.degree() > 1:
+                    return None
+                c1, c0 = (poly.all_coeffs() + [0])[:2] if poly.degree() == 1 else (0, poly.all_coeffs()[0])
+                s += c1
+                coeff *= sympy.expand_complex(sympy.exp(c0)) if c0.has(sympy.I) and not c0.free_symbols else sympy.exp(c0)
+            else:
+                return None
+        key = (j, sympy.nsimplify(s) if s.is_Float else s)
+        out[key] = out.get(key, 0) + coeff
+    return out
+
+
+Terms = dict[tuple[int, sympy.Expr], sympy.Expr]
+
+
+def mul_terms(t1: Terms, t2: Terms) -> Terms:
+    """The term dictionary of a product (exponents of x and rates s add)."""
+    acc: dict[tuple[int, sympy.Expr], list[sympy.Expr]] = {}
+    for (j1, s1), c1 in t1.items():
+        for (j2, s2), c2 in t2.items():
+            acc.setdefault((j1 + j2, s1 + s2), []).append(sympy.Mul(c1, c2))
+    return {k: sympy.Add(*v) for k, v in acc.items()}
+
+
+def diff_terms(t: Terms) -> Terms:
+    """The term dictionary of the derivative: d/dx c x^j e^{sx} = c j x^{j-1} e^{sx} + c s x^j e^{sx}."""
+    out: Terms = {}
+    for (j, s), c in t.items():
+        if j > 0:
+            out[(j - 1, s)] = out.get((j - 1, s), 0) + c * j
+        if s != 0:
+            out[(j, s)] = out.get((j, s), 0) + c * s
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    """Exact integral of x^j e^{s x} p(x) over [a, b]."""
+    from approxlab.dists import Normal, Uniform
+
+    if s == 0:
+        return dist.partial_moment(j, a, b)
+    if isinstance(dist, Normal):  # e^{sx} N(x; mu, sigma) = e^{s mu + s^2 sigma^2 / 2} N(x; mu + s sigma^2, sigma)
+        shifted = Normal.__new__(Normal)
+        shifted.mu, shifted.sigma = sympy.expand(dist.mu + s * dist.sigma**2), dist.sigma
+        return sympy.exp(s * dist.mu + s**2 * dist.sigma**2 / 2) * shifted.partial_moment(j, a, b)
+    if isinstance(dist, Uniform):  # antiderivative e^{sx} sum_i (-1)^i j!/(j-i)! x^{j-i} / s^{i+1}
+        lo, hi = sympy.Max(a, dist.a), sympy.Min(b, dist.b)
+        anti = sum((-1) ** i * sympy.factorial(j) / sympy.factorial(j - i) * X ** (j - i) / s ** (i + 1)
+                   for i in range(j + 1)) * sympy.exp(s * X)
+        return (anti.subs(X, hi) - anti.subs(X, lo)) * dist.sympy_density()
+    return sympy.integrate(X**j * sympy.exp(s * X) * dist.sympy_density(), (X, a, b))
+
+
+def _finish(value: sympy.Expr) -> sympy.Expr:
+    value = sympy.powsimp(sympy.expand(value))
+    if value.has(sympy.I):  # coefficients are real: declare them so before taking the real form
+        real = {s: sympy.Dummy(s.name, real=True) for s in value.free_symbols if not s.is_real}
+        value = sympy.expand_complex(value.xreplace(real)).xreplace({v: k for k, v in real.items()})
+    if value.free_symbols:
+        return value
+    if sympy.count_ops(value) < 60:
+        value = sympy.simplify(value)
+    if value.has(sympy.I):  # imaginary parts that cancel only numerically
+        value = sympy.re(value)
+    return value
+
+
+def integrate_terms(terms: Terms, dist: Distribution, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    """Exact integral of sum c x^j e^{sx} times p(x) over [a, b]."""
+    return sympy.Add(*[c * _term_integral(dist, j, s, a, b) for (j, s), c in terms.items() if c != 0])
+
+
+def integrate_against(g: sympy.Expr, dist: Distribution, a: sympy.Expr, b: sympy.Expr,
+                      timeout: float | None) -> tuple[sympy.Expr, bool]:
+    """Exact integral of g(x) p(x) over [a, b]; returns (value, whether the general sympy path was used)."""
+    terms = exp_terms(g)
+    if terms is not None:
+        total, general = integrate_terms(terms, dist, a, b), False
+    else:
+        with time_limit(timeout):
+            total = sympy.integrate(g * dist.sympy_density(), (X, a, b))
+        general = True
+    _check(total, g, a, b)
+    return total, general
+
+
+def _check(total: sympy.Expr, g: sympy.Expr, a: sympy.Expr, b: sympy.Expr) -> None:
+    if total.has(sympy.Integral):
+        raise ExactUnavailable(f"sympy left an unevaluated integral of {g}")
+    if total.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
+        raise Diverges(f"the integral of ({g}) p(x) over [{a}, {b}] is {total}")
+
+
+def exact_moments(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...] = (),
+                  timeout: float | None = 30.0) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr, bool, float]:
+    """E[F], E[F^2], E[F'^2] exactly (see the module docstring).
+
+    Returns
+    -------
+    (mean, second_moment, derivative_second_moment, general, seconds)
+        ``general`` says whether a general ``sympy.integrate`` call was needed.
+
+    Raises
+    ------
+    ExactUnavailable
+        When sympy cannot do it within ``timeout`` seconds in total.
+    Diverges
+        When a moment is infinite.
+    """
+    from approxlab.gains.target import Unresolvable
+
+    t0 = time.perf_counter()
+    try:
+        parts = pieces(expr, dist.support, kinks)
+    except Unresolvable as exc:
+        raise ExactUnavailable(str(exc)) from exc
+    mean = m2 = dm2 = sympy.Integer(0)
+    general = False
+    deadline = None if timeout is None else t0 + timeout
+    for a, b, e in parts:
+        terms = exp_terms(e)
+        if terms is not None:  # fast path: F^2 and F'^2 from F's term dictionary, no re-expansion
+            dterms = diff_terms(terms)
+            vals = [integrate_terms(t, dist, a, b) for t in (terms, mul_terms(terms, terms), mul_terms(dterms, dterms))]
+            for v, g in zip(vals, (e, e**2, sympy.diff(e, X) ** 2)):
+                _check(v, g, a, b)
+        else:
+            vals = []
+            for g in (e, e**2, sympy.diff(e, X) ** 2):
+                left = None if deadline is None else deadline - time.perf_counter()
+                if left is not None and left <= 0:
+                    raise ExactUnavailable(f"sympy did not finish within {timeout:g} s")
+                val, gen = integrate_against(g, dist, a, b, left)
+                general |= gen
+                vals.append(val)
+        mean, m2, dm2 = mean + vals[0], m2 + vals[1], dm2 + vals[2]
+    return _finish(mean), _finish(m2), _finish(dm2), general, time.perf_counter() - t0

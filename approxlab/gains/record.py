@@ -1,0 +1,116 @@
+"""The result record of a gain computation and its JSON schema.
+
+JSON schema (``GainResult.to_dict()``, printed by ``approxlab gains NAME --json``)::
+
+    {
+      "activation": str,            # registry name or a description of the callable/expression
+      "dist": str,                  # parse_dist spec of the input distribution, e.g. "normal", "uniform:-pi,pi"
+      "method": "exact" | "quad" | "mc",
+      "input_variance": float,      # Var[x]
+      "mean": float,                # E[F(x)]
+      "second_moment": float,       # E[F(x)^2]
+      "derivative_second_moment": float,   # E[F'(x)^2]
+      "variance": float,            # Var[F(x)] = E[F^2] - E[F]^2
+      "forward_gain": float,        # alpha  = Var[x] / E[F(x)^2]   (ortho Def. 3.2, Eq. 4)
+      "backward_gain": float,       # alpha' = Var[x] / E[F'(x)^2]  (ortho Def. 3.3, Eq. 5)
+      "error": float,               # max absolute error estimate of forward_gain and backward_gain
+                                    #   exact: 0.0; quad: from the quadrature error estimates;
+                                    #   mc: one standard error (delta method)
+      "errors": {quantity: float},  # the same, per quantity (mean, second_moment, ...)
+      "exact": {quantity: str} | null,   # exact: the sympy value as a string (e.g. "2", "pi**2/3"); else null
+      "symbols": [str]              # coefficient symbols kept symbolic (floats are null then)
+    }
+
+Floats are always present for numeric results; with symbolic coefficients the floats are ``null``
+and only ``exact`` holds the closed forms.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import sympy
+
+QUANTITIES: tuple[str, ...] = (
+    "input_variance",
+    "mean",
+    "second_moment",
+    "derivative_second_moment",
+    "variance",
+    "forward_gain",
+    "backward_gain",
+)
+
+Value = sympy.Expr | float
+
+
+@dataclass
+class GainResult:
+    """Moments and gains of an activation F under an input distribution (ortho Defs. 3.2, 3.3).
+
+    alpha = Var[x] / E[F(x)^2] and alpha' = Var[x] / E[F'(x)^2]. For ``method == "exact"`` the values
+    are sympy expressions (numbers, or closed forms in the coefficient symbols listed in
+    ``symbols``); otherwise floats. ``errors`` holds absolute error estimates (quadrature) or standard
+    errors (Monte Carlo); ``error`` is the larger of those of the two gains.
+
+    Examples
+    --------
+    >>> from approxlab.gains import compute_gains
+    >>> r = compute_gains("relu")
+    >>> r.forward_gain, r.backward_gain
+    (2, 2)
+    """
+
+    activation: str
+    dist: str
+    method: str
+    input_variance: Value
+    mean: Value
+    second_moment: Value
+    derivative_second_moment: Value
+    variance: Value
+    forward_gain: Value
+    backward_gain: Value
+    error: float = 0.0
+    errors: dict[str, float] = field(default_factory=dict)
+    symbols: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def is_exact(self) -> bool:
+        """True when the values are exact sympy expressions."""
+        return self.method == "exact"
+
+    def value(self, quantity: str) -> float | None:
+        """A quantity as a float (None when it still holds symbols)."""
+        v = getattr(self, quantity)
+        if isinstance(v, sympy.Basic):
+            if v.free_symbols:
+                return None
+            return float(sympy.N(v, 20))
+        return float(v)
+
+    def to_dict(self) -> dict:
+        """The JSON-ready record (see the module docstring for the schema)."""
+        out: dict = {"activation": self.activation, "dist": self.dist, "method": self.method}
+        for q in QUANTITIES:
+            out[q] = self.value(q)
+        out["error"] = float(self.error)
+        out["errors"] = {q: float(self.errors.get(q, 0.0)) for q in QUANTITIES}
+        out["exact"] = {q: str(getattr(self, q)) for q in QUANTITIES} if self.is_exact else None
+        out["symbols"] = list(self.symbols)
+        return out
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        """(quantity, exact string or "", float string) for display."""
+        rows = []
+        for q in QUANTITIES:
+            v = self.value(q)
+            exact = str(getattr(self, q)) if self.is_exact else ""
+            num = "" if v is None else f"{v:.15g}"
+            err = self.errors.get(q)
+            if err and not self.is_exact and v is not None and math.isfinite(err):
+                num += f" ± {err:.2g}"
+            rows.append((q, exact, num))
+        return rows

@@ -1,0 +1,91 @@
+"""Do E[F(x)^2] and E[F'(x)^2] exist under the distribution? A tail test before integrating.
+
+The integrand h(x) = F(x)^2 p(x) (and F'(x)^2 p(x)) is integrable at +-oo when |x| h(x) -> 0 fast
+enough; where |x| h(x) does not decay the moment diverges (|x| h(x) ~ c gives a logarithmic
+divergence). The test evaluates log(|x| h(x)) far out in each tail and calls the moment divergent when
+it does not drop by at least a factor 100 (log 100) between the two probe radii:
+
+* light tails (N(mu, sigma)): radii mu +- 16 sigma and mu +- 32 sigma (e.g. exp(x^2/2) diverges),
+* power tails p ~ |x|^-(nu+1) (Student t, Cauchy): radii 1e4 and 1e8 (scaled); every non-constant
+  polynomial diverges under Cauchy, exp diverges under any power tail.
+
+Sympy forms are evaluated with mpmath (no overflow); callables in float64 torch, where an overflow to
+inf counts as divergence. Bounded supports (uniform) need no test.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import sympy
+import torch
+
+from approxlab.activations.base import X
+from approxlab.dists import Distribution
+from approxlab.gains.target import Target, resolve_at
+
+
+def _radii(dist: Distribution) -> list[tuple[float, float]] | None:
+    lo, hi = dist.support
+    if lo.is_finite and hi.is_finite:
+        return None
+    if dist.tail_index is None:
+        mu = float(dist.mean)
+        sd = math.sqrt(float(dist.variance))
+        return [(mu + 16 * sd, mu + 32 * sd), (mu - 16 * sd, mu - 32 * sd)]
+    scale = float(getattr(dist, "scale", 1))
+    return [(1e4 * scale, 1e8 * scale), (-1e4 * scale, -1e8 * scale)]
+
+
+def _log_tail_expr(g: sympy.Expr, logp: sympy.Expr, x: float) -> float:
+    """log(|x| g(x)^2 p(x)) at a far point, in mpmath (exp(1e8) is fine there)."""
+    smooth = resolve_at(g, sympy.Rational(x))
+    with mpmath.workdps(30):
+        xm = mpmath.mpf(x)
+        v = sympy.lambdify(X, smooth, modules="mpmath")(xm)
+        mag = abs(mpmath.mpmathify(v))
+        if mag == 0:
+            return -math.inf
+        if not mpmath.isfinite(mag):
+            return math.inf
+        lp = sympy.lambdify(X, logp, modules="mpmath")(xm)
+        return float(2 * mpmath.log(mag) + lp + mpmath.log(abs(xm)))
+
+
+def diverging_moments(target: Target, dist: Distribution) -> list[str]:
+    """Names of the moments ("E[F^2]", "E[F'^2]") that diverge under ``dist`` (empty when all exist)."""
+    radii = _radii(dist)
+    if radii is None:
+        return []
+    bad: list[str] = []
+    logp = sympy.expand_log(sympy.log(dist.sympy_density()), force=True)
+    if target.expr is not None:
+        expr = target.expr.xreplace({s: 1 for s in target.symbols})  # generic coefficients
+        for name, g in (("E[F^2]", expr), ("E[F'^2]", sympy.diff(expr, X))):
+            try:
+                for near, far in radii:
+                    a, b = _log_tail_expr(g, logp, near), _log_tail_expr(g, logp, far)
+                    if math.isinf(a) and a > 0 or (b > a - math.log(100) and b > -700):
+                        bad.append(name)
+                        break
+            except (TypeError, ValueError, ZeroDivisionError):
+                continue
+        return bad
+    if target.fn is None or not target.elementwise:
+        return bad
+    pts = torch.tensor([p for pair in radii for p in pair], dtype=torch.float64, requires_grad=True)
+    try:
+        y = target.fn(pts)
+        (dy,) = torch.autograd.grad(y.sum(), pts, allow_unused=True)
+    except Exception:  # noqa: BLE001 - a callable that cannot take these inputs is not tested
+        return bad
+    lp = dist.logpdf(pts.detach())
+    for name, v in (("E[F^2]", y.detach()), ("E[F'^2]", torch.zeros_like(pts) if dy is None else dy)):
+        logh = 2 * torch.log(v.abs()) + lp + torch.log(pts.detach().abs())
+        for i in range(0, len(logh), 2):
+            a, b = float(logh[i]), float(logh[i + 1])
+            if math.isnan(b) or (math.isinf(a) and a > 0) or (b > a - math.log(100) and b > -700):
+                bad.append(name)
+                break
+    return bad

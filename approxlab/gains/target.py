@@ -1,0 +1,226 @@
+"""What a gain is computed for: a zoo module, a callable or a sympy expression, made uniform.
+
+:func:`resolve` turns any accepted activation into a :class:`Target` holding
+
+* ``expr``: the sympy form in :data:`~approxlab.activations.base.X` when there is one (read from the
+  module's ``sympy_expr()``, never re-typed),
+* ``fn``: a torch callable (for Monte Carlo, autograd derivatives and quadrature of callables),
+* ``kinks``: points where F or F' is not smooth (from the module's ``kinks()`` and from the
+  expression's Piecewise/Max/Min/Abs/Heaviside structure),
+* ``elementwise``: False for modules whose output depends on the whole vector (PolyNorm, MoA, ...).
+
+:func:`pieces` splits the real line at the kinks and resolves the expression on each interval to a
+smooth one (e.g. ReLU -> ``0`` on (-oo, 0) and ``x`` on (0, oo)), which both the exact and the
+quadrature methods integrate piece by piece.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import sympy
+import torch
+from torch import nn
+
+from approxlab.activations.base import X, Elementwise
+
+_NONSMOOTH = (sympy.Piecewise, sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign)
+
+
+class Unresolvable(Exception):
+    """The expression's branch cannot be decided on an interval (e.g. a condition with symbols)."""
+
+
+@dataclass
+class Target:
+    """An activation in the uniform form the gain methods use (see the module docstring)."""
+
+    name: str
+    expr: sympy.Expr | None
+    fn: Callable[[torch.Tensor], torch.Tensor] | None
+    kinks: tuple[float, ...] = ()
+    elementwise: bool = True
+    module: nn.Module | None = None
+    symbols: tuple[sympy.Symbol, ...] = field(default_factory=tuple)
+
+
+def _module_name(module: nn.Module) -> str:
+    rep = module.extra_repr()
+    return type(module).__name__ + (f"({rep})" if rep else "")
+
+
+def resolve(activation: object, **options: object) -> Target:
+    """Turn a registry name, module, callable or sympy expression into a :class:`Target`.
+
+    Raises
+    ------
+    TypeError
+        For anything else.
+    ValueError
+        For an unknown registry name (the registry's message lists close names).
+    """
+    from approxlab.activations import create, get
+
+    if isinstance(activation, str):
+        entry = get(activation)
+        module = create(entry.name, **options)
+        tgt = resolve(module)
+        rep = module.extra_repr()
+        tgt.name = entry.name + (f"({rep})" if rep else "")
+        if not entry.elementwise:
+            tgt.elementwise = False
+        return tgt
+    if options:
+        raise TypeError("options are only accepted with a registry name as activation")
+    if isinstance(activation, sympy.Basic):
+        expr = sympy.sympify(activation)
+        xs = [s for s in expr.free_symbols if s.name == "x" and s != X]
+        if xs:  # a plain Symbol('x') -> the real X of the package
+            expr = expr.xreplace({s: X for s in xs})
+        syms = tuple(sorted(expr.free_symbols - {X}, key=lambda s: s.name))
+        fn = sympy.lambdify(X, expr, modules="torch") if not syms else None
+        return Target(str(expr), expr, fn, sympy_kinks(expr), True, None, syms)
+    if isinstance(activation, Elementwise):
+        try:
+            expr = activation.sympy_expr("current")
+        except NotImplementedError:
+            expr = None
+        kinks = tuple(float(k) for k in activation.kinks())
+        if expr is not None:
+            kinks = tuple(sorted(set(kinks) | {float(k) for k in sympy_kinks(expr)}))
+        return Target(_module_name(activation), expr, activation, kinks, True, activation)
+    if isinstance(activation, nn.Module):
+        return Target(_module_name(activation), None, activation, (), False, activation)
+    if callable(activation):
+        name = getattr(activation, "__name__", type(activation).__name__)
+        return Target(name, None, activation, tuple(float(k) for k in getattr(activation, "kinks", lambda: ())()), True)
+    raise TypeError(
+        f"activation must be a registry name, an nn.Module, a callable or a sympy expression in x; "
+        f"got {type(activation).__name__}"
+    )
+
+
+def _real_roots(expr: sympy.Expr) -> list[sympy.Expr]:
+    if X not in expr.free_symbols:
+        return []
+    try:
+        sols = sympy.solveset(sympy.Eq(expr, 0), X, domain=sympy.S.Reals)
+    except Exception:  # noqa: BLE001 - solveset can fail in many ways; no kink is then found
+        return []
+    if isinstance(sols, sympy.FiniteSet):
+        return [s for s in sols if not s.free_symbols]
+    return []
+
+
+def sympy_kinks(expr: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    """Exact real points where a Piecewise condition flips or a Max/Min/Abs/Heaviside/sign switches.
+
+    Examples
+    --------
+    >>> sympy_kinks(sympy.Max(0, X - 1) + sympy.Abs(X + 2))
+    (-2, 1)
+    """
+    found: set[sympy.Expr] = set()
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Piecewise):
+            for _, cond in node.args:
+                for rel in cond.atoms(sympy.core.relational.Relational):
+                    found.update(_real_roots(rel.lhs - rel.rhs))
+        elif isinstance(node, (sympy.Max, sympy.Min)):
+            args = node.args
+            for i in range(len(args)):
+                for j in range(i + 1, len(args)):
+                    found.update(_real_roots(args[i] - args[j]))
+        elif isinstance(node, (sympy.Abs, sympy.Heaviside, sympy.sign)):
+            found.update(_real_roots(node.args[0]))
+    return tuple(sorted(found, key=float))
+
+
+def _truth(cond: sympy.Basic, xm: sympy.Expr) -> bool:
+    val = cond.subs(X, xm)
+    if val in (sympy.true, True):
+        return True
+    if val in (sympy.false, False):
+        return False
+    raise Unresolvable(f"cannot decide {cond} at x = {xm}")
+
+
+def _num(e: sympy.Expr) -> float:
+    if e.free_symbols:
+        raise Unresolvable(f"{e} depends on symbols")
+    return float(e)
+
+
+def resolve_at(expr: sympy.Expr, xm: sympy.Expr) -> sympy.Expr:
+    """The smooth expression that ``expr`` equals near ``x = xm`` (branches decided at ``xm``).
+
+    Examples
+    --------
+    >>> resolve_at(sympy.Piecewise((X, X > 0), (0, True)), sympy.Integer(1))
+    x
+    """
+    if not expr.has(*_NONSMOOTH):
+        return expr
+
+    def rec(e: sympy.Basic) -> sympy.Basic:
+        if e.is_Atom or not e.has(*_NONSMOOTH):
+            return e
+        if isinstance(e, sympy.Piecewise):
+            for ex, cond in e.args:
+                if _truth(cond, xm):
+                    return rec(ex)
+            return sympy.nan
+        args = [rec(a) for a in e.args]
+        if isinstance(e, (sympy.Max, sympy.Min)):
+            vals = [_num(a.subs(X, xm)) for a in args]
+            pick = max if isinstance(e, sympy.Max) else min
+            return args[vals.index(pick(vals))]
+        if isinstance(e, sympy.Abs):
+            return args[0] if _num(args[0].subs(X, xm)) >= 0 else -args[0]
+        if isinstance(e, sympy.Heaviside):
+            return sympy.Integer(1) if _num(args[0].subs(X, xm)) > 0 else sympy.Integer(0)
+        if isinstance(e, sympy.sign):
+            return sympy.Integer(1) if _num(args[0].subs(X, xm)) > 0 else sympy.Integer(-1)
+        return e.func(*args)
+
+    return rec(expr)
+
+
+def pieces(expr: sympy.Expr, support: tuple[sympy.Expr, sympy.Expr],
+           extra_kinks: tuple[float, ...] = ()) -> list[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:
+    """Split ``support`` at the kinks of ``expr``; return ``(a, b, smooth expression on (a, b))``.
+
+    Raises :class:`Unresolvable` when a branch depends on coefficient symbols.
+
+    Examples
+    --------
+    >>> pieces(sympy.Piecewise((X, X > 0), (0, True)), (-sympy.oo, sympy.oo))
+    [(-oo, 0, 0), (0, oo, x)]
+    """
+    lo, hi = support
+    ks = set(sympy_kinks(expr)) if expr.has(*_NONSMOOTH) else set()
+    ks |= {sympy.nsimplify(k, rational=True) for k in extra_kinks if not any(abs(float(k) - float(j)) < 1e-15 for j in ks)}
+    cuts = sorted((k for k in ks if (k > lo) == sympy.true and (k < hi) == sympy.true), key=float)
+    ends = [lo, *cuts, hi]
+    out = []
+    for a, b in zip(ends[:-1], ends[1:]):
+        if a == -sympy.oo and b == sympy.oo:
+            xm = sympy.Integer(0)
+        elif a == -sympy.oo:
+            xm = b - 1
+        elif b == sympy.oo:
+            xm = a + 1
+        else:
+            xm = (a + b) / 2
+        out.append((a, b, resolve_at(expr, xm) if expr.has(*_NONSMOOTH) else expr))
+    return out
+
+
+def accepts_tensor(fn: Callable) -> bool:
+    """Whether ``fn`` looks like a one-argument callable (used for error messages)."""
+    try:
+        return len(inspect.signature(fn).parameters) >= 1
+    except (TypeError, ValueError):
+        return True
