@@ -228,6 +228,19 @@ def test_polynorm_finite_where_powers_overflow(dtype, scale):
     torch.testing.assert_close(out.double(), ref, rtol=tol, atol=tol)
 
 
+def test_algorithm2_reference_code_silently_drops_the_cubic_term_in_fp16():
+    """Algorithm 2 squares x^3 in the input dtype: in float16, |x| > 65504^(1/6) = 6.35 makes mean(x^6)
+    inf, so _norm(x^3) = x^3 * rsqrt(inf) = 0 -- the cubic term vanishes without an error. The module
+    keeps it (its normalised cube is O(1))."""
+    x = torch.tensor([[10.0, -7.0, 3.0, 8.0]], dtype=torch.float16)
+    ref16 = _norm(x**3)
+    assert (ref16 == 0).all()  # the paper's code, run in float16
+    exact = _norm(x.double() ** 3)
+    assert exact.abs().max() > 1.0
+    ours = rms_normalized_power(x, 3, 1e-6)
+    torch.testing.assert_close(ours.double(), exact, rtol=2e-3, atol=2e-3)
+
+
 def test_polynorm_tiny_inputs_with_eps_and_zero_rows():
     m = PolyNorm(3).double()
     with torch.no_grad():
