@@ -1,1 +1,366 @@
-"""(being written)"""
+"""Tropical activations of ortho Section 3.4 and Appendix H.
+
+Tropical polynomial (ortho Def. 3.17, Eq. 18) and its scaled form of Theorem 3.19 (ortho Eq. 21):
+
+.. math::
+
+    F(x) = s \\max_{k=0}^{n} \\{a_k + k x\\}, \\qquad s = \\frac{\\sqrt 2}{n}\\ \\text{(Eq. 21)}
+    \\text{ or } s = 1\\ \\text{(Eq. 18)}, \\qquad a_k = 1 \\text{ at init (Eq. 20)}.
+
+Tropical rational activation (ortho Appendix H, Def. H.2, Eq. 76): the tropical quotient
+:math:`F = F_1 \\oslash F_2 = F_1 - F_2` of two tropical polynomials of degrees m and n, with integer
+powers :math:`0, \\dots, m` or, "in the general sense" of Appendix H, learnable real powers:
+
+.. math::
+
+    F(x) = \\max_{k=0}^{m}\\{c_k + p_k x\\} - \\max_{k=0}^{n}\\{d_k + q_k x\\}.
+
+Evaluation. A max of lines is its upper convex envelope. Each forward computes the envelope of
+the current lines exactly (rational arithmetic on the stored floats, O(n log n) once per call),
+locates every input on it with one ``torch.bucketize`` and evaluates the single active line, so the
+cost per element does not grow with the degree and the backward needs only the segment index:
+:math:`\\partial F/\\partial x = p_{k^*}`, :math:`\\partial F/\\partial a_k = [k = k^*]`
+(:math:`\\partial F/\\partial p_k = x [k = k^*]`). At a breakpoint the left (smaller-slope) line is
+taken, so at init the gradient at 0 is 0 like ReLU's.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import sympy
+import torch
+from torch import nn
+
+from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
+from approxlab.activations.registry import Entry, register
+
+_HALF = (torch.float16, torch.bfloat16)
+
+TROPICAL_INITS: tuple[str, ...] = ("theorem-3.19", "zeros")
+TROPICAL_RATIONAL_INITS: tuple[str, ...] = ("random", "zeros")
+POWERS: tuple[str, ...] = ("integer", "real")
+
+
+def upper_envelope(slopes: list[float], intercepts: list[float]) -> tuple[list[int], list[Fraction]]:
+    """The lines of :math:`\\max_k \\{c_k + p_k x\\}` that are maximal on an interval.
+
+    Returns the indices of those lines in order of increasing slope (left to right) and the exact
+    breakpoints between consecutive ones (strictly increasing). Computed in exact rational
+    arithmetic on the given floats. Among equal slopes the larger intercept (then the lower index)
+    wins.
+
+    Examples
+    --------
+    >>> upper_envelope([0, 1, 2], [1, 1, 1])  # max(1, 1 + x, 1 + 2x): lines 0 and 2 meet at 0
+    ([0, 2], [Fraction(0, 1)])
+    >>> upper_envelope([0, 1, 2], [0, 0, -2])
+    ([0, 1, 2], [Fraction(0, 1), Fraction(2, 1)])
+    """
+    if len(slopes) != len(intercepts) or not slopes:
+        raise ValueError("slopes and intercepts must be non-empty and of equal length")
+    if not all(math.isfinite(float(v)) for v in (*slopes, *intercepts)):
+        raise ValueError("slopes and intercepts must be finite")
+    lines = sorted(
+        ((Fraction(float(p)), Fraction(float(c)), k) for k, (p, c) in enumerate(zip(slopes, intercepts))),
+        key=lambda t: (t[0], -t[1], t[2]),
+    )
+    dedup = [lines[0]]
+    for line in lines[1:]:
+        if line[0] != dedup[-1][0]:
+            dedup.append(line)
+
+    def meet(l1: tuple, l2: tuple) -> Fraction:
+        return (l1[1] - l2[1]) / (l2[0] - l1[0])
+
+    hull: list[tuple] = []
+    for line in dedup:
+        while len(hull) >= 2 and meet(hull[-2], line) <= meet(hull[-2], hull[-1]):
+            hull.pop()
+        hull.append(line)
+    breaks = [meet(hull[i], hull[i + 1]) for i in range(len(hull) - 1)]
+    return [h[2] for h in hull], breaks
+
+
+def _compute_dtype(*tensors: torch.Tensor) -> torch.dtype:
+    dt = tensors[0].dtype
+    for t in tensors[1:]:
+        dt = torch.promote_types(dt, t.dtype)
+    return torch.float32 if dt in _HALF else dt
+
+
+class _MaxOfLines(torch.autograd.Function):
+    """scale * max_k (c_k + p_k x) through its upper envelope; saves x and an int32 segment index.
+
+    The result is in the compute dtype (float32 for half inputs) so that callers can scale or
+    subtract before rounding to the input dtype.
+    """
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:  # type: ignore[override]
+        ct = _compute_dtype(x, c, p)
+        ids, breaks = upper_envelope(p.detach().double().cpu().tolist(), c.detach().double().cpu().tolist())
+        xc = x.to(ct)
+        ids_t = torch.tensor(ids, device=x.device, dtype=torch.long)
+        if breaks:
+            bounds = torch.tensor([float(b) for b in breaks], device=x.device, dtype=ct)
+            seg = torch.bucketize(xc, bounds, out_int32=True, right=False)
+        else:
+            seg = torch.zeros(x.shape, dtype=torch.int32, device=x.device)
+        cc, pc = c.to(ct)[ids_t], p.to(ct)[ids_t]
+        out = torch.addcmul(cc[seg], pc[seg], xc)
+        if scale != 1.0:
+            out.mul_(scale)
+        ctx.save_for_backward(x, seg, ids_t, c, p)
+        ctx.scale = scale
+        return out
+
+    @staticmethod
+    def backward(ctx, g: torch.Tensor):  # type: ignore[override]
+        x, seg, ids_t, c, p = ctx.saved_tensors
+        ct = _compute_dtype(x, c, p)
+        gc = g.to(ct) * ctx.scale if ctx.scale != 1.0 else g.to(ct)
+        grad_x = grad_c = grad_p = None
+        if ctx.needs_input_grad[0]:
+            grad_x = (gc * p.to(ct)[ids_t][seg]).to(x.dtype)
+        flat = seg.reshape(-1).long()
+        if ctx.needs_input_grad[1]:
+            per_seg = torch.bincount(flat, weights=gc.reshape(-1), minlength=ids_t.numel())
+            grad_c = torch.zeros(c.shape, dtype=per_seg.dtype, device=c.device).index_add_(0, ids_t, per_seg).to(c.dtype)
+        if ctx.needs_input_grad[2]:
+            per_seg = torch.bincount(flat, weights=(gc * x.to(ct)).reshape(-1), minlength=ids_t.numel())
+            grad_p = torch.zeros(p.shape, dtype=per_seg.dtype, device=p.device).index_add_(0, ids_t, per_seg).to(p.dtype)
+        return grad_x, grad_c, grad_p, None
+
+
+def _max_of_lines(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float = 1.0) -> torch.Tensor:
+    """scale * max_k (c_k + p_k x) in the compute dtype (no cast back)."""
+    return _MaxOfLines.apply(x, c, p, scale)
+
+
+def max_of_lines(x: torch.Tensor, intercepts: torch.Tensor, slopes: torch.Tensor) -> torch.Tensor:
+    """:math:`\\max_k \\{c_k + p_k x\\}` elementwise (a tropical polynomial, ortho Eq. 18).
+
+    Examples
+    --------
+    >>> max_of_lines(torch.tensor([-1.0, 0.5, 3.0]), torch.tensor([0.0, 0.0, -2.0]), torch.tensor([0.0, 1.0, 2.0]))
+    tensor([0.0000, 0.5000, 4.0000])
+    """
+    if not isinstance(x, torch.Tensor) or not x.is_floating_point():
+        raise TypeError(f"x must be a floating-point tensor, got {type(x).__name__}")
+    if intercepts.dim() != 1 or intercepts.shape != slopes.shape or intercepts.numel() == 0:
+        raise ValueError("intercepts and slopes must be non-empty 1-D tensors of equal length")
+    return _max_of_lines(x, intercepts, slopes).to(x.dtype)
+
+
+def _kinks_of(slopes: list[float], intercepts: list[float]) -> list[Fraction]:
+    return upper_envelope(slopes, intercepts)[1]
+
+
+class Tropical(Elementwise):
+    """Tropical polynomial activation :math:`F(x) = s\\max_{k=0}^n\\{a_k + kx\\}` (ortho Def. 3.17,
+    Eq. 18; scaled form Eq. 21 with :math:`s = \\sqrt2/n`; Theorem 3.19 init :math:`a_k = 1`).
+
+    Parameters
+    ----------
+    degree : int
+        n >= 1.
+    init : {"theorem-3.19", "zeros"}
+        ``a_k = 1`` (ortho Eq. 20) or ``a_k = 0``.
+    scaled : bool
+        True: Eq. 21's factor :math:`\\sqrt2/n`; False: the plain tropicalization, Eq. 18.
+
+    Examples
+    --------
+    >>> act = Tropical(4)  # sqrt(2)/4 * max(1, 1 + x, ..., 1 + 4x) = sqrt(2) relu(x) + sqrt(2)/4
+    >>> act(torch.tensor([-1.0, 0.0, 2.0])).detach()
+    tensor([0.3536, 0.3536, 3.1820])
+    >>> act.kinks()
+    (0.0,)
+    """
+
+    def __init__(self, degree: int = 6, init: str = "theorem-3.19", scaled: bool = True) -> None:
+        super().__init__()
+        self.degree = check_positive_int("degree", degree)
+        self.init = check_choice("init", init, TROPICAL_INITS)
+        if not isinstance(scaled, bool):
+            raise TypeError(f"scaled must be True or False, got {scaled!r}")
+        self.scaled = scaled
+        value = 1.0 if self.init == "theorem-3.19" else 0.0
+        self.coefficients = nn.Parameter(torch.full((self.degree + 1,), value))
+        self.register_buffer("powers", torch.arange(self.degree + 1, dtype=torch.float32), persistent=False)
+
+    @property
+    def scale(self) -> float:
+        """The factor in front of the max: sqrt(2)/n (Eq. 21) or 1 (Eq. 18)."""
+        return math.sqrt(2.0) / self.degree if self.scaled else 1.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return _max_of_lines(x, self.coefficients, self.powers.to(self.coefficients.dtype), self.scale).to(x.dtype)
+
+    def _symbols(self) -> list[sympy.Symbol]:
+        return [sympy.Symbol(f"a_{k}", real=True) for k in range(self.degree + 1)]
+
+    def symbolic_params(self) -> dict[sympy.Symbol, torch.Tensor]:
+        return {s: self.coefficients[k] for k, s in enumerate(self._symbols())}
+
+    def sympy_template(self) -> sympy.Expr:
+        mx = sympy.Max(*[s + k * X for k, s in enumerate(self._symbols())])
+        return sympy.sqrt(2) / self.degree * mx if self.scaled else mx
+
+    def kinks(self) -> tuple[float, ...]:
+        """Breakpoints of the upper envelope of the lines a_k + kx for the current a_k."""
+        c = self.coefficients.detach().double().cpu().tolist()
+        return tuple(float(b) for b in _kinks_of(list(range(self.degree + 1)), c))
+
+    def extra_repr(self) -> str:
+        return f"degree={self.degree}, init={self.init!r}, scaled={self.scaled}"
+
+
+class TropicalRational(Elementwise):
+    """Tropical rational activation :math:`F = F_1 \\oslash F_2 = F_1 - F_2` (ortho Appendix H,
+    Def. H.2, Eq. 76) of tropical polynomials of degrees m and n.
+
+    Parameters
+    ----------
+    num_degree, den_degree : int
+        m, n >= 1.
+    powers : {"integer", "real"}
+        ``"integer"``: powers :math:`0..m` and :math:`0..n` fixed (Def. H.2); ``"real"``: learnable
+        real powers ("in the general sense", Appendix H), initialised at :math:`0..m`, :math:`0..n`
+        (or N(0, 1) with ``init="random"``, as torchortho does).
+    init : {"random", "zeros"}
+        The paper gives no initialisation for this activation. ``"random"``: N(0, 1) coefficients
+        (and real powers) from ``seed``, like the reference library; ``"zeros"``: all
+        coefficients 0, i.e. :math:`F(x) = (m - n)\\max(x, 0)` with integer powers.
+    seed : int
+        Seed of ``init="random"``.
+
+    Examples
+    --------
+    >>> act = TropicalRational(2, 1, init="zeros")  # max(0, x, 2x) - max(0, x) = relu(x)
+    >>> act(torch.tensor([-1.0, 3.0])).detach()
+    tensor([0., 3.])
+    >>> act.kinks()
+    (0.0,)
+    """
+
+    def __init__(
+        self, num_degree: int = 6, den_degree: int = 6, powers: str = "integer", init: str = "random", seed: int = 0
+    ) -> None:
+        super().__init__()
+        self.num_degree = check_positive_int("num_degree", num_degree)
+        self.den_degree = check_positive_int("den_degree", den_degree)
+        self.powers = check_choice("powers", powers, POWERS)
+        self.init = check_choice("init", init, TROPICAL_RATIONAL_INITS)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an integer, got {seed!r}")
+        g = torch.Generator().manual_seed(seed)
+        m, n = self.num_degree + 1, self.den_degree + 1
+        if self.init == "random":
+            c, d = torch.randn(m, generator=g), torch.randn(n, generator=g)
+        else:
+            c, d = torch.zeros(m), torch.zeros(n)
+        self.num_coefficients = nn.Parameter(c)
+        self.den_coefficients = nn.Parameter(d)
+        p = torch.arange(m, dtype=torch.float32)
+        q = torch.arange(n, dtype=torch.float32)
+        if self.powers == "real":
+            if self.init == "random":
+                p, q = torch.randn(m, generator=g), torch.randn(n, generator=g)
+            self.num_powers = nn.Parameter(p)
+            self.den_powers = nn.Parameter(q)
+        else:
+            self.register_buffer("num_powers", p, persistent=False)
+            self.register_buffer("den_powers", q, persistent=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        dt = self.num_coefficients.dtype
+        f1 = _max_of_lines(x, self.num_coefficients, self.num_powers.to(dt))
+        f2 = _max_of_lines(x, self.den_coefficients, self.den_powers.to(dt))
+        return (f1 - f2).to(x.dtype)
+
+    def _symbols(self) -> tuple[list[sympy.Symbol], ...]:
+        m, n = self.num_degree + 1, self.den_degree + 1
+        c = [sympy.Symbol(f"c_{k}", real=True) for k in range(m)]
+        d = [sympy.Symbol(f"d_{k}", real=True) for k in range(n)]
+        if self.powers == "real":
+            p = [sympy.Symbol(f"p_{k}", real=True) for k in range(m)]
+            q = [sympy.Symbol(f"q_{k}", real=True) for k in range(n)]
+        else:
+            p, q = [sympy.Integer(k) for k in range(m)], [sympy.Integer(k) for k in range(n)]
+        return c, d, p, q
+
+    def symbolic_params(self) -> dict[sympy.Symbol, torch.Tensor]:
+        c, d, p, q = self._symbols()
+        out = {s: self.num_coefficients[k] for k, s in enumerate(c)}
+        out.update({s: self.den_coefficients[k] for k, s in enumerate(d)})
+        if self.powers == "real":
+            out.update({s: self.num_powers[k] for k, s in enumerate(p)})
+            out.update({s: self.den_powers[k] for k, s in enumerate(q)})
+        return out
+
+    def sympy_template(self) -> sympy.Expr:
+        c, d, p, q = self._symbols()
+        return sympy.Max(*[ck + pk * X for ck, pk in zip(c, p)]) - sympy.Max(*[dk + qk * X for dk, qk in zip(d, q)])
+
+    def kinks(self) -> tuple[float, ...]:
+        """Points where the slope of F1 - F2 changes (breakpoints of either envelope that do not cancel)."""
+        c = self.num_coefficients.detach().double().cpu().tolist()
+        d = self.den_coefficients.detach().double().cpu().tolist()
+        p = self.num_powers.detach().double().cpu().tolist()
+        q = self.den_powers.detach().double().cpu().tolist()
+        ids1, b1 = upper_envelope(p, c)
+        ids2, b2 = upper_envelope(q, d)
+
+        def slope(ids: list[int], breaks: list[Fraction], slopes: list[float], t: Fraction, right: bool) -> Fraction:
+            i = sum(1 for b in breaks if (b <= t if right else b < t))
+            return Fraction(slopes[ids[i]])
+
+        out = []
+        for t in sorted(set(b1) | set(b2)):
+            left = slope(ids1, b1, p, t, False) - slope(ids2, b2, q, t, False)
+            right = slope(ids1, b1, p, t, True) - slope(ids2, b2, q, t, True)
+            if left != right:
+                out.append(float(t))
+        return tuple(out)
+
+    def extra_repr(self) -> str:
+        return f"num_degree={self.num_degree}, den_degree={self.den_degree}, powers={self.powers!r}, init={self.init!r}"
+
+
+register(
+    Entry(
+        "tropical",
+        Tropical,
+        "ortho",
+        "Def. 3.17, Eq. 21, Thm. 3.19",
+        "sqrt(2)/n max_k (a_k + k x), a_k = 1",
+        options={
+            "degree": (6, "tropical degree n >= 1"),
+            "init": ("theorem-3.19", f"initial coefficients: {', '.join(TROPICAL_INITS)}"),
+            "scaled": (True, "Eq. 21's factor sqrt(2)/n (False: plain Eq. 18)"),
+        },
+        degree_option="degree",
+    )
+)
+register(
+    Entry(
+        "tropical-rational",
+        TropicalRational,
+        "ortho",
+        "App. H, Def. H.2",
+        "max_k (c_k + p_k x) - max_k (d_k + q_k x), integer or real powers",
+        options={
+            "num_degree": (6, "numerator degree m >= 1"),
+            "den_degree": (6, "denominator degree n >= 1"),
+            "powers": ("integer", f"powers: {', '.join(POWERS)}"),
+            "init": ("random", f"initial coefficients: {', '.join(TROPICAL_RATIONAL_INITS)}"),
+            "seed": (0, "seed of the random init"),
+        },
+        degree_option="num_degree",
+    )
+)
+
+__all__ = ["Tropical", "TropicalRational", "max_of_lines", "upper_envelope", "TROPICAL_INITS", "POWERS"]
