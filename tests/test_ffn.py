@@ -85,6 +85,34 @@ def test_registry_name_with_dim_gets_the_hidden_width():
     assert ffn(torch.randn(2, 8)).shape == (2, 8)
 
 
+def test_moa_gate_reads_the_block_input():
+    """Type-I MoA FFN (moa Eq. 7): W2 sum_k pi_k(x) sigma_k(W1 x) with pi = softmax(U x), x the FFN input."""
+    from approxlab.activations import create
+
+    ffn = TypeIFFN(5, 7, create("moa", dim=5, dictionary=["relu", "tanh"])).double()
+    randomize(ffn, 8)
+    x = torch.randn(3, 5, dtype=torch.float64, generator=GEN().manual_seed(9))
+    h = x @ ffn.w1.weight.T
+    pi = torch.softmax(x @ ffn.act.gate.weight.T, dim=-1)
+    expected = (pi[:, :1] * torch.relu(h) + pi[:, 1:] * torch.tanh(h)) @ ffn.w2.weight.T
+    torch.testing.assert_close(ffn(x), expected, rtol=1e-12, atol=1e-12)
+    assert TypeIFFN(5, 7, "moa").act.gate.dim == 5  # registry name: the gate is sized to the input d
+
+
+def test_two_projection_activation_makes_w3_act_w1x_w2x():
+    """moa Eq. 5 (bi-sided LA) inside a Type-II block: W3 act(W1 x, W2 x), not act(W1 x) * W2 x."""
+    from approxlab.activations import create
+
+    act = create("la-bi-sided", dictionary=["identity", "relu"]).double()
+    ffn = TypeIIFFN(4, 6, act).double()
+    randomize(ffn, 10)
+    x = torch.randn(2, 4, dtype=torch.float64, generator=GEN().manual_seed(11))
+    y, z = x @ ffn.w1.weight.T, x @ ffn.w2.weight.T
+    torch.testing.assert_close(ffn(x), act(y, z) @ ffn.w3.weight.T, rtol=1e-14, atol=1e-14)
+    with pytest.raises(TypeError, match="one tensor"):
+        TypeIFFN(4, 6, act)
+
+
 def test_parameter_counts_and_polycom_width_matching():
     """Type I has 2 d h weights, Type II 3 d h; polycom Tables 5/6 widths (5504 vs 8256, 1024 vs 1536)
     therefore give equal FFN sizes."""

@@ -4,27 +4,48 @@ Type I is the FFN of polycom Eq. 4 (FFN_rho(x) = rho(x W_1) W_2) and of moa's Ty
 gated (GLU-style) FFN of moa's Type-II blocks and of SwiGLU (act = SiLU). The activation is applied to
 the hidden features (last dimension ``hidden``), so row-wise activations (PolyNorm, adaptive PolyNorm)
 normalise over the hidden width.
+
+Activations with a gate input (the moa MoA modules, ``forward(h, x=None)`` or ``forward(y, z, x=None)``)
+get the block input x as their gate input; two-projection activations (moa Type-II LA/MoA,
+``forward(y, z)``) make the Type-II block ``W3 act(W1 x, W2 x)``, which is how moa Eqs. 4-6 and 8-10
+define those FFNs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import inspect
+
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from approxlab.activations.base import check_positive_int
+from approxlab.activations.base import check_positive_int, forward_arity
 
 Activation = nn.Module | Callable[[torch.Tensor], torch.Tensor] | str
 
 
-def _resolve_activation(act: Activation, hidden: int) -> nn.Module | Callable[[torch.Tensor], torch.Tensor]:
+def _takes_gate_input(act: object) -> bool:
+    """Whether ``act.forward`` has an optional ``x`` parameter (the moa gate input, ``x=None``)."""
+    fn = act.forward if isinstance(act, nn.Module) else act
+    try:
+        param = inspect.signature(fn).parameters.get("x")  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return param is not None and param.default is not inspect.Parameter.empty
+
+
+def _resolve_activation(act: Activation, d: int, hidden: int) -> nn.Module | Callable[[torch.Tensor], torch.Tensor]:
     if isinstance(act, str):
         from approxlab.activations.registry import create, get
 
         entry = get(act)
-        return create(act, dim=hidden) if "dim" in entry.options else create(act)
+        if "dim" not in entry.options:
+            return create(act)
+        # "dim" is the width the activation reads: the hidden features, or the block input for a gate
+        module = create(act, dim=hidden)
+        return create(act, dim=d) if _takes_gate_input(module) and d != hidden else module
     if isinstance(act, nn.Module) or callable(act):
         return act
     raise TypeError(f"act must be an nn.Module, a callable or a registry name, got {type(act).__name__}")
@@ -48,14 +69,17 @@ class _FFN(nn.Module):
         self.d = check_positive_int("d", d)
         self.hidden = check_positive_int("hidden", hidden)
         _check_bool("bias", bias)
-        self.act = _resolve_activation(act, self.hidden)
+        self.act = _resolve_activation(act, self.d, self.hidden)
+        self._gated = _takes_gate_input(self.act)
+        self._arity = forward_arity(self.act) if isinstance(self.act, nn.Module) else 1
 
     def _check(self, x: torch.Tensor) -> None:
         if x.dim() == 0 or x.shape[-1] != self.d:
             raise ValueError(f"input's last dimension must be d={self.d}, got shape {tuple(x.shape)}")
 
-    def _act(self, h: torch.Tensor) -> torch.Tensor:
-        return self.act(h).to(h.dtype)
+    def _act(self, x: torch.Tensor, *hs: torch.Tensor) -> torch.Tensor:
+        out = self.act(*hs, x=x) if self._gated else self.act(*hs)
+        return out.to(hs[0].dtype)
 
     def extra_repr(self) -> str:
         return f"d={self.d}, hidden={self.hidden}"
@@ -90,18 +114,22 @@ class TypeIFFN(_FFN):
 
     def __init__(self, d: int, hidden: int, act: Activation, bias: bool = False) -> None:
         super().__init__(d, hidden, act, bias)
+        if self._arity != 1:
+            raise TypeError(f"act for a Type-I FFN must take one tensor; {self.act!r} takes {self._arity}")
         self.w1 = nn.Linear(self.d, self.hidden, bias=bias)
         self.w2 = nn.Linear(self.hidden, self.d, bias=bias)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         self._check(x)
-        return _linear(self.w2, self._act(_linear(self.w1, x)))
+        return _linear(self.w2, self._act(x, _linear(self.w1, x)))
 
 
 class TypeIIFFN(_FFN):
     r"""Type-II (gated) FFN: x -> W_3 (act(W_1 x) ⊙ W_2 x) (+ biases if ``bias``) (moa Type-II; SwiGLU).
 
     W_1, W_2 : R^d -> R^hidden, W_3 : R^hidden -> R^d, torch's default ``nn.Linear`` initialisation.
+    When ``act`` takes the two projections (moa Type-II LA/MoA, ``forward(y, z)``), the block is
+    x -> W_3 act(W_1 x, W_2 x) instead (moa Eqs. 4-6, 8-10).
 
     Parameters
     ----------
@@ -123,10 +151,14 @@ class TypeIIFFN(_FFN):
         self.w1 = nn.Linear(self.d, self.hidden, bias=bias)
         self.w2 = nn.Linear(self.d, self.hidden, bias=bias)
         self.w3 = nn.Linear(self.hidden, self.d, bias=bias)
+        if self._arity not in (1, 2):
+            raise TypeError(f"act for a Type-II FFN must take one or two tensors; {self.act!r} takes {self._arity}")
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         self._check(x)
-        return _linear(self.w3, self._act(_linear(self.w1, x)) * _linear(self.w2, x))
+        y, z = _linear(self.w1, x), _linear(self.w2, x)
+        h = self._act(x, y, z) if self._arity == 2 else self._act(x, y) * z
+        return _linear(self.w3, h)
 
 
 __all__ = ["TypeIFFN", "TypeIIFFN"]
