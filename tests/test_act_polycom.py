@@ -169,6 +169,14 @@ def test_gradcheck_float64(make):
     assert torch.autograd.gradcheck(f, (x, *ps))
 
 
+@pytest.mark.parametrize("scale", [0.05, 1e3])
+def test_polynorm_gradcheck_both_rescaling_regimes(scale):
+    """Rows with max |x| < 1 (no rescaling) and > 1 (divided by the detached max): same exact gradient."""
+    m = randomize(PolyNorm(3).double(), 12)
+    x = (torch.randn(2, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(13)) * scale).requires_grad_(True)
+    assert torch.autograd.gradcheck(m, (x,), eps=1e-6 * scale, atol=1e-5)
+
+
 # --- symbolic form -------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "make",

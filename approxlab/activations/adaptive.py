@@ -97,7 +97,7 @@ class AdaptivePolyNorm(nn.Module):
         y = xc / s
         yc = y - y.mean(dim=-1, keepdim=True)
         var = yc.pow(2).mean(dim=-1, keepdim=True)
-        xn = yc * torch.rsqrt(var + self.eps / s**2)
+        xn = yc * torch.rsqrt(var + self.norm.eps / s**2)
         if self.norm.weight is not None:
             xn = xn * self.norm.weight.to(dt) + self.norm.bias.to(dt)
         return xn.clamp(-self.tau, self.tau)
