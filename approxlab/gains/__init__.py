@@ -63,7 +63,8 @@ def _diverge_error(target: Target, dist: Distribution, what: str) -> ValueError:
 
 def compute_gains(activation: object, dist: Distribution | str = Normal(), method: str = "auto", *,
                   timeout: float = 60.0, auto_timeout: float = 0.3, mc_samples: int = 2**20,
-                  mc_dim: int | None = None, seed: int = 0, device: str = "cpu", **options: object) -> GainResult:
+                  mc_dim: int | None = None, seed: int = 0, device: str = "cpu", snap: bool = False,
+                  **options: object) -> GainResult:
     """Moments and gains of ``activation`` under ``dist`` (ortho Defs. 3.2, 3.3).
 
     Parameters
@@ -80,6 +81,10 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
         Seconds allowed to it with ``method="auto"`` before falling back to quadrature.
     mc_samples, mc_dim, seed, device
         Monte Carlo sample count (scalars), vector length for vector modules, seed and device.
+    snap : bool
+        Read a module's float coefficients as the simplest exact numbers that round to them
+        (:func:`approxlab.gains.target.snap_value`; the CLI does this), so a paper's init such as
+        a_0 = sqrt(1 - 1/n!) gives its exact gains.
 
     Returns
     -------
@@ -102,7 +107,7 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
     dist = parse_dist(dist)
-    target = resolve(activation, **options)
+    target = resolve(activation, snap=snap, **options)
     bad = diverging_moments(target, dist)
     if bad:
         raise _diverge_error(target, dist, " and ".join(bad))

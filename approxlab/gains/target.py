@@ -51,8 +51,57 @@ def _module_name(module: nn.Module) -> str:
     return type(module).__name__ + (f"({rep})" if rep else "")
 
 
-def resolve(activation: object, **options: object) -> Target:
+def snap_value(value: float, dtype: torch.dtype = torch.float32) -> sympy.Expr:
+    """The simplest exact number (rational, sqrt of a rational, pi multiple) that rounds to ``value``.
+
+    ``sympy.nsimplify`` proposes a candidate; it is accepted only if rounding it to ``dtype`` gives
+    back exactly the stored number, otherwise the float's own exact rational is returned.
+
+    Examples
+    --------
+    >>> snap_value(float(torch.tensor((1 - 1 / 6) ** 0.5)))
+    sqrt(30)/6
+    """
+    from fractions import Fraction
+
+    exact = sympy.Rational(value)
+    sign = 1 if value >= 0 else -1
+    cands: list[sympy.Expr] = []
+    for den in (12, 120, 1000, 5040, 40320, 10**6):  # smallest denominators first
+        r = Fraction(value).limit_denominator(den)
+        r2 = Fraction(value * value).limit_denominator(den)
+        cands += [sympy.Rational(r.numerator, r.denominator),
+                  sign * sympy.sqrt(sympy.Rational(r2.numerator, r2.denominator))]
+    cands += [sympy.nsimplify(value, [sympy.pi, sympy.E], tolerance=1e-7)]
+    passing = []
+    for cand in cands:
+        try:
+            back = torch.tensor(float(sympy.N(cand, 30)), dtype=torch.float64).to(dtype).item()
+        except (TypeError, ValueError):
+            continue
+        if back == value and len(str(cand)) < 28:
+            passing.append(cand)
+            break
+    return passing[0] if passing else exact
+
+
+def snapped_expr(module: Elementwise) -> sympy.Expr:
+    """``module.sympy_expr()`` with each stored coefficient replaced by :func:`snap_value` of it."""
+    from approxlab.activations.base import exact_value
+
+    subs = {}
+    for sym, val in module.symbolic_params().items():
+        dtype = val.dtype if isinstance(val, torch.Tensor) else torch.float64
+        f = float(exact_value(val))
+        subs[sym] = snap_value(f, dtype)
+    return module.sympy_template().xreplace(subs)
+
+
+def resolve(activation: object, snap: bool = False, **options: object) -> Target:
     """Turn a registry name, module, callable or sympy expression into a :class:`Target`.
+
+    ``snap=True`` reads float coefficients as the simplest exact numbers that round to them
+    (:func:`snap_value`), e.g. the Theorem 3.8 a_0 = sqrt(1 - 1/n!) stored in float32.
 
     Raises
     ------
@@ -66,7 +115,7 @@ def resolve(activation: object, **options: object) -> Target:
     if isinstance(activation, str):
         entry = get(activation)
         module = create(entry.name, **options)
-        tgt = resolve(module)
+        tgt = resolve(module, snap=snap)
         rep = module.extra_repr()
         tgt.name = entry.name + (f"({rep})" if rep else "")
         if not entry.elementwise:
@@ -84,7 +133,7 @@ def resolve(activation: object, **options: object) -> Target:
         return Target(str(expr), expr, fn, sympy_kinks(expr), True, None, syms)
     if isinstance(activation, Elementwise):
         try:
-            expr = activation.sympy_expr("current")
+            expr = snapped_expr(activation) if snap else activation.sympy_expr("current")
         except NotImplementedError:
             expr = None
         kinks = tuple(float(k) for k in activation.kinks())
