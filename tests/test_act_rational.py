@@ -101,6 +101,36 @@ def test_denominator_at_least_one_so_no_poles(seed, denominator, m, n, x):
     assert math.isfinite(out) and abs(out) <= abs(p) * (1 + 1e-12) + 1e-300
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    denominator=st.sampled_from(["safe", "abs"]),
+    m=st.integers(0, 5),
+    n=st.integers(0, 5),
+    x=st.one_of(st.floats(-1e40, 1e40), st.floats(-2, 2)),
+)
+def test_matches_mpmath_to_working_precision(seed, denominator, m, n, x):
+    """float64 output vs a 40-digit mpmath evaluation of the same rational, for |x| up to 1e40 (where
+    x^5 = 1e200 still fits float64 but the evaluation must not lose accuracy): error within
+    1e-13 * (sum_j |a_j x^j| + |R| sum_k |b_k x^k|) / D(x), the conditioning of P/D."""
+    import mpmath
+
+    r = randomize(SafeRational(m, n, denominator, eps=0.5).double(), seed)
+    a, b = r.a.tolist(), r.b.tolist()
+    with mpmath.workdps(40):
+        xm = mpmath.mpf(x)
+        p = mpmath.fsum(mpmath.mpf(a[j]) * xm**j for j in range(m + 1))
+        scale = mpmath.fsum(abs(mpmath.mpf(a[j]) * xm**j) for j in range(m + 1))
+        terms = [mpmath.mpf(b[k - 1]) * xm**k for k in range(1, n + 1)]
+        q = mpmath.fsum(abs(t) for t in terms) if denominator == "safe" else abs(mpmath.fsum(terms))
+        den = 1 + mpmath.mpf(0.5) + q
+        qscale = mpmath.fsum(abs(t) for t in terms)  # |Q| may cancel: its rounding is relative to this
+        exact = p / den
+        bound = 1e-13 * (scale + abs(exact) * qscale) / den
+    got = r(torch.tensor([x], dtype=torch.float64)).item()
+    assert abs(mpmath.mpf(got) - exact) <= bound + 1e-300
+
+
 def test_limit_at_infinity_and_huge_inputs():
     """deg P = deg Q = 2: R(x) -> a_2 / |b_2| as |x| -> inf; no inf/inf = NaN on the way."""
     r = RationalAct()
