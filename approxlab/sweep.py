@@ -31,6 +31,8 @@ Seeds
 Every config should carry ``"seed"``. Before calling ``fn`` the worker seeds :mod:`random`,
 :mod:`numpy` and :mod:`torch` with it, so a run draws the same numbers on every backend and worker.
 A config without ``"seed"`` gets one derived from its key (recorded in the ``seed`` column).
+Each run also executes with the same number of torch CPU threads on every backend (``threads=1``
+by default), since a matmul's summation order depends on it.
 
 Backends
 --------
@@ -400,17 +402,17 @@ class ResultStore:
             raise
 
     def commit_run(self, row: Mapping[str, Any]) -> None:
-        """Write one finished run (insert or replace a failure), in its own transaction."""
+        """Write one finished run (insert, or replace a failure: ``attempts`` counts), in its own
+        transaction."""
+        cols = [c for c in _RUN_COLUMNS if c != "attempts"]
+        updates = ", ".join(f"{c}=excluded.{c}" for c in cols if c != "key")
         c = self._conn
         c.execute("BEGIN IMMEDIATE")
         try:
-            prev = c.execute("SELECT attempts FROM runs WHERE key=?", (row["key"],)).fetchone()
-            attempts = 1 + (prev[0] if prev else 0)
-            values = {**row, "attempts": attempts}
             c.execute(
-                f"INSERT OR REPLACE INTO runs ({', '.join(_RUN_COLUMNS)}) "
-                f"VALUES ({', '.join('?' for _ in _RUN_COLUMNS)})",
-                tuple(values.get(col) for col in _RUN_COLUMNS),
+                f"INSERT INTO runs ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) "
+                f"ON CONFLICT(key) DO UPDATE SET {updates}, attempts=runs.attempts + 1",
+                tuple(row.get(col) for col in cols),
             )
             c.execute("COMMIT")
         except BaseException:
@@ -555,7 +557,8 @@ class ResultStore:
         """Write the finished runs to ``path`` as ``jsonl``, ``csv`` or ``parquet``; return the count.
 
         jsonl: one run per line, ``{"key", "sweep", "config", "result", "seed", "host", "device",
-        "started", "finished", "duration"}``. csv/parquet: the :meth:`to_pandas` table.
+        "started", "finished", "duration"}``. csv/parquet: the :meth:`to_pandas` table (floats are
+        written exactly; with pandas < 3 read csv back with ``float_precision="round_trip"``).
         """
         if fmt not in ("jsonl", "csv", "parquet"):
             raise ValueError(f"format must be one of jsonl, csv, parquet; got {fmt!r}")
@@ -589,28 +592,46 @@ def _seed_everything(seed: int) -> None:
         pass
     import torch
 
-    torch.manual_seed(seed)
+    # the CPU generator directly: torch.manual_seed also queues lazy seeding of every accelerator
+    # type (cuda, xpu, mtia, ...) with a captured stack each, which costs milliseconds per run
+    torch.default_generator.manual_seed(seed)
+    if torch.cuda.is_available():
+        torch.cuda.manual_seed_all(seed)
 
 
-_WORKER_DEVICE: str | None = None
+_DEVICE_LABELS: dict[str | None, str] = {}
 
 
 def _device_label() -> str:
-    if _WORKER_DEVICE is not None:
-        return _WORKER_DEVICE
+    """Where this process runs fn: ``cuda:<ids>`` (the GPUs it sees through
+    ``CUDA_VISIBLE_DEVICES``, as a local worker or a Ray GPU task), ``cuda`` or ``cpu``."""
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    try:
+    label = _DEVICE_LABELS.get(visible)
+    if label is None:
+        label = "cpu"
+        try:
+            import torch
+
+            if torch.cuda.is_available():
+                label = f"cuda:{visible}" if visible not in (None, "") else "cuda"
+        except Exception:  # pragma: no cover
+            pass
+        _DEVICE_LABELS[visible] = label
+    return label
+
+
+def _set_threads(threads: int | None) -> None:
+    if threads is not None:
         import torch
 
-        if torch.cuda.is_available():
-            return f"cuda:{visible}" if visible not in (None, "") else "cuda"
-    except Exception:  # pragma: no cover
-        pass
-    return "cpu"
+        if torch.get_num_threads() != threads:
+            torch.set_num_threads(threads)
 
 
-def _execute(fn: Callable[[dict[str, Any]], Any], config: dict[str, Any], key: str, seed: int) -> dict[str, Any]:
+def _execute(fn: Callable[[dict[str, Any]], Any], config: dict[str, Any], key: str, seed: int,
+             threads: int | None = 1) -> dict[str, Any]:
     """Run one configuration and return its outcome; never raises for an error of ``fn``."""
+    _set_threads(threads)
     started = time.time()
     t0 = time.perf_counter()
     out: dict[str, Any] = {"key": key, "host": socket.gethostname(), "device": _device_label(),
@@ -633,23 +654,19 @@ def _execute(fn: Callable[[dict[str, Any]], Any], config: dict[str, Any], key: s
     return out
 
 
-def _init_worker(gpu_queue: Any, threads: int) -> None:
-    """ProcessPool initializer: take one GPU id (if any) and make it the only visible one; size
-    torch's thread pool to this worker's share of the cores (as Ray does with OMP_NUM_THREADS)."""
-    global _WORKER_DEVICE
+def _init_worker(gpu_queue: Any, threads: int | None) -> None:
+    """ProcessPool initializer: take one GPU id (if any) and make it the only visible one; set
+    torch's thread count before anything runs (fork safety, see :func:`_start_method`)."""
     if gpu_queue is not None:
-        gpu = gpu_queue.get()
-        os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu)
-        _WORKER_DEVICE = f"cuda:{gpu}"
-    import torch
-
-    torch.set_num_threads(threads)
+        os.environ["CUDA_VISIBLE_DEVICES"] = str(gpu_queue.get())
+    _set_threads(threads if threads is not None else 1)
 
 
-def _start_method(gpus: int) -> str:
-    """``fork`` on Linux without GPUs (workers inherit the imports: no start-up cost; each worker
-    runs torch single-threaded, which keeps fork safe with OpenMP), else ``spawn`` (CUDA cannot
-    be forked). ``APPROXLAB_SWEEP_START_METHOD`` overrides it."""
+def _start_method(gpus: int, threads: int | None) -> str:
+    """``fork`` on Linux without GPUs when runs are single-threaded (workers inherit the imports,
+    so there is no start-up cost; a worker that never enters an OpenMP parallel region is safe to
+    fork, which is why PyTorch's DataLoader workers run single-threaded too), else ``spawn`` (CUDA
+    cannot be forked). ``APPROXLAB_SWEEP_START_METHOD`` overrides it."""
     import multiprocessing as mp
 
     env = os.environ.get("APPROXLAB_SWEEP_START_METHOD")
@@ -658,7 +675,7 @@ def _start_method(gpus: int) -> str:
             raise ValueError(f"APPROXLAB_SWEEP_START_METHOD must be one of "
                              f"{', '.join(mp.get_all_start_methods())}; got {env!r}")
         return env
-    if gpus == 0 and sys.platform.startswith("linux"):
+    if gpus == 0 and threads in (None, 1) and sys.platform.startswith("linux"):
         return "fork"
     return "spawn"
 
@@ -742,12 +759,18 @@ def _gpu_count() -> int:
         return 0
 
 
-def _run_serial(fn, todo, on_result) -> None:
-    for key, cfg, seed in todo:
-        on_result(_execute(fn, cfg, key, seed))
+def _run_serial(fn, todo, on_result, threads: int | None) -> None:
+    import torch
+
+    before = torch.get_num_threads()
+    try:
+        for key, cfg, seed in todo:
+            on_result(_execute(fn, cfg, key, seed, threads))
+    finally:
+        _set_threads(before)
 
 
-def _run_local(fn, todo, on_result, workers: int | None) -> None:
+def _run_local(fn, todo, on_result, workers: int | None, threads: int | None) -> None:
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -755,8 +778,7 @@ def _run_local(fn, todo, on_result, workers: int | None) -> None:
     gpus = _gpu_count()
     n = workers or (gpus or os.cpu_count() or 1)
     n = max(1, min(n, len(todo)))
-    ctx = mp.get_context(_start_method(gpus))
-    threads = max(1, (os.cpu_count() or 1) // n)
+    ctx = mp.get_context(_start_method(gpus, threads))
     queue = None
     if gpus:
         queue = ctx.Queue()
@@ -772,7 +794,7 @@ def _run_local(fn, todo, on_result, workers: int | None) -> None:
                 while (pending or inflight) and not broken:
                     while pending and len(inflight) < 2 * n:
                         item = pending.pop()
-                        inflight[pool.submit(_execute, fn, item[1], item[0], item[2])] = item
+                        inflight[pool.submit(_execute, fn, item[1], item[0], item[2], threads)] = item
                     finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
                     for fut in finished:
                         item = inflight.pop(fut)
@@ -802,7 +824,8 @@ def _lost(item: tuple[str, dict, int], why: str) -> dict[str, Any]:
             "traceback": why, "duration": None, "finished": now}
 
 
-def _run_ray(fn, todo, on_result, address: str | None, workers: int | None) -> None:
+def _run_ray(fn, todo, on_result, address: str | None, workers: int | None,
+             threads: int | None) -> None:
     try:
         import ray
     except ImportError:
@@ -827,7 +850,7 @@ def _run_ray(fn, todo, on_result, address: str | None, workers: int | None) -> N
             while pending or inflight:
                 while pending and len(inflight) < 2 * max(slots, 1):
                     item = pending.pop()
-                    inflight[remote.remote(fn_ref, item[1], item[0], item[2])] = item
+                    inflight[remote.remote(fn_ref, item[1], item[0], item[2], threads)] = item
                 ready, _ = ray.wait(list(inflight), num_returns=1)
                 for ref in ready:
                     item = inflight.pop(ref)
@@ -856,6 +879,7 @@ def run_sweep(
     name: str | None = None,
     version: str | None = None,
     workers: int | None = None,
+    threads: int | None = 1,
 ) -> SweepReport:
     """Run ``fn`` on every configuration not yet in ``store``; commit each run as it finishes.
 
@@ -881,6 +905,10 @@ def run_sweep(
         Per-sweep code version, part of each key (bump to recompute everything).
     workers : int, optional
         Process / Ray CPU count for ``local`` and ``ray`` (default: the cores, or the GPUs).
+    threads : int or None
+        torch CPU threads of each run, on every backend (default 1: one run per core, and the same
+        floating-point reduction order everywhere, so the backend changes nothing in the results;
+        torch's matmuls sum in a thread-count-dependent order). ``None`` leaves torch's setting.
 
     Returns
     -------
@@ -901,6 +929,8 @@ def run_sweep(
         raise ValueError(f"address is only used by backend 'ray', got backend {backend!r}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive int or None, got {workers!r}")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
     if isinstance(configs, Mapping):
         raise TypeError("configs must be an iterable of dicts, got a single dict")
     if backend != "serial":
@@ -957,11 +987,11 @@ def run_sweep(
             if not todo:
                 pass
             elif backend == "serial":
-                _run_serial(fn, todo, on_result)
+                _run_serial(fn, todo, on_result, threads)
             elif backend == "local":
-                _run_local(fn, todo, on_result, workers)
+                _run_local(fn, todo, on_result, workers, threads)
             else:
-                _run_ray(fn, todo, on_result, address, workers)
+                _run_ray(fn, todo, on_result, address, workers, threads)
 
         by_key = {r["key"]: r for r in st._rows_for([g[0] for g in grid])}
         records = [by_key[k] for k, _, _ in grid if k in by_key]

@@ -52,6 +52,21 @@ def noisy_or_fail(config: dict[str, Any]) -> dict[str, Any]:
     return noisy_square(config)
 
 
+def tiny_fit(config: dict[str, Any]) -> dict[str, Any]:
+    """A few Adam steps of a width-64 tanh MLP on sin(3x): float results that depend on the
+    summation order of torch's matmuls (so on the thread count of the run)."""
+    x = torch.rand(512, 1) * 2 - 1
+    model = torch.nn.Sequential(torch.nn.Linear(1, 64), torch.nn.Tanh(), torch.nn.Linear(64, 64),
+                                torch.nn.Tanh(), torch.nn.Linear(64, 1))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    for _ in range(config["steps"]):
+        opt.zero_grad()
+        loss = torch.mean((model(x) - torch.sin(3 * x)) ** 2)
+        loss.backward()
+        opt.step()
+    return {"loss": float(loss.detach()), "w": float(model[2].weight.sum().detach())}
+
+
 def not_a_dict(config: dict[str, Any]) -> list[int]:
     """Returns a list: the runner must record a failure."""
     return [config["x"]]
