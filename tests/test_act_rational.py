@@ -13,7 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from approxlab.activations import X, create, get
-from approxlab.activations.rational import DENOMINATOR_INIT, PolyAct, PolyRationalFFN, RationalAct, SafeRational
+from approxlab.activations.rational import (
+    DENOMINATOR_INIT,
+    PolyAct,
+    PolyRationalFFN,
+    RationalAct,
+    SafeRational,
+    _rational,
+)
 
 DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
 GEN = torch.Generator
@@ -175,6 +182,21 @@ def test_gradcheck_float64(make):
     kinks = m.kinks() if hasattr(m, "kinks") else ()
     assert all(abs(x - k).min() > 1e-3 for k in kinks)
     assert _gradcheck_module(m, x)
+
+
+@pytest.mark.parametrize("denominator", ["safe", "abs"])
+@pytest.mark.parametrize("m,n", [(3, 2), (2, 4), (0, 1), (2, 0)])
+def test_rescaled_evaluation_values_and_gradients(denominator, m, n):
+    """The t = 1/x branch evaluation (used when direct powers could overflow) equals the direct one and
+    has the exact gradient, on both sides of |x| = 1, in x and in every coefficient."""
+    g = GEN().manual_seed(10 * m + n)
+    a = torch.randn(m + 1, dtype=torch.float64, generator=g).requires_grad_(True)
+    b = torch.randn(n, dtype=torch.float64, generator=g).requires_grad_(True)
+    x = torch.tensor([-3.7, -1.3, -0.77, -0.31, 0.23, 0.61, 1.41, 2.9, 6.5], dtype=torch.float64)
+    direct = _rational(x, a, b, denominator, 0.1, rescaled=False)
+    torch.testing.assert_close(_rational(x, a, b, denominator, 0.1, rescaled=True), direct, rtol=1e-13, atol=1e-13)
+    f = lambda xx, aa, bb: _rational(xx, aa, bb, denominator, 0.1, rescaled=True)  # noqa: E731
+    assert torch.autograd.gradcheck(f, (x.requires_grad_(True), a, b))
 
 
 def test_gradcheck_ffn_float64():

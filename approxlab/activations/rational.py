@@ -63,15 +63,42 @@ def _poly(coeffs: torch.Tensor | list[torch.Tensor | None], z: torch.Tensor) -> 
     return out
 
 
+def _direct_is_safe(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, big: int) -> bool:
+    """True when evaluating P and D directly at x cannot overflow.
+
+    Every Horner intermediate and every term is bounded by C max(1, |x|)^N with
+    C = 1 + eps + sum |a_j| + sum |b_k|; it is safe when that stays below a quarter of the dtype's
+    largest value. This fast path (one reduction) halves the work for ordinary inputs; otherwise the
+    two-branch evaluation in t = 1/x is used.
+    """
+    with torch.no_grad():
+        c = 1 + eps + float(a.detach().abs().sum()) + float(b.detach().abs().sum())
+        limit = (torch.finfo(x.dtype).max / 4 / c) ** (1.0 / big)
+        return limit >= 1 and bool(x.detach().abs().amax() <= limit) if x.numel() else True
+
+
 def _rational(
-    x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, denominator: str, eps: float
+    x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, denominator: str, eps: float, rescaled: bool | None = None
 ) -> torch.Tensor:
-    """P(x) / D(x) with overflow-free evaluation (see the module docstring); b holds b_1..b_n."""
+    """P(x) / D(x) with overflow-free evaluation (see the module docstring); b holds b_1..b_n.
+
+    ``rescaled``: None picks the direct evaluation when it cannot overflow (:func:`_direct_is_safe`)
+    and the t = 1/x branch evaluation otherwise; True/False force one (for tests).
+    """
     m, n = a.shape[0] - 1, b.shape[0]
     big = max(m, n)
     one = torch.ones((), dtype=x.dtype, device=x.device)
     ac = list(a.unbind(0))  # a_0..a_m
     bq: list[torch.Tensor | None] = [None, *b.unbind(0)]  # Q(z) = sum_{k>=1} b_k z^k
+    if rescaled is None:
+        rescaled = big > 0 and not _direct_is_safe(x, a, b, eps, big)
+    if not rescaled:
+        num = _poly(ac, x)
+        if n == 0:
+            return num / (1 + eps)
+        if denominator == "safe":
+            return num / (1 + eps + _poly([None if c is None else c.abs() for c in bq], x.abs()))
+        return num / (1 + eps + _poly(bq, x).abs())
     inside = x.abs() <= 1
     # |x| <= 1: direct evaluation on the clamped input (the clamp only touches discarded entries)
     xs = x.clamp(-1.0, 1.0)
