@@ -141,6 +141,22 @@ def rms_normalized_power(x: torch.Tensor, power: int, eps: float) -> torch.Tenso
     >>> rms_normalized_power(x, 3, 1e-6)
     tensor([[ 1., -1.]], dtype=torch.float16)
     """
+    check_positive_int("power", power)
+    return rms_normalized_powers(x, power, eps)[-1].to(x.dtype)
+
+
+def rms_normalized_powers(x: torch.Tensor, order: int, eps: float) -> list[torch.Tensor]:
+    """``[rms_normalized_power(x, p, eps) for p in 1..order]``, sharing the row scale and the powers.
+
+    Computed in :func:`compute_dtype` and returned in it (cast back by the caller).
+
+    Examples
+    --------
+    >>> [t.tolist() for t in rms_normalized_powers(torch.tensor([[2.0, -2.0]]), 2, 0.0)]
+    [[[1.0, -1.0]], [[1.0, 1.0]]]
+    """
+    check_positive_int("order", order)
+    eps = check_positive_float("eps", eps, strict=False)
     dt = compute_dtype(x)
     xc = x.to(dt)
     m = xc.detach().abs().amax(dim=-1, keepdim=True)
@@ -149,10 +165,15 @@ def rms_normalized_power(x: torch.Tensor, power: int, eps: float) -> torch.Tenso
     else:
         s = torch.where(m > 0, m, torch.ones_like(m))
     y = xc / s
-    yp = y**power
-    # eps / s^(2p) computed as (eps^(1/2p) / s)^(2p): s >= 1 so no overflow, underflow to 0 is harmless
-    eps_scaled = (eps ** (0.5 / power) / s) ** (2 * power) if eps > 0 else 0.0
-    return (yp * torch.rsqrt(yp.pow(2).mean(dim=-1, keepdim=True) + eps_scaled)).to(x.dtype)
+    out = []
+    yp = y
+    for p in range(1, order + 1):
+        if p > 1:
+            yp = yp * y
+        # eps / s^(2p) as (eps^(1/(2p)) / s)^(2p): s >= 1, so no overflow; underflow to 0 is harmless
+        eps_scaled = (eps ** (0.5 / p) / s) ** (2 * p) if eps > 0 else 0.0
+        out.append(yp * torch.rsqrt(yp.pow(2).mean(dim=-1, keepdim=True) + eps_scaled))
+    return out
 
 
 class PolyNorm(nn.Module):
@@ -193,8 +214,8 @@ class PolyNorm(nn.Module):
         xc = x.to(dt)
         w = self.weight.to(dt)
         out = self.bias.to(dt)
-        for i in range(1, self.order + 1):
-            out = out + w[i - 1] * rms_normalized_power(xc, i, self.eps)
+        for i, term in enumerate(rms_normalized_powers(xc, self.order, self.eps)):
+            out = out + w[i] * term
         return out.to(x.dtype)
 
     def extra_repr(self) -> str:
@@ -352,4 +373,4 @@ for _kind in POLYCOM_KINDS:
         )
     )
 
-__all__ = ["PolyReLU", "PolyNorm", "PolyCom", "POLYCOM_KINDS", "compute_dtype", "horner", "rms_normalized_power"]
+__all__ = ["PolyReLU", "PolyNorm", "PolyCom", "POLYCOM_KINDS", "compute_dtype", "horner", "rms_normalized_power", "rms_normalized_powers"]
