@@ -558,7 +558,8 @@ class ResultStore:
 
         jsonl: one run per line, ``{"key", "sweep", "config", "result", "seed", "host", "device",
         "started", "finished", "duration"}``. csv/parquet: the :meth:`to_pandas` table (floats are
-        written exactly; with pandas < 3 read csv back with ``float_precision="round_trip"``).
+        written exactly; read csv back with ``pandas.read_csv(path, engine="python")`` to get them
+        exactly: pandas' C parser may round the last digit differently).
         """
         if fmt not in ("jsonl", "csv", "parquet"):
             raise ValueError(f"format must be one of jsonl, csv, parquet; got {fmt!r}")
