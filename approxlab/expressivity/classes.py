@@ -1,0 +1,416 @@
+"""The width-m function classes of moa Section 4, as batches of networks held in one tensor.
+
+Type I (moa Sec. 4.1, augmented input ``xb = (x, 1)``, dictionary K of 6 activations)::
+
+    F_sigma : f(x) = sum_k a_k sigma(w_k . xb)
+    F_LA    : f(x) = sum_k a_k sum_c alpha_c sigma_c(w_k . xb)
+    F_MoA   : f(x) = sum_k a_k sum_c phi(u_c . xb) sigma_c(w_k . xb)
+
+Type II (moa Sec. 4.2, dictionary of 7 activations, Id included, pairs p <= q)::
+
+    G_{p,q} : g(x) = sum_k a_k sigma_p(w_k . xb) sigma_q(u_k . xb)
+    G_LA    : g(x) = sum_k a_k sum_{p<=q} alpha_pq sigma_p(w_k . xb) sigma_q(u_k . xb)
+    G_MoA   : g(x) = sum_k a_k sum_{p<=q} phi(v_pq . xb) sigma_p(w_k . xb) sigma_q(u_k . xb)
+
+``phi`` is tanh in the theory (sigmoid, or softmax over the activation index / the pairs, as options).
+
+A fixed-activation network is an LA network whose coefficients are a frozen one-hot vector (matrix),
+so one forward evaluates every class at once. A :class:`NetworkBatch` holds B networks of any classes
+and widths in one flat parameter tensor ``theta`` of shape (B, P): narrower networks are padded to
+the largest width with frozen zero output weights, and :attr:`NetworkBatch.trainable` masks what
+each class may train. The base activations come from the registry (``approxlab.activations``).
+
+Examples
+--------
+>>> nb = NetworkBatch.init("I", ["relu", "la", "moa"], [1, 2], d=2, seed=0)
+>>> nb.B, nb.M
+(6, 2)
+>>> nb(torch.zeros(5, 2, dtype=torch.float64)).shape
+torch.Size([6, 5])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from approxlab.activations import create
+from approxlab.activations.base import check_choice, check_positive_int
+from approxlab.activations.moa import GATES, TYPE_I_DICTIONARY, TYPE_II_DICTIONARY
+
+#: Activations whose first derivative jumps (moa B.2.2, N_1): their neurons' hyperplanes are kinks.
+KINKED = ("relu", "leaky-relu", "relu2")
+
+DICTIONARY = {"I": TYPE_I_DICTIONARY, "II": TYPE_II_DICTIONARY}
+
+
+def pair_names() -> list[str]:
+    """Type-II fixed classes ``"p*q"`` for p <= q in dictionary order (28 of them)."""
+    K = TYPE_II_DICTIONARY
+    return [f"{K[p]}*{K[q]}" for p in range(len(K)) for q in range(p, len(K))]
+
+
+def class_names(type: str) -> list[str]:
+    """Every class of a type: fixed ones, then "la" and "moa".
+
+    Examples
+    --------
+    >>> class_names("I")
+    ['relu', 'relu2', 'leaky-relu', 'gelu', 'silu', 'tanh', 'la', 'moa']
+    """
+    check_choice("type", type, ("I", "II"))
+    fixed = list(TYPE_I_DICTIONARY) if type == "I" else pair_names()
+    return [*fixed, "la", "moa"]
+
+
+@dataclass
+class Layout:
+    """Where each parameter lives in a flat vector of length P (per network)."""
+
+    type: str
+    d: int
+    M: int
+    K: int
+
+    @property
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        D, M, K = self.d + 1, self.M, self.K
+        if self.type == "I":
+            return {"a": (M,), "w": (M, D), "coef": (K,), "gate": (K, D)}
+        return {"a": (M,), "w": (M, D), "u": (M, D), "coef": (K, K), "gate": (K, K, D)}
+
+    @property
+    def slices(self) -> dict[str, slice]:
+        out, i = {}, 0
+        for k, s in self.shapes.items():
+            n = int(np.prod(s))
+            out[k] = slice(i, i + n)
+            i += n
+        return out
+
+    @property
+    def P(self) -> int:
+        return sum(int(np.prod(s)) for s in self.shapes.values())
+
+    def view(self, theta: torch.Tensor, name: str) -> torch.Tensor:
+        return theta[:, self.slices[name]].reshape(theta.shape[0], *self.shapes[name])
+
+
+class NetworkBatch:
+    """B networks of moa Section 4 (any classes and widths of one type) in one tensor.
+
+    Parameters
+    ----------
+    type : {"I", "II"}
+    klasses, widths : list
+        Per network (length B).
+    theta : Tensor (B, P)
+        Flat parameters (see :class:`Layout`).
+    gate : {"tanh", "sigmoid", "softmax"}
+        The MoA gate phi (tanh in the paper's theory).
+    d : int
+        Input dimension.
+    """
+
+    def __init__(self, type: str, klasses: list[str], widths: list[int], theta: torch.Tensor, gate: str = "tanh",
+                 d: int = 2) -> None:
+        self.type = check_choice("type", type, ("I", "II"))
+        self.gate = check_choice("gate", gate, GATES)
+        allowed = class_names(type)
+        for k in klasses:
+            check_choice("klass", k, tuple(allowed))
+        for m in widths:
+            check_positive_int("width", m)
+        if len(klasses) != len(widths):
+            raise ValueError("klasses and widths must have the same length")
+        self.klasses, self.widths, self.d = list(klasses), list(widths), d
+        self.names = DICTIONARY[type]
+        self.K = len(self.names)
+        self.layout = Layout(type, d, max(widths), self.K)
+        if theta.shape != (len(klasses), self.layout.P):
+            raise ValueError(f"theta must have shape {(len(klasses), self.layout.P)}, got {tuple(theta.shape)}")
+        self.theta = theta
+        self.bases = [create(n) for n in self.names]
+        self._masks(theta.device, theta.dtype)
+
+    # ------------------------------------------------------------------ structure
+    @property
+    def B(self) -> int:
+        return len(self.klasses)
+
+    @property
+    def M(self) -> int:
+        return self.layout.M
+
+    def _onehot(self, klass: str) -> torch.Tensor:
+        if self.type == "I":
+            e = torch.zeros(self.K)
+            e[self.names.index(klass)] = 1.0
+            return e
+        p, q = klass.split("*")
+        e = torch.zeros(self.K, self.K)
+        e[self.names.index(p), self.names.index(q)] = 1.0
+        return e
+
+    def _masks(self, device: torch.device, dtype: torch.dtype) -> None:
+        L, sl = self.layout, self.layout.slices
+        tr = torch.zeros(self.B, L.P, dtype=dtype)
+        neuron = torch.zeros(self.B, L.M, dtype=dtype)
+        self.is_moa = torch.tensor([k == "moa" for k in self.klasses], device=device)
+        fixed_coef = torch.zeros(self.B, int(np.prod(L.shapes["coef"])), dtype=dtype)
+        self.has_fixed_coef = torch.tensor([k not in ("la", "moa") for k in self.klasses])
+        for i, (k, m) in enumerate(zip(self.klasses, self.widths)):
+            neuron[i, :m] = 1
+            tr[i, sl["a"]] = neuron[i]
+            tr[i, sl["w"]] = neuron[i].repeat_interleave(L.d + 1)
+            if self.type == "II":
+                tr[i, sl["u"]] = neuron[i].repeat_interleave(L.d + 1)
+            if k == "la":
+                tr[i, sl["coef"]] = self._upper().flatten() if self.type == "II" else 1
+            elif k == "moa":
+                per = self._upper().flatten().repeat_interleave(L.d + 1) if self.type == "II" else 1
+                tr[i, sl["gate"]] = per
+            else:
+                fixed_coef[i] = self._onehot(k).flatten()
+        self.trainable = tr.to(device)
+        self.neuron_mask = neuron.to(device)
+        self.fixed_coef = fixed_coef.to(device)
+
+    def _upper(self) -> torch.Tensor:
+        return torch.triu(torch.ones(self.K, self.K))
+
+    def enforce(self, theta: torch.Tensor | None = None) -> torch.Tensor:
+        """Put frozen entries in place: padded neurons 0, fixed classes' one-hot coefficients."""
+        th = self.theta if theta is None else theta
+        with torch.no_grad():
+            th.mul_(self.trainable)
+            sl = self.layout.slices["coef"]
+            th[:, sl] += self.fixed_coef.to(th.dtype)
+        return th
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def init(
+        cls,
+        type: str,
+        klasses: list[str],
+        widths: list[int],
+        *,
+        d: int = 2,
+        gate: str = "tanh",
+        seed: int = 0,
+        gate_std: float = 1.0,
+        dtype: torch.dtype = torch.float64,
+        device: str | torch.device = "cpu",
+    ) -> NetworkBatch:
+        """Every (klass, width) pair, randomly initialised with a seed.
+
+        Inner weights ``w, u ~ N(0, 1)``, output weights ``a ~ N(0, 1/m)``, LA coefficients 1 (moa
+        Sec. 5), MoA gate weights ``N(0, gate_std^2)`` (moa Sec. 5 uses 0.02 for LLMs; the probe
+        uses a wider default so that gates start input-dependent).
+
+        Examples
+        --------
+        >>> nb = NetworkBatch.init("II", ["relu*tanh", "la"], [1], seed=1)
+        >>> nb.klasses, nb.widths
+        (['relu*tanh', 'la'], [1, 1])
+        """
+        ks = [k for k in klasses for _ in widths]
+        ms = [m for _ in klasses for m in widths]
+        layout = Layout(type, d, max(ms), len(DICTIONARY[type]))
+        g = torch.Generator().manual_seed(int(seed))
+        theta = torch.zeros(len(ks), layout.P, dtype=torch.float64)
+        sl = layout.slices
+        for i, m in enumerate(ms):
+            theta[i, sl["a"]] = torch.randn(layout.M, generator=g, dtype=torch.float64) / np.sqrt(m)
+            theta[i, sl["w"]] = torch.randn(sl["w"].stop - sl["w"].start, generator=g, dtype=torch.float64)
+            if type == "II":
+                theta[i, sl["u"]] = torch.randn(sl["u"].stop - sl["u"].start, generator=g, dtype=torch.float64)
+            theta[i, sl["coef"]] = 1.0
+            n = sl["gate"].stop - sl["gate"].start
+            theta[i, sl["gate"]] = gate_std * torch.randn(n, generator=g, dtype=torch.float64)
+        nb = cls(type, ks, ms, theta.to(device=device, dtype=dtype), gate=gate, d=d)
+        nb.enforce()
+        return nb
+
+    def to(self, device: str | torch.device | None = None, dtype: torch.dtype | None = None) -> NetworkBatch:
+        """A copy on another device / dtype."""
+        th = self.theta.detach().to(device=device or self.theta.device, dtype=dtype or self.theta.dtype).clone()
+        return NetworkBatch(self.type, self.klasses, self.widths, th, self.gate, self.d)
+
+    def subset(self, idx: list[int]) -> NetworkBatch:
+        """The networks ``idx`` as a new batch (same padding)."""
+        th = self.theta.detach()[idx].clone()
+        return NetworkBatch(self.type, [self.klasses[i] for i in idx], [self.widths[i] for i in idx], th,
+                            self.gate, self.d)
+
+    # ------------------------------------------------------------------ evaluation
+    def _gate(self, logits: torch.Tensor, upper: bool) -> torch.Tensor:
+        if self.gate == "tanh":
+            return torch.tanh(logits)
+        if self.gate == "sigmoid":
+            return torch.sigmoid(logits)
+        if not upper:
+            return torch.softmax(logits, dim=-1)
+        shp = logits.shape
+        mask = self._upper().to(logits.device).bool()
+        flat = logits.masked_fill(~mask, float("-inf")).reshape(*shp[:-2], -1)
+        return torch.softmax(flat, dim=-1).reshape(shp)
+
+    def _stack(self, h: torch.Tensor) -> torch.Tensor:
+        return torch.stack([b(h) for b in self.bases], dim=-1)
+
+    def forward(self, x: torch.Tensor, theta: torch.Tensor | None = None) -> torch.Tensor:
+        """Evaluate all B networks.
+
+        Parameters
+        ----------
+        x : Tensor (N, d) shared by all networks, or (B, N, d) one point set per network.
+        theta : Tensor (B, P), optional
+            Parameters to use instead of :attr:`theta` (for training).
+
+        Returns
+        -------
+        Tensor (B, N)
+        """
+        th = self.theta if theta is None else theta
+        L = self.layout
+        ones = torch.ones(*x.shape[:-1], 1, dtype=x.dtype, device=x.device)
+        xb = torch.cat([x, ones], dim=-1)
+        eq_x = "nd" if x.dim() == 2 else "bnd"
+        a = L.view(th, "a") * self.neuron_mask
+        w = L.view(th, "w")
+        h = torch.einsum(f"{eq_x},bmd->bnm", xb, w)
+        coef = L.view(th, "coef")
+        gate_w = L.view(th, "gate")
+        moa = self.is_moa.view(-1, 1, *([1] * (coef.dim() - 1)))
+        if self.type == "I":
+            gates = self._gate(torch.einsum(f"{eq_x},bkd->bnk", xb, gate_w), upper=False)
+            c = torch.where(moa, gates, coef.unsqueeze(1))  # (B, N or 1, K)
+            s = self._stack(h)  # (B, N, M, K)
+            mixed = (s * c.unsqueeze(2)).sum(-1)  # (B, N, M)
+            return torch.bmm(mixed, a.unsqueeze(-1)).squeeze(-1)
+        u = L.view(th, "u")
+        z = torch.einsum(f"{eq_x},bmd->bnm", xb, u)
+        upper = self._upper().to(x.device, x.dtype)
+        gates = self._gate(torch.einsum(f"{eq_x},bpqd->bnpq", xb, gate_w), upper=True)
+        c = torch.where(moa, gates, coef.unsqueeze(1)) * upper  # (B, N or 1, K, K)
+        sy, sz = self._stack(h), self._stack(z)  # (B, N, M, K)
+        t = torch.matmul(sz, c.expand(-1, sy.shape[1], -1, -1).transpose(-1, -2))  # (B, N, M, K): sum_q c_pq sz_q
+        mixed = (sy * t).sum(-1)  # (B, N, M)
+        return torch.bmm(mixed, a.unsqueeze(-1)).squeeze(-1)
+
+    __call__ = forward
+
+    def value_and_grad(self, x: torch.Tensor, theta: torch.Tensor | None = None,
+                       create_graph: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+        """``f(x)`` (B, N) and ``grad_x f(x)`` (B, N, d) for all networks (autograd in x)."""
+        xb = x.expand(self.B, *x.shape[-2:]) if x.dim() == 2 else x
+        xb = xb.detach().requires_grad_(True)
+        with torch.enable_grad():
+            f = self.forward(xb, theta)
+            (g,) = torch.autograd.grad(f.sum(), xb, create_graph=create_graph)
+        return f, g
+
+    def kink_planes(self) -> list[np.ndarray]:
+        """Per network, the hyperplanes ``(w, b)`` (rows of shape d+1) of its kinked neurons."""
+        L = self.layout
+        th = self.theta.detach().to("cpu", torch.float64)
+        out = []
+        for i, (k, m) in enumerate(zip(self.klasses, self.widths)):
+            planes = [L.view(th, "w")[i, :m]]
+            if self.type == "II":
+                planes.append(L.view(th, "u")[i, :m])
+            out.append(torch.cat(planes).numpy())
+        return out
+
+
+# ---------------------------------------------------------------------- exact constructions
+def _exact(type: str, klass: str, d: int, gate: str, set_params) -> NetworkBatch:
+    layout = Layout(type, d, 1, len(DICTIONARY[type]))
+    theta = torch.zeros(1, layout.P, dtype=torch.float64)
+    views = {k: layout.view(theta, k) for k in layout.shapes}
+    set_params(views, DICTIONARY[type].index)
+    return NetworkBatch(type, [klass], [1], theta, gate=gate, d=d)
+
+
+def construction(name: str, lam: float = 1.0, d: int = 2, **adaptive: object) -> NetworkBatch:
+    """The paper's exact width-1 constructions as parameter settings of the classes.
+
+    ``"B.2"``: T_LA (Type I) in F_LA^(1): a = 1, w = e1, alpha_ReLU = alpha_ReLU^2 = 1.
+    ``"B.3"``: T_MoA (Type I) in F_MoA^(1): a = 1, w = e2, u_ReLU = lam e1, other gates 0 (tanh).
+    ``"B.6"``: T_LA (Type II) in G_LA^(1): w = e2, u = e1, alpha_{ReLU,ReLU} = alpha_{ReLU,tanh} = 1.
+    ``"B.10"``: T_MoA (Type II) in G_MoA^(1): w = e2, u = e1, v_{ReLU,ReLU} = lam e1, others 0.
+    ``"B.1.4"``: adaptive ridge in F_MoA^(1): w = (w, b), u_ReLU = (u, beta); pass u, beta, w, b.
+
+    Examples
+    --------
+    >>> nb = construction("B.3", lam=2.0)
+    >>> float(nb(torch.tensor([[0.5, 0.5]], dtype=torch.float64))[0, 0])
+    0.3807970779778824
+    """
+    def e(i: int, scale: float = 1.0) -> torch.Tensor:
+        v = torch.zeros(d + 1, dtype=torch.float64)
+        v[i] = scale
+        return v
+
+    if name == "B.2":
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = e(0)
+            v["coef"][0, ix("relu")] = 1
+            v["coef"][0, ix("relu2")] = 1
+        return _exact("I", "la", d, "tanh", f)
+    if name == "B.3":
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = e(1)
+            v["gate"][0, ix("relu")] = e(0, lam)
+        return _exact("I", "moa", d, "tanh", f)
+    if name == "B.6":
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = e(1)
+            v["u"][0, 0] = e(0)
+            v["coef"][0, ix("relu"), ix("relu")] = 1
+            v["coef"][0, ix("relu"), ix("tanh")] = 1
+        return _exact("II", "la", d, "tanh", f)
+    if name == "B.10":
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = e(1)
+            v["u"][0, 0] = e(0)
+            v["gate"][0, ix("relu"), ix("relu")] = e(0, lam)
+        return _exact("II", "moa", d, "tanh", f)
+    if name == "B.1.4":
+        u = torch.as_tensor(np.asarray(adaptive["u"], float))
+        w = torch.as_tensor(np.asarray(adaptive["w"], float))
+
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = torch.cat([w, torch.tensor([float(adaptive.get("b", 0.0))], dtype=torch.float64)])
+            v["gate"][0, ix("relu")] = torch.cat([u, torch.tensor([float(adaptive.get("beta", 0.0))], dtype=torch.float64)])
+        return _exact("I", "moa", d, "tanh", f)
+    raise ValueError(f"construction must be one of 'B.2', 'B.3', 'B.6', 'B.10', 'B.1.4'; got {name!r}")
+
+
+def la_as_moa(nb: NetworkBatch, rho: float = 0.5) -> NetworkBatch:
+    """moa B.1.1: an LA network as an MoA network with bias-only gates ``arctanh(rho alpha_c)``.
+
+    ``rho`` must make every ``|rho alpha_c| < 1``; the output weights become ``a / rho``.
+    """
+    if nb.type != "I" or nb.gate != "tanh" or any(k != "la" for k in nb.klasses):
+        raise ValueError("la_as_moa takes a Type-I batch of 'la' networks with tanh gates")
+    L = nb.layout
+    th = nb.theta.detach().clone()
+    alpha = L.view(th, "coef")
+    if (rho * alpha).abs().max() >= 1:
+        raise ValueError(f"rho={rho} too large: need |rho alpha_c| < 1 for every c")
+    new = th.clone()
+    new[:, L.slices["a"]] = th[:, L.slices["a"]] / rho
+    g = torch.zeros_like(L.view(th, "gate"))
+    g[..., -1] = torch.atanh(rho * alpha)
+    new[:, L.slices["gate"]] = g.flatten(1)
+    return NetworkBatch("I", ["moa"] * nb.B, nb.widths, new, gate="tanh", d=nb.d)

@@ -1,0 +1,229 @@
+"""Batched training: many networks (classes x widths x seeds) as one tensor, one forward for all.
+
+The loss of network b controls the function and its gradient on a fixed point set X (uniform points
+of ``[-1,1]^d`` plus points on both sides of the target's kink hyperplanes):
+
+* Adam phase, Sobolev W^{1,2}:  ``L_b = mean_X (f_b - T)^2 + mean_X |grad f_b - grad T|^2``;
+* L-BFGS phase, smoothed W^{1,inf}:  ``L_b = (mean_X |e|^p)^{1/p} + (mean_X |grad e|^p)^{1/p}`` with
+  ``e = f_b - T`` (p = 8 by default), which tends to the W^{1,inf} error on X as p -> inf.
+
+The networks are independent, so the gradient of ``sum_b L_b`` with respect to network b's
+parameters is the gradient of ``L_b``; Adam is elementwise, hence exactly B independent Adam runs.
+L-BFGS is not elementwise, so :func:`batched_lbfgs` keeps one curvature history, one step length
+and one Armijo line search per network (the two-loop recursion with per-network dot products), so
+the result equals B separate L-BFGS runs while every loss evaluation is one batched forward.
+
+Examples
+--------
+>>> from approxlab.expressivity.classes import NetworkBatch
+>>> from approxlab.expressivity.targets import make_target
+>>> nb = NetworkBatch.init("I", ["la"], [1], seed=0)
+>>> out = train(nb, make_target("I", "la"), TrainConfig(adam_steps=50, lbfgs_steps=5, n_points=128),
+...             progress=False)
+>>> out["loss"].shape
+(1,)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from approxlab.activations.base import check_choice, check_positive_int
+from approxlab.expressivity.classes import NetworkBatch
+from approxlab.expressivity.targets import Target
+
+DEVICES = ("auto", "cpu", "cuda")
+
+
+def resolve_device(device: str) -> torch.device:
+    """``"auto"`` -> cuda if available else cpu; ``"cuda"`` without CUDA raises ValueError."""
+    check_choice("device", device, DEVICES)
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device='cuda' but CUDA is not available; use --device auto or cpu")
+    return torch.device(device)
+
+
+@dataclass
+class TrainConfig:
+    """Training settings (all seeds explicit)."""
+
+    n_points: int = 2048
+    kink_points: int = 256
+    adam_steps: int = 2000
+    lr: float = 1e-2
+    lbfgs_steps: int = 300
+    history: int = 10
+    p: int = 8
+    seed: int = 0
+    dtype: torch.dtype = torch.float32
+
+
+def training_points(target: Target, n: int, kink_n: int, seed: int) -> torch.Tensor:
+    """Uniform points in the box, the box's corners, and points at distances 1e-4..1e-1 on both
+    sides of each target kink hyperplane (float64, shape (N, d))."""
+    g = np.random.default_rng(seed)
+    d = target.d
+    parts = [g.uniform(-1, 1, size=(n, d))]
+    corners = np.array(np.meshgrid(*([[-1.0, 1.0]] * d), indexing="ij")).reshape(d, -1).T
+    parts.append(corners)
+    for w, b in target.kinks:
+        w = np.asarray(w, float)
+        nw = np.linalg.norm(w)
+        x = g.uniform(-1, 1, size=(4 * kink_n, d))
+        x = x - ((x @ w + b) / nw**2)[:, None] * w[None]
+        x = x[np.all(np.abs(x) <= 1, axis=1)][:kink_n]
+        dist = 10 ** g.uniform(-4, -1, size=(len(x), 1))
+        sign = np.where(g.uniform(size=(len(x), 1)) < 0.5, -1.0, 1.0)
+        parts.append(np.clip(x + sign * dist * w / nw, -1, 1))
+    return torch.from_numpy(np.concatenate(parts))
+
+
+def _target_value_grad(target: Target, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    xx = x.detach().clone().requires_grad_(True)
+    with torch.enable_grad():
+        t = target(xx)
+        (g,) = torch.autograd.grad(t.sum(), xx)
+    return t.detach(), g.detach()
+
+
+def losses(nb: NetworkBatch, theta: torch.Tensor, x: torch.Tensor, t: torch.Tensor, gt: torch.Tensor,
+           kind: str, p: int = 8) -> torch.Tensor:
+    """Per-network loss (B,): ``"sobolev"`` (W^{1,2}) or ``"smooth-sup"`` (p-mean W^{1,inf})."""
+    f, g = nb.value_and_grad(x, theta, create_graph=True)
+    e = f - t
+    ge = g - gt
+    if kind == "sobolev":
+        return (e**2).mean(1) + (ge**2).sum(-1).mean(1)
+    gn2 = (ge**2).sum(-1)
+    # p-means, scaled by their max for stability (the max is treated as a constant factor)
+    ea = e.abs()
+    s1 = ea.detach().amax(1, keepdim=True).clamp_min(1e-30)
+    s2 = gn2.detach().amax(1, keepdim=True).clamp_min(1e-60)
+    v = s1.squeeze(1) * ((ea / s1) ** p).mean(1) ** (1.0 / p)
+    gr = s2.squeeze(1).sqrt() * ((gn2 / s2) ** (p / 2)).mean(1) ** (1.0 / p)
+    return v + gr
+
+
+def batched_lbfgs(closure, theta: torch.Tensor, mask: torch.Tensor, steps: int, history: int = 10,
+                  max_ls: int = 12) -> tuple[torch.Tensor, torch.Tensor]:
+    """B independent L-BFGS runs (two-loop recursion, per-network Armijo backtracking).
+
+    ``closure(theta) -> (loss (B,), grad (B, P))``; ``mask`` (B, P) zeroes frozen entries.
+    Returns the final ``theta`` and losses.
+    """
+    loss, g = closure(theta)
+    g = g * mask
+    B = theta.shape[0]
+    S: list[torch.Tensor] = []
+    Y: list[torch.Tensor] = []
+    R: list[torch.Tensor] = []
+    gamma = (1.0 / g.abs().sum(1).clamp_min(1.0)).clamp(max=1.0)
+    for _ in range(steps):
+        q = g.clone()
+        al = []
+        for s, y, r in zip(reversed(S), reversed(Y), reversed(R)):
+            a = r * (s * q).sum(1)
+            q = q - a[:, None] * y
+            al.append(a)
+        q = q * gamma[:, None]
+        for (s, y, r), a in zip(zip(S, Y, R), reversed(al)):
+            b = r * (y * q).sum(1)
+            q = q + s * (a - b)[:, None]
+        d = -q * mask
+        gd = (g * d).sum(1)
+        bad = ~(gd < 0) | ~torch.isfinite(gd)
+        d = torch.where(bad[:, None], -g * gamma[:, None], d)
+        gd = (g * d).sum(1)
+        t = torch.ones(B, dtype=theta.dtype, device=theta.device)
+        done = torch.zeros(B, dtype=torch.bool, device=theta.device)
+        new_theta, new_loss, new_g = theta.clone(), loss.clone(), g.clone()
+        for _ls in range(max_ls):
+            cand = theta + t[:, None] * d
+            cl, cg = closure(cand)
+            ok = (~done) & torch.isfinite(cl) & (cl <= loss + 1e-4 * t * gd)
+            new_theta = torch.where(ok[:, None], cand, new_theta)
+            new_loss = torch.where(ok, cl, new_loss)
+            new_g = torch.where(ok[:, None], cg * mask, new_g)
+            done |= ok
+            if bool(done.all()):
+                break
+            t = torch.where(done, t, t / 2)
+        s = new_theta - theta
+        y = new_g - g
+        sy = (s * y).sum(1)
+        valid = done & (sy > 1e-10 * (s * s).sum(1).sqrt() * (y * y).sum(1).sqrt())
+        S.append(torch.where(valid[:, None], s, torch.zeros_like(s)))
+        Y.append(torch.where(valid[:, None], y, torch.zeros_like(y)))
+        R.append(torch.where(valid, 1.0 / sy.where(valid, torch.ones_like(sy)), torch.zeros_like(sy)))
+        if len(S) > history:
+            S.pop(0), Y.pop(0), R.pop(0)
+        yy = (y * y).sum(1)
+        gamma = torch.where(valid, sy / yy.where(valid, torch.ones_like(yy)), gamma)
+        theta, loss, g = new_theta, new_loss, new_g
+        if not bool(done.any()):
+            break
+    return theta, loss
+
+
+def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, device: str = "auto",
+          progress: bool = True) -> dict:
+    """Train every network of ``nb`` on ``target`` in place (Adam on W^{1,2}, then L-BFGS on the
+    smoothed W^{1,inf}); returns ``{"loss": (B,) final smoothed losses, "seconds": float}``."""
+    import time
+
+    cfg = cfg or TrainConfig()
+    check_positive_int("n_points", cfg.n_points)
+    dev = resolve_device(device)
+    t0 = time.perf_counter()
+    x = training_points(target, cfg.n_points, cfg.kink_points, cfg.seed)
+    t, gt = _target_value_grad(target, x)
+    x, t, gt = (v.to(dev, cfg.dtype) for v in (x, t, gt))
+    work = nb.to(dev, cfg.dtype)
+    theta = torch.nn.Parameter(work.theta.clone())
+    mask = work.trainable
+    opt = torch.optim.Adam([theta], lr=cfg.lr)
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda k: 0.5 * (1 + math.cos(math.pi * k / max(cfg.adam_steps, 1))) * 0.99 + 0.01
+    )
+    steps = range(cfg.adam_steps)
+    bar = None
+    if progress and cfg.adam_steps:
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        bar.start()
+        task = bar.add_task(f"Adam ({work.B} networks)", total=cfg.adam_steps)
+    for _ in steps:
+        opt.zero_grad(set_to_none=True)
+        L = losses(work, theta, x, t, gt, "sobolev")
+        Ls = L.sum()
+        (gr,) = torch.autograd.grad(Ls, theta)
+        theta.grad = torch.nan_to_num(gr * mask)
+        opt.step()
+        sched.step()
+        if bar is not None:
+            bar.advance(task)
+    if bar is not None:
+        bar.stop()
+
+    def closure(th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        th = th.detach().requires_grad_(True)
+        with torch.enable_grad():
+            L = losses(work, th, x, t, gt, "smooth-sup", cfg.p)
+            (g,) = torch.autograd.grad(L.sum(), th)
+        return L.detach(), torch.nan_to_num(g.detach())
+
+    th = theta.detach()
+    if cfg.lbfgs_steps:
+        th, final = batched_lbfgs(closure, th, mask, cfg.lbfgs_steps, cfg.history)
+    else:
+        final = closure(th)[0]
+    nb.theta = th.detach().to(nb.theta.device, nb.theta.dtype).clone()
+    nb.enforce()
+    return {"loss": final.cpu().double().numpy(), "seconds": time.perf_counter() - t0}
