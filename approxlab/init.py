@@ -1,0 +1,207 @@
+"""Variance-preserving initialisation for any activation, and activation coefficients with equal gains.
+
+Weights: for a layer ``y = W F(x)`` with zero-mean weights, Var[y] = fan_in Var[W] E[F(x)^2] (ortho
+Eq. 3), so Var[W] = alpha / fan_in with the forward gain alpha = Var[x] / E[F(x)^2] (ortho Def. 3.2)
+keeps Var[y] = Var[x]; backward, Var[W] = alpha' / fan_out with alpha' = Var[x] / E[F'(x)^2] (Def. 3.3)
+keeps the gradient variance. :func:`variance_preserving_` is ``kaiming_normal_`` with these gains for
+any activation (for ReLU under N(0, 1) it is exactly He et al.'s sqrt(2 / fan)).
+
+Coefficients: :func:`solve_equal_gains` takes an activation template with coefficient symbols (a zoo
+module's ``sympy_expr("symbols")``), fixes some coefficients, and solves E[F^2] = E[F'^2] (equal
+forward and backward gains) for one of them with sympy, optionally with a common scale c that makes
+both gains 1. :func:`paper_init` applies it to the ortho Hermite (Theorem 3.8, Corollary 3.9) and
+Fourier (Theorem 3.13, Corollary 3.14) activations, so those inits are recovered from the equations
+alone.
+
+Examples
+--------
+>>> lin = torch.nn.Linear(512, 256)
+>>> _ = variance_preserving_(lin, "relu", generator=torch.Generator().manual_seed(0))
+>>> abs(float(lin.weight.var()) * 512 / 2 - 1) < 0.02
+True
+>>> paper_init("theorem-3.8", 3)["values"]
+{a_0: sqrt(30)/6}
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy
+import torch
+from torch import nn
+
+from approxlab.activations.base import X, check_choice, check_positive_int
+from approxlab.dists import Distribution, Normal, Uniform, parse_dist
+from approxlab.gains import GainResult, compute_gains
+
+__all__ = ["variance_preserving_", "init_std", "solve_equal_gains", "paper_init", "PAPER_INITS"]
+
+MODES = ("fan_in", "fan_out")
+PAPER_INITS = ("theorem-3.8", "corollary-3.9", "theorem-3.13", "corollary-3.14")
+
+
+def _fans(tensor: torch.Tensor) -> tuple[int, int]:
+    if tensor.dim() < 2:
+        raise ValueError(f"tensor must have at least 2 dimensions (out, in, ...), got shape {tuple(tensor.shape)}")
+    receptive = math.prod(tensor.shape[2:]) if tensor.dim() > 2 else 1
+    return tensor.shape[1] * receptive, tensor.shape[0] * receptive
+
+
+def init_std(fan: int, activation: object = None, dist: Distribution | str = Normal(), mode: str = "fan_in",
+             gains: GainResult | None = None) -> float:
+    """sqrt(alpha / fan) (mode "fan_in") or sqrt(alpha' / fan) (mode "fan_out").
+
+    Examples
+    --------
+    >>> init_std(2, "relu")
+    1.0
+    """
+    check_choice("mode", mode, MODES)
+    g = gains if gains is not None else compute_gains(activation, dist)
+    gain = g.value("forward_gain" if mode == "fan_in" else "backward_gain")
+    if gain is None:
+        raise ValueError("the gains still hold coefficient symbols; substitute values before initialising weights")
+    return math.sqrt(gain / fan)
+
+
+def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation: object,
+                         dist: Distribution | str = Normal(), mode: str = "fan_in",
+                         generator: torch.Generator | None = None, gains: GainResult | None = None) -> torch.Tensor:
+    """Fill weights from N(0, alpha / fan_in) (or N(0, alpha' / fan_out)) in place; zero the bias of a layer.
+
+    Parameters
+    ----------
+    tensor_or_linear : Tensor or nn.Module with ``weight`` (Linear, Conv)
+        Weight of shape (out, in, *kernel).
+    activation : registry name, module, callable or sympy expression
+        The activation F applied to the layer's input (what ``W`` multiplies is F(x)).
+    dist : Distribution or str
+        Distribution of the activation's input x (ortho Assumption 3.4: N(0, 1)).
+    mode : {"fan_in", "fan_out"}
+        Preserve the forward (alpha, ortho Def. 3.2) or the backward (alpha', Def. 3.3) second moment.
+    gains : GainResult, optional
+        Precomputed gains (skips the computation).
+
+    Returns
+    -------
+    Tensor
+        The filled weight.
+
+    Examples
+    --------
+    >>> w = torch.empty(64, 1000)
+    >>> _ = variance_preserving_(w, "tanh", generator=torch.Generator().manual_seed(0))
+    >>> round(float(w.var()) * 1000, 1)  # forward gain of tanh under N(0, 1): 2.536...
+    2.5
+    """
+    check_choice("mode", mode, MODES)
+    if isinstance(tensor_or_linear, nn.Module):
+        weight = getattr(tensor_or_linear, "weight", None)
+        if not isinstance(weight, torch.Tensor):
+            raise TypeError(f"tensor_or_linear must be a tensor or a layer with a weight; got {type(tensor_or_linear).__name__}")
+        bias = getattr(tensor_or_linear, "bias", None)
+    elif isinstance(tensor_or_linear, torch.Tensor):
+        weight, bias = tensor_or_linear, None
+    else:
+        raise TypeError(f"tensor_or_linear must be a tensor or an nn.Module, got {type(tensor_or_linear).__name__}")
+    fan_in, fan_out = _fans(weight)
+    std = init_std(fan_in if mode == "fan_in" else fan_out, activation, dist, mode, gains)
+    with torch.no_grad():
+        weight.normal_(0.0, std, generator=generator)
+        if isinstance(bias, torch.Tensor):
+            bias.zero_()
+    return weight
+
+
+def solve_equal_gains(template: sympy.Expr, solve_for: sympy.Symbol, fixed: dict[sympy.Symbol, object] | None = None,
+                      dist: Distribution | str = Normal(), unit: bool = False) -> dict:
+    """Coefficients that make the forward and backward gains equal (and, with ``unit``, both 1).
+
+    Solves E[F^2] = E[F'^2] (ortho Prop. C.9 / D.7) for ``solve_for`` > 0 after substituting ``fixed``,
+    with the moments from :func:`approxlab.gains.compute_gains` (exact, symbolic). With ``unit=True``,
+    every coefficient is then multiplied by a common c > 0 solving c^2 E[F'^2] = Var[x], which makes
+    alpha = alpha' = 1 (E[F^2] and E[F'^2] are quadratic forms in the coefficients).
+
+    Returns
+    -------
+    dict
+        ``values`` ({symbol: exact value} of the solved coefficient(s), before scaling), ``scale``
+        (c, or 1), ``forward_gain``, ``backward_gain`` (exact, after scaling), ``second_moment``,
+        ``derivative_second_moment`` (exact, before scaling).
+
+    Raises
+    ------
+    ValueError
+        When no positive real solution exists.
+
+    Examples
+    --------
+    >>> a = sympy.symbols("a0 a1", real=True)
+    >>> solve_equal_gains(a[0] + a[1] * X, a[0], {a[1]: 1})["values"]
+    {a0: 0}
+    """
+    dist = parse_dist(dist)
+    fixed = dict(fixed or {})
+    expr = template.xreplace({k: sympy.sympify(v) for k, v in fixed.items()})
+    free = expr.free_symbols - {X}
+    if free - {solve_for}:
+        raise ValueError(f"fixed must give values to every coefficient but {solve_for}; still free: "
+                         f"{', '.join(sorted(str(s) for s in free - {solve_for}))}")
+    res = compute_gains(expr, dist, method="exact")
+    m2, d2 = res.second_moment, res.derivative_second_moment
+    sols = sympy.solve(sympy.Eq(m2, d2), solve_for, dict=False)
+    sols = [s for s in sols if s.is_real is not False and not s.free_symbols]
+    sols = [sympy.nsimplify(s) if s.is_Float else sympy.simplify(s) for s in sols]
+    nonneg = [s for s in sols if (s >= 0) == sympy.true]
+    if not nonneg:
+        raise ValueError(f"no real {solve_for} >= 0 makes the gains equal (E[F^2] = {m2}, E[F'^2] = {d2})")
+    value = min(nonneg, key=lambda s: float(s))
+    m2v, d2v = sympy.simplify(m2.subs(solve_for, value)), sympy.simplify(d2.subs(solve_for, value))
+    var_x = dist.variance
+    scale = sympy.Integer(1)
+    if unit:
+        c = sympy.Symbol("c", positive=True)
+        (scale,) = sympy.solve(sympy.Eq(c**2 * d2v, var_x), c)
+        scale = sympy.simplify(scale)
+    return {
+        "values": {solve_for: value},
+        "scale": scale,
+        "second_moment": m2v,
+        "derivative_second_moment": d2v,
+        "forward_gain": sympy.simplify(var_x / (scale**2 * m2v)),
+        "backward_gain": sympy.simplify(var_x / (scale**2 * d2v)),
+    }
+
+
+def paper_init(which: str, degree: int, dist: Distribution | str | None = None) -> dict:
+    """Re-derive an ortho init from the equal-gain equations (see :func:`solve_equal_gains`).
+
+    * ``"theorem-3.8"`` / ``"corollary-3.9"``: Hermite activation (Def. 3.7) of degree n from the zoo
+      module's template, a_k = 1 (k >= 1), solve for a_0 under N(0, 1); the corollary adds the common
+      scale that makes both gains 1 (exactly (sum_{k<n} 1/k!)^(-1/2); the paper's 1/sqrt(e) is its n -> oo limit).
+    * ``"theorem-3.13"`` / ``"corollary-3.14"``: Fourier activation (Def. 3.12), a_k = b_k = 1, solve for
+      a_0 under U(-pi, pi) (Assumption 3.11); the corollary's scale likewise.
+
+    Examples
+    --------
+    >>> r = paper_init("theorem-3.8", 4)
+    >>> r["values"], r["forward_gain"], r["backward_gain"]
+    ({a_0: sqrt(138)/12}, 3/8, 3/8)
+    """
+    from approxlab.activations.fourier import Fourier
+    from approxlab.activations.hermite import Hermite
+
+    check_choice("which", which, PAPER_INITS)
+    n = check_positive_int("degree", degree)
+    if which in ("theorem-3.8", "corollary-3.9"):
+        module = Hermite(n)
+        dist = Normal() if dist is None else parse_dist(dist)
+    else:
+        module = Fourier(n)
+        dist = Uniform(-sympy.pi, sympy.pi) if dist is None else parse_dist(dist)
+    template = module.sympy_expr("symbols")
+    syms = sorted(template.free_symbols - {X}, key=lambda s: s.name)
+    a0 = next(s for s in syms if s.name in ("a_0", "a0"))
+    fixed = {s: 1 for s in syms if s != a0}
+    return solve_equal_gains(template, a0, fixed, dist, unit=which.startswith("corollary"))
