@@ -36,7 +36,7 @@ from approxlab.activations.base import (
     check_positive_float,
     check_positive_int,
 )
-from approxlab.activations.polycom import compute_dtype, horner
+from approxlab.activations.polycom import compute_dtype
 from approxlab.activations.registry import Entry, register
 
 DENOMINATORS = ("safe", "abs")
