@@ -132,6 +132,20 @@ def random_network(n_in: int, widths: list[int], n_out: int, activation: list | 
     return PolyNetwork(ws, bs, list(activation))
 
 
+def _qq(v) -> object:
+    """An exact rational (sympy QQ) from an int, Fraction, float (its exact dyadic value), numpy scalar or sympy
+    number."""
+    if isinstance(v, sp.Basic):
+        r = sp.Rational(v)
+        return sp.QQ(int(r.p), int(r.q))
+    if isinstance(v, np.integer):
+        v = int(v)
+    elif isinstance(v, np.floating):
+        v = float(v)
+    f = Fraction(v)
+    return sp.QQ(int(f.numerator), int(f.denominator))
+
+
 def symbolic_map(net: PolyNetwork):
     """The exact components F_1..F_m as sparse sympy polynomials (``PolyElement``) in x_1..x_n.
 
@@ -139,15 +153,14 @@ def symbolic_map(net: PolyNetwork):
     """
     R, *xs = ring(",".join(f"x{i + 1}" for i in range(net.n_in)), sp.QQ)
     h = list(xs)
-    act = [sp.QQ(Fraction(c).numerator, Fraction(c).denominator) if not isinstance(c, sp.Basic) else sp.QQ(c)
-           for c in net.activation]
+    act = [_qq(c) for c in net.activation]
     for i, (w, b) in enumerate(zip(net.weights, net.biases)):
         new = []
         for r in range(len(w)):
-            acc = R(sp.QQ(Fraction(b[r]).numerator, Fraction(b[r]).denominator))
+            acc = R(_qq(b[r]))
             for c in range(len(h)):
                 if w[r][c] != 0:
-                    acc += h[c] * sp.QQ(Fraction(w[r][c]).numerator, Fraction(w[r][c]).denominator)
+                    acc += h[c] * _qq(w[r][c])
             new.append(acc)
         if i < net.layers - 1:
             out = []
