@@ -245,7 +245,7 @@ def lemma2_for_polyrelu(eps: float, order: int = 3) -> Lemma2Net:
 
     eps = check_positive_float("eps", eps)
     act = PolyReLU(order)
-    coeffs = [float(act.bias[0])] + [float(w) for w in act.weight]
+    coeffs = [float(act.bias.detach()[0])] + [float(w) for w in act.weight.detach()]
     s = sum(abs(a) * (i - 1) for i, a in enumerate(coeffs) if i >= 2)
     m = max(1, math.floor((math.log2(s / eps) - 2) / 2) + 1) if s > 0 else 1
     return Lemma2Net(coeffs, m)
