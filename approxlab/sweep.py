@@ -43,6 +43,12 @@ Ray already initialised) a local instance on the loopback interface, shut down a
 parallel backends workers only compute and return; this process is the *only* writer to the store
 and commits each result as it arrives. The backend changes nothing in the results.
 
+The local Ray instance is started with ``_node_ip_address="127.0.0.1"`` (it advertises and connects
+over loopback) and no dashboard; note that Ray 2.60's own gRPC servers (GCS, raylet, workers) still
+listen on all interfaces, which Ray offers no setting to change. A killed sweep loses only the runs
+in flight. Run one sweep process per store at a time: two would both run the pending keys (the
+store still keeps one row per key).
+
 Command-line options shared by sweeping commands
 ------------------------------------------------
 ``approxlab probe`` and ``approxlab scaling`` take the same four options; declare them with the
@@ -717,6 +723,12 @@ class SweepReport:
         """True when every run of the grid is done."""
         return self.done == self.total
 
+    def summary(self) -> str:
+        """One line: ``name: done/total done, failed, pending (ran, skipped) in seconds [backend]``."""
+        return (f"{self.name}: {self.done}/{self.total} done, {self.failed} failed, {self.pending} "
+                f"pending (ran {self.ran}, skipped {self.skipped}) in {self.elapsed:.1f} s "
+                f"[{self.backend}, store {self.store}]")
+
     def results(self) -> list[dict[str, Any] | None]:
         """Each grid run's result (None for a failure), in grid order."""
         return [r["result"] for r in self.records]
@@ -895,7 +907,8 @@ def run_sweep(
     backend : {"serial", "local", "ray"}
         Where runs execute (see the module docstring). Results do not depend on it.
     address : str, optional
-        Ray cluster address (``backend="ray"`` only); without it a local Ray instance is started.
+        Ray cluster address (``backend="ray"`` only); without it a local Ray instance is started
+        (unless Ray is already initialised in this process, which is then used as it is).
     retry_failed : bool
         Rerun configurations whose stored run failed (otherwise they are skipped).
     progress : bool

@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
         print("\n## 1. overhead per run (trivial function, file store, one fsync'd commit per run)")
         print(f"bare loop: {bare * 1e6:.2f} us/run")
         if ray_init is not None:
-            print(f"ray.init (local instance, {workers} CPUs): {ray_init:.2f} s (not counted below)")
+            print(f"ray.init (local instance, {workers or os.cpu_count()} CPUs): {ray_init:.2f} s (not counted below)")
         per_run: dict[str, float] = {}
         for backend in backends:
             # warm-up: a one-run sweep (pool start / ray worker start and imports), timed apart

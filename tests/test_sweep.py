@@ -115,6 +115,7 @@ def test_seeds_reach_every_rng_and_failures_are_recorded(tmp_path: Path, monkeyp
     monkeypatch.setenv("SWEEP_HELPERS_FIXED", "1")
     rep = run_sweep(helpers.fails_on_odd, grid, store, progress=False, retry_failed=True)
     assert (rep.ran, rep.skipped, rep.done, rep.failed, rep.ok) == (3, 3, 6, 0, True)
+    assert rep.summary().startswith("sweep_helpers:fails_on_odd: 6/6 done, 0 failed, 0 pending (ran 3, skipped 3)")
     for rec in rep.records:
         if rec["key"] in done_before:
             assert rec == done_before[rec["key"]]  # untouched: same timings, attempts 1
