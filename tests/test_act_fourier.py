@@ -196,3 +196,23 @@ def test_invalid_options(name: str, kwargs: dict, exc: type, match: str) -> None
 def test_i0_2_constant_of_corollary_3_14() -> None:
     assert float(i0(2.0)) == pytest.approx(sum(1 / math.factorial(k) ** 2 for k in range(30)), rel=1e-15)
     assert f"{float(i0(2.0)):.4f}" == "2.2796"  # the paper prints "I_0(2) ~ 2.2795..." (truncated, not rounded)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rescale", [False, True])
+def test_fused_kernel_matches_eager(rescale: bool) -> None:
+    from approxlab.activations import fused
+
+    if not fused.available():
+        pytest.skip("fused kernels cannot be built here")
+    for dtype, tol in ((torch.float32, 2e-5), (F64, 1e-12)):
+        outs = []
+        for backend in ("eager", "fused"):
+            act = Fourier(6, rescale=rescale, backend=backend).to(dtype)
+            randomise(act, 1)
+            x = torch.linspace(-20, 20, 4001, dtype=dtype).requires_grad_()
+            y = act(x)
+            y.backward(torch.cos(x.detach()))
+            outs.append((y.detach(), x.grad, act.a.grad, act.b.grad))
+        for e, f in zip(*outs):
+            torch.testing.assert_close(f, e, rtol=tol, atol=tol * (1 + float(e.abs().max())))

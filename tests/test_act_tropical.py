@@ -227,3 +227,25 @@ def test_functional_validation() -> None:
         max_of_lines(torch.ones(2), torch.ones(3), torch.ones(2))
     with pytest.raises(ValueError, match="finite"):
         upper_envelope([0.0, 1.0], [0.0, float("nan")])
+
+
+@pytest.mark.slow
+def test_fused_kernel_matches_eager() -> None:
+    from approxlab.activations import fused
+
+    if not fused.available():
+        pytest.skip("fused kernels cannot be built here")
+    for seed in range(3):
+        outs = []
+        for backend in ("eager", "fused"):
+            act = Tropical(6, backend=backend).double()
+            if seed:
+                with torch.no_grad():
+                    act.coefficients.copy_(torch.randn(7, generator=torch.Generator().manual_seed(seed), dtype=F64))
+            x = torch.cat([torch.linspace(-5, 5, 1001, dtype=F64), torch.tensor(act.kinks(), dtype=F64)])
+            x.requires_grad_()
+            y = act(x)
+            y.backward(torch.ones_like(y))
+            outs.append((y.detach(), x.grad, act.coefficients.grad))
+        for e, f in zip(*outs):
+            torch.testing.assert_close(f, e, rtol=1e-14, atol=1e-14)

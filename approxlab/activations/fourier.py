@@ -41,6 +41,10 @@ REMARK_D8_OMEGA: float = math.pi / math.sqrt(3.0)
 
 _HALF = (torch.float16, torch.bfloat16)
 
+#: "eager" (torch ops) or "fused" (the compiled CPU kernel of :mod:`approxlab.activations.fused`,
+#: sine-cosine form only; eager fallback where it cannot be built or off the CPU).
+BACKENDS: tuple[str, ...] = ("eager", "fused")
+
 
 def _check_bool(name: str, value: object) -> bool:
     if not isinstance(value, bool):
@@ -90,6 +94,28 @@ def _compute_dtype(*tensors: torch.Tensor) -> torch.dtype:
     return torch.float32 if dt in _HALF else dt
 
 
+class _FourierFused(torch.autograd.Function):
+    """Eq. 12 through the fused kernel; saves cos(omega x), sin(omega x) (two tensors, any degree)."""
+
+    @staticmethod
+    def forward(ctx, x, a, b, w, omega, kern):  # type: ignore[no-untyped-def, override]
+        ct = _compute_dtype(x, a)
+        theta = (x.to(ct) * omega).contiguous()
+        c1, s1 = torch.cos(theta), torch.sin(theta)
+        wa = torch.cat([a.new_ones(1), w]).to(ct)
+        aw, bw = (a.to(ct) * wa).contiguous(), (b.to(ct) * w.to(ct)).contiguous()
+        ctx.save_for_backward(c1, s1, aw, bw, wa, a, b)
+        ctx.omega, ctx.kern, ctx.x_dtype = omega, kern, x.dtype
+        return kern.fourier_fwd(c1, s1, aw, bw).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):  # type: ignore[no-untyped-def, override]
+        c1, s1, aw, bw, wa, a, b = ctx.saved_tensors
+        gx, ga, gb = ctx.kern.fourier_bwd(c1, s1, aw, bw, ctx.omega, g.to(c1.dtype).contiguous())
+        return (gx.to(ctx.x_dtype), (ga * wa.double()).to(a.dtype), (gb * wa[1:].double()).to(b.dtype),
+                None, None, None)
+
+
 class Fourier(Elementwise):
     """Sine-cosine Fourier activation (ortho Def. 3.12, Eq. 12; Remark D.8, Eq. 69).
 
@@ -102,6 +128,8 @@ class Fourier(Elementwise):
     rescale : bool
         Remark D.8: use the fundamental frequency :math:`\\omega = \\pi/\\sqrt{3}` so that
         :math:`x \\sim U(-\\sqrt3, \\sqrt3)` (variance 1) covers one period.
+    backend : {"eager", "fused"}
+        ``"fused"``: compiled CPU kernel (one ``cos``/``sin`` per element, harmonics by rotation).
 
     Examples
     --------
@@ -110,11 +138,14 @@ class Fourier(Elementwise):
     tensor([1.])
     """
 
-    def __init__(self, degree: int = 6, init: str = "theorem-3.13", rescale: bool = False) -> None:
+    def __init__(
+        self, degree: int = 6, init: str = "theorem-3.13", rescale: bool = False, backend: str = "eager"
+    ) -> None:
         super().__init__()
         self.degree = check_positive_int("degree", degree)
         self.init = check_choice("init", init, FOURIER_INITS)
         self.rescale = _check_bool("rescale", rescale)
+        self.backend = check_choice("backend", backend, BACKENDS)
         self.omega = REMARK_D8_OMEGA if self.rescale else 1.0
         a, b = fourier_init(self.degree, self.init, self.omega)
         self.a = nn.Parameter(torch.tensor(a))
@@ -123,6 +154,12 @@ class Fourier(Elementwise):
                                                             dtype=torch.float64), persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.backend == "fused" and x.device.type == "cpu":  # first-order gradients only
+            from approxlab.activations import fused
+
+            kern = fused.kernels()
+            if kern is not None:
+                return _FourierFused.apply(x, self.a, self.b, self.inv_factorials, self.omega, kern)
         ct = _compute_dtype(x, self.a)
         k = torch.arange(1, self.degree + 1, device=x.device, dtype=ct)
         theta = (x.to(ct) * self.omega).unsqueeze(-1) * k  # (..., n): k omega x
@@ -155,7 +192,7 @@ class Fourier(Elementwise):
         return a[0] + sympy.Add(*terms)
 
     def extra_repr(self) -> str:
-        return f"degree={self.degree}, init={self.init!r}, rescale={self.rescale}"
+        return f"degree={self.degree}, init={self.init!r}, rescale={self.rescale}, backend={self.backend!r}"
 
 
 class FourierAmplitudePhase(Elementwise):
@@ -230,6 +267,10 @@ def _options(init: str) -> dict[str, tuple[object, str]]:
     }
 
 
+def _sine_cosine_options(init: str) -> dict[str, tuple[object, str]]:
+    return {**_options(init), "backend": ("eager", "eager (torch ops) or fused (compiled CPU kernel, eager fallback)")}
+
+
 register(
     Entry(
         "fourier",
@@ -237,18 +278,18 @@ register(
         "ortho",
         "Def. 3.12, Thm. 3.13",
         "a0 + sum_k (a_k cos kx + b_k sin kx)/k!, a_k = b_k = 1, a0 = sqrt(1 - 1/(n!)^2)",
-        options=_options("theorem-3.13"),
+        options=_sine_cosine_options("theorem-3.13"),
         degree_option="degree",
     )
 )
 register(
     Entry(
         "fourier-scaled",
-        lambda degree=6, init="corollary-3.14", rescale=False: Fourier(degree, init, rescale),
+        lambda degree=6, init="corollary-3.14", rescale=False, backend="eager": Fourier(degree, init, rescale, backend),
         "ortho",
         "Def. 3.12, Cor. 3.14",
         "Fourier with the Theorem 3.13 coefficients divided by sqrt(I0(2))",
-        options=_options("corollary-3.14"),
+        options=_sine_cosine_options("corollary-3.14"),
         degree_option="degree",
     )
 )

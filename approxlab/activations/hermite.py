@@ -38,6 +38,10 @@ from approxlab.activations.registry import Entry, register
 #: Initialisations of :class:`Hermite` (see :func:`hermite_init`).
 HERMITE_INITS: tuple[str, ...] = ("theorem-3.8", "corollary-3.9", "ones")
 
+#: Evaluation backends: "eager" (torch ops, no compiler needed) or "fused" (the C++/OpenMP kernel
+#: of :mod:`approxlab.activations.fused` on CPU; falls back to eager where it cannot be built).
+BACKENDS: tuple[str, ...] = ("eager", "fused")
+
 _HALF = (torch.float16, torch.bfloat16)
 
 
@@ -130,9 +134,12 @@ class HermiteFunction(torch.autograd.Function):
     """
 
     @staticmethod
-    def forward(ctx, x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
+    def forward(ctx, x: torch.Tensor, a: torch.Tensor, backend: str = "eager") -> torch.Tensor:  # type: ignore[override]
         ct = _compute_dtype(x, a)
         ctx.save_for_backward(x, a)
+        ctx.kernels = _fused_kernels(backend, x)
+        if ctx.kernels is not None:
+            return ctx.kernels.hermite_fwd(x.to(ct).contiguous(), a.to(ct).contiguous()).to(x.dtype)
         return _hermite_eval(x.to(ct), a.to(ct)).to(x.dtype)
 
     @staticmethod
@@ -151,15 +158,28 @@ class HermiteFunction(torch.autograd.Function):
                 for k in range(1, ac.numel() - 1):
                     qs.append((xc * qs[-1] - qs[-2]) / (k + 1))
                 grad_a = torch.stack([(gc * q).sum() for q in qs[: ac.numel()]])
+        elif ctx.kernels is not None:
+            grad_x, grad_a = ctx.kernels.hermite_bwd(xc.contiguous(), ac.contiguous(), gc.contiguous(), need_x)
+            grad_x = grad_x.view(x.shape) if need_x else None
         else:
             grad_x, grad_a = _hermite_backward(xc, ac, gc, need_x, need_a)
         return (
             grad_x.to(x.dtype) if grad_x is not None else None,
-            grad_a.to(a.dtype) if grad_a is not None else None,
+            grad_a.to(a.dtype) if need_a and grad_a is not None else None,
+            None,
         )
 
 
-def hermite(x: torch.Tensor, coefficients: torch.Tensor) -> torch.Tensor:
+def _fused_kernels(backend: str, x: torch.Tensor):  # type: ignore[no-untyped-def]
+    """The fused CPU kernels when asked for and usable for ``x``; None means eager."""
+    if backend != "fused" or x.device.type != "cpu":
+        return None
+    from approxlab.activations import fused
+
+    return fused.kernels()
+
+
+def hermite(x: torch.Tensor, coefficients: torch.Tensor, backend: str = "eager") -> torch.Tensor:
     """Functional Hermite activation :math:`\\sum_{k=0}^n a_k \\mathrm{He}_k(x)/k!` (ortho Eq. 8).
 
     Parameters
@@ -169,6 +189,9 @@ def hermite(x: torch.Tensor, coefficients: torch.Tensor) -> torch.Tensor:
         are computed in float32).
     coefficients : Tensor
         1-D, ``(a_0, ..., a_n)``.
+    backend : {"eager", "fused"}
+        ``"fused"`` uses the compiled CPU kernel (:mod:`approxlab.activations.fused`), one memory
+        pass per direction; eager where it is unavailable or ``x`` is not on the CPU.
 
     Examples
     --------
@@ -180,7 +203,7 @@ def hermite(x: torch.Tensor, coefficients: torch.Tensor) -> torch.Tensor:
         raise TypeError(f"x must be a floating-point tensor, got {type(x).__name__}")
     if coefficients.dim() != 1 or coefficients.numel() < 1:
         raise ValueError(f"coefficients must be a non-empty 1-D tensor, got shape {tuple(coefficients.shape)}")
-    return HermiteFunction.apply(x, coefficients)
+    return HermiteFunction.apply(x, coefficients, check_choice("backend", backend, BACKENDS))
 
 
 class Hermite(Elementwise):
@@ -194,6 +217,8 @@ class Hermite(Elementwise):
     init : {"theorem-3.8", "corollary-3.9", "ones"}
         Initial coefficients, see :func:`hermite_init` (ortho Theorem 3.8, Eq. 9 / Corollary 3.9,
         Eq. 11).
+    backend : {"eager", "fused"}
+        See :func:`hermite`.
 
     Examples
     --------
@@ -205,18 +230,19 @@ class Hermite(Elementwise):
     1/6
     """
 
-    def __init__(self, degree: int = 3, init: str = "theorem-3.8") -> None:
+    def __init__(self, degree: int = 3, init: str = "theorem-3.8", backend: str = "eager") -> None:
         super().__init__()
         self.degree = check_positive_int("degree", degree)
         self.init = check_choice("init", init, HERMITE_INITS)
+        self.backend = check_choice("backend", backend, BACKENDS)
         self.coefficients = nn.Parameter(torch.tensor(hermite_init(self.degree, self.init)))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return HermiteFunction.apply(x, self.coefficients)
+        return HermiteFunction.apply(x, self.coefficients, self.backend)
 
     def derivative(self, x: torch.Tensor) -> torch.Tensor:
         """F'(x) = sum_{k=1}^n a_k He_{k-1}(x)/(k-1)! (ortho Prop. C.6), itself a Hermite sum."""
-        return HermiteFunction.apply(x, self.coefficients[1:])
+        return HermiteFunction.apply(x, self.coefficients[1:], self.backend)
 
     def _symbols(self) -> list[sympy.Symbol]:
         return [sympy.Symbol(f"a_{k}", real=True) for k in range(self.degree + 1)]
@@ -230,12 +256,13 @@ class Hermite(Elementwise):
         )
 
     def extra_repr(self) -> str:
-        return f"degree={self.degree}, init={self.init!r}"
+        return f"degree={self.degree}, init={self.init!r}, backend={self.backend!r}"
 
 
 _OPTIONS = {
     "degree": (3, "polynomial degree n >= 1"),
     "init": ("theorem-3.8", f"initial coefficients: {', '.join(HERMITE_INITS)}"),
+    "backend": ("eager", "eager (torch ops) or fused (compiled CPU kernel, eager fallback)"),
 }
 register(
     Entry(
@@ -251,7 +278,7 @@ register(
 register(
     Entry(
         "hermite-scaled",
-        lambda degree=3, init="corollary-3.9": Hermite(degree, init),
+        lambda degree=3, init="corollary-3.9", backend="eager": Hermite(degree, init, backend),
         "ortho",
         "Def. 3.7, Cor. 3.9",
         "Hermite with the Theorem 3.8 coefficients divided by sqrt(e)",
@@ -260,4 +287,4 @@ register(
     )
 )
 
-__all__ = ["Hermite", "HermiteFunction", "hermite", "hermite_init", "HERMITE_INITS"]
+__all__ = ["Hermite", "HermiteFunction", "hermite", "hermite_init", "HERMITE_INITS", "BACKENDS"]

@@ -39,6 +39,8 @@ from approxlab.activations.registry import Entry, register
 _HALF = (torch.float16, torch.bfloat16)
 
 TROPICAL_INITS: tuple[str, ...] = ("theorem-3.19", "zeros")
+#: "eager" (bucketize on the envelope) or "fused" (compiled CPU kernel, eager fallback).
+BACKENDS: tuple[str, ...] = ("eager", "fused")
 TROPICAL_RATIONAL_INITS: tuple[str, ...] = ("random", "zeros")
 POWERS: tuple[str, ...] = ("integer", "real")
 
@@ -98,11 +100,25 @@ class _MaxOfLines(torch.autograd.Function):
     """
 
     @staticmethod
-    def forward(ctx, x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:  # type: ignore[override]
+    def forward(ctx, x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, backend: str = "eager") -> torch.Tensor:  # type: ignore[override]
         ct = _compute_dtype(x, c, p)
         ids, breaks = upper_envelope(p.detach().double().cpu().tolist(), c.detach().double().cpu().tolist())
         xc = x.to(ct)
         ids_t = torch.tensor(ids, device=x.device, dtype=torch.long)
+        ctx.kern = None
+        if backend == "fused" and x.device.type == "cpu":
+            from approxlab.activations import fused
+
+            ctx.kern = fused.kernels()
+        if ctx.kern is not None:  # envelope lines in slope order; ties go to the first (left) line
+            xc = xc.contiguous()
+            ch, ph = c.to(ct)[ids_t].contiguous(), p.to(ct)[ids_t].contiguous()
+            out = ctx.kern.lines_fwd(xc, ch, ph)
+            if scale != 1.0:
+                out.mul_(scale)
+            ctx.save_for_backward(x, ids_t, c, p)
+            ctx.scale = scale
+            return out
         if breaks:
             bounds = torch.tensor([float(b) for b in breaks], device=x.device, dtype=ct)
             seg = torch.bucketize(xc, bounds, out_int32=True, right=False)
@@ -118,6 +134,15 @@ class _MaxOfLines(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, g: torch.Tensor):  # type: ignore[override]
+        if ctx.kern is not None:
+            x, ids_t, c, p = ctx.saved_tensors
+            ct = _compute_dtype(x, c, p)
+            gc = (g.to(ct) * ctx.scale if ctx.scale != 1.0 else g.to(ct)).contiguous()
+            ch, ph = c.to(ct)[ids_t].contiguous(), p.to(ct)[ids_t].contiguous()
+            gx, gch, gph = ctx.kern.lines_bwd(x.to(ct).contiguous(), ch, ph, gc)
+            grad_c = torch.zeros(c.shape, dtype=torch.float64).index_add_(0, ids_t, gch).to(c.dtype)
+            grad_p = torch.zeros(p.shape, dtype=torch.float64).index_add_(0, ids_t, gph).to(p.dtype)
+            return gx.to(x.dtype), grad_c, grad_p, None, None
         x, seg, ids_t, c, p = ctx.saved_tensors
         ct = _compute_dtype(x, c, p)
         gc = g.to(ct) * ctx.scale if ctx.scale != 1.0 else g.to(ct)
@@ -131,12 +156,14 @@ class _MaxOfLines(torch.autograd.Function):
         if ctx.needs_input_grad[2]:
             per_seg = torch.bincount(flat, weights=(gc * x.to(ct)).reshape(-1), minlength=ids_t.numel())
             grad_p = torch.zeros(p.shape, dtype=per_seg.dtype, device=p.device).index_add_(0, ids_t, per_seg).to(p.dtype)
-        return grad_x, grad_c, grad_p, None
+        return grad_x, grad_c, grad_p, None, None
 
 
-def _max_of_lines(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float = 1.0) -> torch.Tensor:
+def _max_of_lines(
+    x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float = 1.0, backend: str = "eager"
+) -> torch.Tensor:
     """scale * max_k (c_k + p_k x) in the compute dtype (no cast back)."""
-    return _MaxOfLines.apply(x, c, p, scale)
+    return _MaxOfLines.apply(x, c, p, scale, backend)
 
 
 def max_of_lines(x: torch.Tensor, intercepts: torch.Tensor, slopes: torch.Tensor) -> torch.Tensor:
@@ -170,6 +197,8 @@ class Tropical(Elementwise):
         ``a_k = 1`` (ortho Eq. 20) or ``a_k = 0``.
     scaled : bool
         True: Eq. 21's factor :math:`\\sqrt2/n`; False: the plain tropicalization, Eq. 18.
+    backend : {"eager", "fused"}
+        ``"fused"``: compiled CPU kernel over the envelope's lines (eager fallback).
 
     Examples
     --------
@@ -180,8 +209,9 @@ class Tropical(Elementwise):
     (0.0,)
     """
 
-    def __init__(self, degree: int = 6, init: str = "theorem-3.19", scaled: bool = True) -> None:
+    def __init__(self, degree: int = 6, init: str = "theorem-3.19", scaled: bool = True, backend: str = "eager") -> None:
         super().__init__()
+        self.backend = check_choice("backend", backend, BACKENDS)
         self.degree = check_positive_int("degree", degree)
         self.init = check_choice("init", init, TROPICAL_INITS)
         if not isinstance(scaled, bool):
@@ -197,7 +227,9 @@ class Tropical(Elementwise):
         return math.sqrt(2.0) / self.degree if self.scaled else 1.0
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return _max_of_lines(x, self.coefficients, self.powers.to(self.coefficients.dtype), self.scale).to(x.dtype)
+        return _max_of_lines(
+            x, self.coefficients, self.powers.to(self.coefficients.dtype), self.scale, self.backend
+        ).to(x.dtype)
 
     def _symbols(self) -> list[sympy.Symbol]:
         return [sympy.Symbol(f"a_{k}", real=True) for k in range(self.degree + 1)]
@@ -341,6 +373,7 @@ register(
             "degree": (6, "tropical degree n >= 1"),
             "init": ("theorem-3.19", f"initial coefficients: {', '.join(TROPICAL_INITS)}"),
             "scaled": (True, "Eq. 21's factor sqrt(2)/n (False: plain Eq. 18)"),
+            "backend": ("eager", "eager (torch ops) or fused (compiled CPU kernel, eager fallback)"),
         },
         degree_option="degree",
     )
