@@ -164,7 +164,9 @@ def print_report(results: Sequence[ClaimResult], console=None) -> None:
     from rich.console import Console
     from rich.markup import escape
 
-    console = console or Console()
+    if console is None:
+        console = Console()
+        console = Console(width=max(console.width, 110))  # keep the summary columns readable in logs
     console.print(summary_table(results))
     for r in results:
         if r.verdict == "fails" and r.result is not None:

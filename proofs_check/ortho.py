@@ -138,6 +138,15 @@ def _zoo_note(module: str, cls: str) -> str:
         return ""
 
 
+def _zoo_gains(module: object, dist: str = "normal") -> tuple[sp.Expr, sp.Expr]:
+    """Exact (forward, backward) gains of a zoo module by approxlab.gains (coefficients snapped to exact values);
+    the gains follow Defs. 3.2-3.3 literally, alpha = Var[x] / E[F^2]."""
+    from approxlab.gains import compute_gains
+
+    r = compute_gains(module, dist, method="exact", snap=True)
+    return sp.nsimplify(r.forward_gain), sp.nsimplify(r.backward_gain)
+
+
 # --------------------------------------------------------------------------------------------------
 # Section 3.1: variance-preserving principle
 
@@ -492,9 +501,15 @@ def thm38() -> Verdict:
             bad.append(n)
         if n in (1, 2, 3, 4):
             rows.append(f"n={n}: alpha=alpha'={sp.nsimplify(fw)}")
+    from approxlab.activations.hermite import Hermite
+
+    zf, zb = _zoo_gains(Hermite(3, init="theorem-3.8"))
+    if sp.simplify(zf - _hermite_init_gains(3)[0]) != 0 or sp.simplify(zb - _hermite_init_gains(3)[1]) != 0:
+        raise AssertionError(f"zoo Hermite(3, 'theorem-3.8') gains {zf}, {zb} disagree with Eq. 8 + Eq. 9")
     ev = (f"Exact gains (Var[x] = 1, x ~ N(0,1)) from Eq. 8 with the Eq. 9 init equal Eq. 10 for n = 1..{N_EXACT}: "
-          f"{'; '.join(rows)}; failures {bad or 'none'}. {_zoo_note('hermite', 'Hermite')}")
-    return Verdict.proved(ev.strip()) if not bad else Verdict.failed(ev)
+          f"{'; '.join(rows)}; failures {bad or 'none'}. Cross-check: approxlab.gains.compute_gains on the zoo module "
+          f"Hermite(3, init='theorem-3.8') gives alpha = {zf}, alpha' = {zb}.")
+    return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
 
 @claim(f"{P}/Corollary 3.9",
@@ -512,7 +527,9 @@ def cor39() -> Verdict:
     lim = sp.limit(sp.E / sp.Sum(1 / sp.factorial(k), (k, 0, sp.Symbol("n") - 1)).doit(), sp.Symbol("n"), sp.oo) \
         if False else sp.E / limit_sum
     ev = (f"With a_k/sqrt(e): alpha = alpha' = e / sum_(k<n) 1/k!; sum_(k>=0) 1/k! = {limit_sum} (sympy), so the "
-          f"limit gain is {lim}. At the paper's degrees the limit is not reached: {'; '.join(at)}.")
+          f"limit gain is {lim}. At the paper's degrees the limit is not reached: {'; '.join(at)}; unit gains at degree n "
+          f"need the scale (sum_(k<n) 1/k!)^(-1/2) (n = 3: {float(1 / sp.sqrt(sp.Rational(5, 2))):.4f} vs 1/sqrt(e) = "
+          f"{float(1 / sp.sqrt(sp.E)):.4f}).")
     return Verdict.proved(ev) if lim == 1 else Verdict.failed(ev)
 
 
@@ -755,10 +772,17 @@ def thm313() -> Verdict:
     e20, d20 = _fourier_init_gains(6, 0)
     rows.append(f"n=6, b_k=0: alpha={float(1 / e20):.4f}, alpha'={float(1 / d20):.4f}")
     var_x = sp.pi**2 / 3
+    from approxlab.activations.fourier import Fourier
+
+    zf, zb = _zoo_gains(Fourier(3, init="theorem-3.13"), "uniform:-pi,pi")
+    e2_3, _ = _fourier_init_gains(3, 1)
+    if sp.simplify(zf - var_x / e2_3) != 0 or sp.simplify(zb - zf) != 0:
+        raise AssertionError(f"zoo Fourier(3, 'theorem-3.13') gains {zf}, {zb} disagree with Eq. 12 + Eq. 68")
     ev = (f"Eq. 13 leaves b_k unspecified. Equality E[F^2] = E[F'^2] at n = 6 as a function of a common b_k = b holds "
-          f"only for b in {sol}; with b_k = 0 the gains differ ({rows[0]}). With b_k = 1 (Eq. 68) the gains are equal "
+          f"only for b in {set(sol)}; with b_k = 0 the gains differ ({rows[0]}). With b_k = 1 (Eq. 68) the gains are equal "
           f"and equal to Eq. 14 for n = 1..8: {all(ok_b1)} (gain taken as 1/E[F^2], i.e. Var[x] = 1 as in "
-          f"Assumption 3.4; with Def. 3.2 and x ~ U(-pi, pi) literally, Var[x] = {var_x} multiplies both gains).")
+          f"Assumption 3.4; with Def. 3.2 and x ~ U(-pi, pi) literally, Var[x] = {var_x} multiplies both gains: the zoo module Fourier(3, init='theorem-3.13'), which sets b_k = 1, "
+          f"gives alpha = alpha' = {zf} by approxlab.gains = (pi^2/3) (sum_(k<3) 1/(k!)^2)^(-1)).")
     if len(sol) == 2 and all(ok_b1):
         return Verdict.failed(ev, "Let a_k = b_k = 1 (k = 1..n) (any b_k = +-1) and a_0 = sqrt(1 - 1/(n!)^2). Then "
                                   "alpha = alpha' = Var[x] (sum_(k=0..n-1) 1/(k!)^2)^(-1), which is Eq. 14 when the "
@@ -1022,8 +1046,14 @@ def thm319() -> Verdict:
     ev = (f"Exact for x ~ N(0,1): E[F^2] = {e2}, E[F'^2] = {d2}; limits alpha -> {lim_f}, alpha' -> {lim_b}. At the paper's "
           f"degrees the forward gain is far from the limit: {'; '.join(at)} (Monte Carlo, 2e6 samples, n = 6: alpha = "
           f"{mc:.4f}). The theorem is a limit statement only. {_zoo_note('tropical', 'Tropical')}")
+    from approxlab.activations.tropical import Tropical
+
+    zf, zb = _zoo_gains(Tropical(6))
+    if sp.simplify(zf - 1 / e2.subs(nn, 6)) != 0 or sp.simplify(zb - 1 / d2.subs(nn, 6)) != 0:
+        raise AssertionError(f"zoo Tropical(6) gains {zf}, {zb} disagree with Eq. 21")
+    ev = ev.strip() + f" Cross-check: compute_gains(Tropical(6)) gives alpha = {zf}, alpha' = {zb}."
     ok = lim_f == 1 and lim_b == 1 and abs(mc - float(1 / e2.subs(nn, 6))) < 0.005
-    return Verdict.proved(ev.strip()) if ok else Verdict.failed(ev)
+    return Verdict.proved(ev) if ok else Verdict.failed(ev)
 
 
 @claim(f"{P}/Definition H.1", "x (/) y := x - y (Eq. 75), the inverse of the tropical product.",
@@ -1255,12 +1285,22 @@ def alg2() -> Verdict:
     ref = sp.lambdify(X, hermite_activation([sp.Float(float(v), 30) for v in a]), "numpy")(xs.numpy())
     err = float(np.max(np.abs(out.numpy() - ref)))
     zero = (torch.tensor(0.0, dtype=torch.float64).abs() ** 0 * torch.sign(torch.tensor(0.0)) ** 0).item()
+    # autograd through |x|^grid * sign(x)^grid at x = 0 vs F'(0) of Proposition C.6
+    x0 = torch.tensor([0.0, 0.5], dtype=torch.float64, requires_grad=True)
+    x0r = x0[:, None, None].repeat(1, n + 1, n // 2 + 1)
+    y0 = ((x0r.abs() ** grid * torch.sign(x0r) ** grid) * coeffs).sum(-1) @ a
+    (g0,) = torch.autograd.grad(y0.sum(), x0)
+    fprime = sp.lambdify(X, sp.diff(hermite_activation([sp.Float(float(v), 30) for v in a]), X), "numpy")
+    grad_err = [abs(float(g0[i]) - float(fprime(float(x0.detach()[i])))) for i in range(2)]
     ev = (f"Run literally at n = {n}: {'; '.join(literal)}. Repaired (x <- sum_j x * coeffs, A in R^(n+1)): max |out - "
-          f"Eq. 8| = {err:.1e} on 64 inputs (tolerance 1e-10); |0|^0 sign(0)^0 = {zero} in torch, so x = 0 is handled.")
+          f"Eq. 8| = {err:.1e} on 64 inputs (tolerance 1e-10); |0|^0 sign(0)^0 = {zero} in torch, so the forward value at "
+          f"x = 0 is right, but autograd through |x|^p sign(x)^p gives dF/dx(0) = {g0[0].item():.4f} instead of F'(0) = "
+          f"{float(fprime(0.0)):.4f} (error {grad_err[0]:.3g}; at x = 0.5 the error is {grad_err[1]:.1e}).")
     if len(literal) == 2 and all(":" in s for s in literal) and err < 1e-10:
         return Verdict.failed(ev, "A in R^(n+1) (a_0..a_n, as Eq. 8 and the 72 = 18 x 4 parameter count of Sec. 5 "
                                   "imply), and 'x <- x @ coeffs' is a contraction over j: x <- sum_j x[..., i, j] "
-                                  "coeffs[i, j] (x.mul(coeffs).sum(-1)).")
+                                  "coeffs[i, j] (x.mul(coeffs).sum(-1)); compute x^p with torch.pow(x, p) (integer p) or "
+                                  "differentiate with Property C.5, since autograd through |x|^p sign(x)^p is 0 at x = 0.")
     return Verdict.numerical(ev) if err < 1e-10 else Verdict.failed(ev)
 
 
