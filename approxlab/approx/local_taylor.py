@@ -29,7 +29,7 @@ is the closed form documented in each family, and the tests check they agree.
 Examples
 --------
 >>> eq30_N(1e-3, d=1, n=2)
-13
+23
 """
 
 from __future__ import annotations
