@@ -4,12 +4,13 @@
    (WAL, synchronous=FULL: one fsync'd transaction per run), next to a bare Python loop calling the
    function. Each sweep starts its own pool, so a one-run sweep gives the start-up cost T1 and the
    per-run overhead is (T_N - T1) / (N - 1). ``ray.init`` is timed on its own.
-2. Throughput: a real small sweep, serial vs local vs ray, with the ratio to serial. It uses
-   ``approxlab.expressivity.probe.run_probe`` when that exists (with ``probe_configs`` from the
-   same module), else the small torch training function :func:`train_small` below (a width-w tanh
-   MLP fitted to sin(3x) on [-1, 1] with Adam). All three backends must return identical records.
+2. Throughput: a real small sweep, serial vs local vs ray, with the ratio to serial: the moa
+   expressivity probe ``approxlab.expressivity.probe.run_probe`` (one run = one seed: the ReLU and
+   LA classes trained against T_LA, W^{1,inf} error measured), or with ``--real torch`` (or when
+   the probe module is missing) the torch function :func:`train_small` below (a width-w tanh MLP
+   fitted to sin(3x) on [-1, 1] with Adam). All backends must return identical records.
 
-Run: ``python benchmarks/sweep.py [--n 300] [--workers 2] [--quick]``. Prints ratios vs serial.
+Run: ``python benchmarks/sweep.py [--n 300] [--workers 2] [--seeds 4] [--quick] [--no-ray]``.
 """
 
 from __future__ import annotations
@@ -49,16 +50,22 @@ def train_small(config: dict[str, Any]) -> dict[str, Any]:
     return {"mse": float(loss.detach()), "params": sum(p.numel() for p in model.parameters())}
 
 
-def _real_sweep(quick: bool) -> tuple[str, Any, list[dict[str, Any]]]:
-    try:
-        from approxlab.expressivity.probe import probe_configs, run_probe  # type: ignore[attr-defined]
-
-        configs = list(probe_configs(quick=True))[: (8 if quick else 24)]
-        return "approxlab.expressivity.probe.run_probe", run_probe, configs
-    except (ImportError, AttributeError, TypeError):
-        steps = 100 if quick else 300
-        configs = [{"width": w, "seed": s, "steps": steps} for w in (8, 16, 32, 64) for s in range(2 if quick else 4)]
-        return "benchmarks/sweep.py:train_small (torch MLP fit)", train_small, configs
+def _real_sweep(kind: str, quick: bool, seeds: int) -> tuple[str, Any, list[dict[str, Any]]]:
+    if kind == "probe":
+        try:
+            from approxlab.expressivity.probe import probe_configs, run_probe
+        except ImportError:
+            kind = "torch"
+        else:
+            # a small moa Thm. 4.1 probe: Type I, T_LA target, ReLU and LA classes, width 1 and 2
+            configs = probe_configs("I", "la", widths=[1] if quick else [1, 2], seeds=seeds,
+                                    classes=["relu", "la"], adam_steps=50 if quick else 200,
+                                    lbfgs_steps=5 if quick else 20, n_points=128 if quick else 512,
+                                    grid=21 if quick else 41, device="cpu")
+            return "approxlab.expressivity.probe.run_probe (moa Type I, T_LA; relu + la)", run_probe, configs
+    steps = 100 if quick else 300
+    configs = [{"width": w, "seed": s, "steps": steps} for w in (8, 16, 32, 64) for s in range(max(1, seeds // 4))]
+    return "benchmarks/sweep.py:train_small (torch MLP fit)", train_small, configs
 
 
 def _timed(fn, configs, backend: str, workers: int, tmp: Path, tag: str) -> tuple[float, list[dict[str, Any]]]:
@@ -67,7 +74,9 @@ def _timed(fn, configs, backend: str, workers: int, tmp: Path, tag: str) -> tupl
     rep = run_sweep(fn, configs, store, backend=backend, progress=False, workers=workers)
     dt = time.perf_counter() - t0
     assert rep.done == len(configs), rep
-    recs = [(r["key"], r["config"], r["result"]) for r in rep.records]
+    # wall-clock fields inside a result (run_probe's "seconds", "train_seconds") are not results
+    recs = [(r["key"], r["config"], {k: v for k, v in r["result"].items() if not k.endswith("seconds")})
+            for r in rep.records]
     store.close()
     return dt, recs
 
@@ -79,6 +88,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="local processes / Ray CPUs (default: run_sweep's: the cores, or the GPUs)")
     ap.add_argument("--quick", action="store_true", help="a smaller real sweep")
     ap.add_argument("--no-ray", action="store_true", help="skip the Ray backend")
+    ap.add_argument("--real", choices=("probe", "torch"), default="probe",
+                    help="the real sweep: the moa probe (if approxlab.expressivity.probe exists) or a torch MLP fit")
+    ap.add_argument("--seeds", type=int, default=4, help="seeds (runs) of the real sweep")
     args = ap.parse_args(argv)
     workers = args.workers
     backends = ["serial", "local"] + ([] if args.no_ray else ["ray"])
@@ -114,10 +126,10 @@ def main(argv: list[str] | None = None) -> None:
             dt, _ = _timed(trivial, configs, backend, workers, tmp, "trivial")
             per_run[backend] = max(dt - t1, 0.0) / (args.n - 1)
             print(f"{backend:>6}: {per_run[backend] * 1e3:8.3f} ms/run  ratio vs serial "
-                  f"{per_run[backend] / per_run['serial']:6.2f}   ({args.n} runs in {dt:.2f} s; "
-                  f"one-run sweep T1 {t1:.2f} s)")
+                  f"{per_run[backend] / per_run['serial']:6.2f}   ({args.n} runs in {dt:.2f} s = "
+                  f"{dt / args.n * 1e3:.2f} ms/run with start-up; one-run sweep T1 {t1:.2f} s)")
 
-        name, fn, real = _real_sweep(args.quick)
+        name, fn, real = _real_sweep(args.real, args.quick, args.seeds)
         print(f"\n## 2. real sweep: {name}, {len(real)} runs")
         times: dict[str, float] = {}
         records: dict[str, Any] = {}
@@ -128,7 +140,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{backend:>6}: {dt:7.2f} s  {len(real) / dt:7.2f} runs/s  speed-up vs serial "
                   f"{times['serial'] / dt:.2f}x")
         same = all(json.dumps(records[b]) == json.dumps(records["serial"]) for b in backends)
-        print(f"identical records on {', '.join(backends)}: {same}")
+        print(f"identical records (key, config, result less its *seconds fields) on {', '.join(backends)}: {same}")
         if not same:
             for b in backends:
                 print(b, records[b][:2])
