@@ -798,28 +798,42 @@ def _run_local(fn, todo, on_result, workers: int | None, threads: int | None) ->
         for i in range(n):
             queue.put(i % gpus)
     pending = list(reversed(todo))
-    while pending:
+    # A run that kills its worker (segfault, os._exit, the OOM killer) breaks the whole pool and
+    # every run in flight with it. Those runs are retried one at a time in a fresh pool, so only
+    # the run that is alone in flight when a pool breaks is recorded as lost.
+    suspects: list[tuple[str, dict, int]] = []
+    while pending or suspects:
         with ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=_init_worker,
                                  initargs=(queue, threads)) as pool:
             inflight: dict[Any, tuple[str, dict, int]] = {}
-            broken = False
+            lost: list[tuple[str, dict, int]] = []
             try:
-                while (pending or inflight) and not broken:
-                    while pending and len(inflight) < 2 * n:
-                        item = pending.pop()
-                        inflight[pool.submit(_execute, fn, item[1], item[0], item[2], threads)] = item
+                while (pending or suspects or inflight) and not lost:
+                    if suspects:
+                        if not inflight:
+                            item = suspects.pop()
+                            inflight[pool.submit(_execute, fn, item[1], item[0], item[2], threads)] = item
+                    else:
+                        while pending and len(inflight) < 2 * n:
+                            item = pending.pop()
+                            inflight[pool.submit(_execute, fn, item[1], item[0], item[2], threads)] = item
                     finished, _ = wait(list(inflight), return_when=FIRST_COMPLETED)
                     for fut in finished:
                         item = inflight.pop(fut)
                         try:
-                            on_result(fut.result())
-                        except BrokenProcessPool as exc:
-                            broken = True
-                            on_result(_lost(item, f"worker process died: {exc}"))
-                if broken:  # the runs in flight died with the pool: record them, start a new pool
-                    for fut, item in inflight.items():
-                        on_result(_lost(item, "worker pool broke while this run was in flight"))
+                            out = fut.result()
+                        except BrokenProcessPool:
+                            lost.append(item)
+                            continue
+                        on_result(out)
+                if lost:
+                    lost.extend(inflight.values())  # every future of a broken pool fails
                     inflight.clear()
+                    if len(lost) == 1:
+                        on_result(_lost(lost[0], "the worker process running this run died "
+                                                 "(crash, os._exit or killed, e.g. out of memory)"))
+                    else:
+                        suspects.extend(lost)
                     if queue is not None:
                         for i in range(n):
                             queue.put(i % gpus)

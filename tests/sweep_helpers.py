@@ -67,6 +67,15 @@ def tiny_fit(config: dict[str, Any]) -> dict[str, Any]:
     return {"loss": float(loss.detach()), "w": float(model[2].weight.sum().detach())}
 
 
+def kills_worker(config: dict[str, Any]) -> dict[str, Any]:
+    """Ends its own process (as a segfault or the OOM killer would) for x == 2; sleeps a little so
+    other runs are in flight when it happens."""
+    time.sleep(0.05)
+    if config["x"] == 2:
+        os._exit(3)
+    return {"y": config["x"] ** 2}
+
+
 def not_a_dict(config: dict[str, Any]) -> list[int]:
     """Returns a list: the runner must record a failure."""
     return [config["x"]]

@@ -152,6 +152,16 @@ def test_bad_arguments_name_the_argument(tmp_path: Path) -> None:
     assert rep.failed == 1 and rep.records[0]["error"].startswith("TypeError: sweep function must return a dict")
 
 
+def test_a_run_that_kills_its_worker_is_the_only_one_lost() -> None:
+    grid = [{"x": x, "seed": x} for x in range(8)]
+    rep = run_sweep(helpers.kills_worker, grid, ResultStore(":memory:"), backend="local", workers=2,
+                    progress=False)
+    assert (rep.done, rep.failed) == (7, 1)
+    (lost,) = rep.failures()
+    assert lost["config"]["x"] == 2 and lost["error"].startswith("WorkerLost: the worker process")
+    assert [r["result"]["y"] for r in rep.records if r["status"] == "done"] == [x * x for x in range(8) if x != 2]
+
+
 # ---------------------------------------------------------------------------------------------- SIGKILL
 
 
