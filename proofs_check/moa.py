@@ -1039,10 +1039,19 @@ def table5() -> Verdict:
         p = _llama_params(d, L, int(8 * d / 3))
         ok &= round(p / 1e9, 2) == size and d % h == 0 and d // h == 64
         out.append(f"{size}B: {p / 1e9:.4f}B (head dim {d // h})")
+    # learning rates: Table 5 baselines vs Section 5.2's text, and every tuned lr inside Appendix A.1's grid
+    grid = {6e-4, 1e-3, 2e-3, 3e-3, 4e-3, 5e-3, 6e-3}
+    tuned = {2e-3, 4e-3, 3e-3, 5e-3, 6e-3, 1e-3, 6e-4}  # Tables 1, 2, 5, 6 and Section 5.2
+    table5_lr = {("0.12B", 20): 2e-3, ("0.12B", 100): 4e-3, ("0.25B", 20): 2e-3, ("0.48B", 20): 2e-3}
+    text_lr = {("0.12B", 20): 2e-3, ("0.12B", 100): 4e-3}  # Section 5.2: baselines' best peak lr
+    text_ok = all(table5_lr[k] == v for k, v in text_lr.items()) and set(table5_lr.values()) <= grid
+    ok &= tuned <= grid and text_ok
     if ok:
         return Verdict.numerical(
             "Recomputed (Llama: 4d^2 attention, SwiGLU 3 d d_FFN, 2 RMSNorms per layer, untied embeddings, vocabulary "
-            f"{_V} - assumed): " + "; ".join(out) + ". All match at the printed precision."
+            f"{_V} - assumed): " + "; ".join(out) + ". All match at the printed precision. The baseline lr_max of Table 5 "
+            "(2e-3 at 20 TPP, 4e-3 at 100 TPP) are the ones quoted in Section 5.2, and every tuned lr in Tables 1, 2, 5, 6 "
+            "and Section 5.2 lies on Appendix A.1's grid {6e-4, 1e-3, 2e-3, ..., 6e-3}."
         )
     return Verdict.failed("; ".join(out))
 
