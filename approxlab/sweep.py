@@ -562,6 +562,9 @@ class ResultStore:
     def export(self, path: str | os.PathLike[str], fmt: str = "jsonl") -> int:
         """Write the finished runs to ``path`` as ``jsonl``, ``csv`` or ``parquet``; return the count.
 
+        A NaN or infinite number in a result is written as Python's json writes it (``NaN``,
+        ``Infinity``), which :func:`json.loads` and pandas read back.
+
         jsonl: one run per line, ``{"key", "sweep", "config", "result", "seed", "host", "device",
         "started", "finished", "duration"}``. csv/parquet: the :meth:`to_pandas` table (floats are
         written exactly; read csv back with ``pandas.read_csv(path, engine="python")`` to get them
