@@ -805,7 +805,10 @@ def cor314() -> Verdict:
     e2, d2 = e2 / sp.besseli(0, 2), d2 / sp.besseli(0, 2)
     ev = (f"sum_(k>=0) 1/(k!)^2 = {s} = {i02:.6f} (printed 2.2795...: {str(i02).startswith('2.2795')}); with b_k = a_k "
           f"(Eq. 68 / the Eq. 24 init; exact moments, E[(cF)^2] = c^2 E[F^2]) the gains at the paper's degrees are {'; '.join(at)}. As printed (b_k not set, "
-          f"e.g. b_k = 0) at n = 6: alpha = {float(1 / e2):.4f}, alpha' = {float(1 / d2):.4f}.")
+          f"e.g. b_k = 0) at n = 6: alpha = {float(1 / e2):.4f}, alpha' = {float(1 / d2):.4f}. Gains here are 1/E[F^2] "
+          f"(Var[x] = 1, Assumption 3.4); under Assumption 3.11 Var[x] = pi^2/3 and Defs. 3.2-3.3 literally, the unit-gain "
+          f"scale would be pi/sqrt(3 I_0(2)) = {float(sp.pi / sp.sqrt(3 * sp.besseli(0, 2))):.4f}, not "
+          f"1/sqrt(I_0(2)) = {float(1 / sp.sqrt(sp.besseli(0, 2))):.4f}.")
     if s == sp.besseli(0, 2) and abs(float(1 / e2) - 1) > 0.05:
         return Verdict.failed(ev, "a_k = b_k = 1/sqrt(I_0(2)) (k = 1..n), a_0 = sqrt(1 - 1/(n!)^2)/sqrt(I_0(2)): the "
                                   "same b_k omission as Theorem 3.13; with it the limit gains are 1.")
@@ -1183,6 +1186,27 @@ def propf3() -> Verdict:
     from approxlab.polymap import check_proposition_f3
 
     return check_proposition_f3()
+
+
+@claim(f"{P}/Proposition F.3 (base case)",
+       "Proof of Prop. F.3, base case: 'For L = 1, the network takes the form F(x) = W_1 s(W_0 x + b_0) + b_1', a "
+       "polynomial mapping of degree at most d; the inductive step multiplies the degree by d per layer.",
+       source="ortho Appendix F, proof of Prop. F.3")
+def propf3_base() -> Verdict:
+    from approxlab.polymap import PolyNetwork, exact_degree
+
+    one = PolyNetwork([np.array([[2, -1]])], [np.array([3])], [1, 1, 1])  # Def. F.2 with L = 1: W_1 x + b_1
+    base = PolyNetwork([np.array([[2, -1]]), np.array([[1]])], [np.array([3]), np.array([0])], [1, 1, 1])
+    d1, d2 = exact_degree(one), exact_degree(base)
+    ev = (f"Def. F.2 (Eq. 74) with L = 1 is F(x) = W_1 x + b_1 (no activation): exact degree {d1}. The proof's base "
+          f"case F = W_1 s(W_0 x + b_0) + b_1 has two weight matrices (L = 2 in Eq. 74, with W_0 not among Eq. 74's "
+          f"W_1..W_L): exact degree {d2} = d for s(t) = 1 + t + t^2. The induction therefore counts activation layers, "
+          f"so it proves degree <= d^(L-1) for Def. F.2's L, which implies the printed d^L.")
+    if d1 == 1 and d2 == 2:
+        return Verdict.failed(ev, "Base case L = 1: F(x) = W_1 x + b_1 has degree 1 = d^0; inductive step: "
+                                  "F_L = W_L s(F_(L-1)) + b_L has degree <= d * d^(L-2) = d^(L-1). Prop. F.3's bound d^L "
+                                  "then holds a fortiori (tight form: d^(L-1)).")
+    return Verdict.proved(ev)
 
 
 @claim(f"{P}/Corollary F.4",
@@ -1687,6 +1711,17 @@ def sec5() -> Verdict:
           f"value truncated to one significant digit, it rounds to 0.0003%). Tolerance: the order of magnitude.")
     ok = extra == 72 and 1e-4 <= pct < 1e-3
     return Verdict.numerical(ev) if ok else Verdict.failed(ev)
+
+
+@claim(f"{P}/Table 8",
+       "Configuration of the CIFAR-10 pretraining experiment (input 3x32x32, 10 classes, batch 128x4, AdamW, lr 4e-3, "
+       "300 epochs, mean 0.491, 0.482, 0.446, std 0.247, 0.243, 0.261, ...).", source="ortho Appendix L, Table 8")
+def table8() -> Verdict:
+    batch = 128 * 4
+    ev = (f"A configuration of an experiment that cannot run here (ConvNeXt-T, 300 epochs on 4 GPUs); it states no "
+          f"derived number. Checked instead: the effective batch 128 x 4 = {batch}; the normalisation constants cannot be "
+          f"recomputed without the CIFAR-10 images (not available offline).")
+    return Verdict.unchecked(ev)
 
 
 @claim(f"{P}/Table 9",
