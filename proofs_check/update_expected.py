@@ -45,7 +45,10 @@ def main(argv: list[str] | None = None) -> int:
               and not (args.fast and c.slow)]
     if args.paper is not None and not chosen:
         parser.error(f"--paper {args.paper!r} has no registered claims")
-    table = {k: v for k, v in load_expected().items() if k in claims}  # drop ids no longer registered
+    # drop ids no longer registered, but only for the papers being rerun (another engineer's module may be mid-edit)
+    rerun = {c.paper for c in chosen} if args.paper is not None else None
+    table = {k: v for k, v in load_expected().items()
+             if k in claims or (rerun is not None and k.split("/", 1)[0] not in rerun)}
     crashed = []
     for r in run_claims(chosen, progress=lambda c: print(c.id, file=sys.stderr)):
         if r.verdict == "crashed":
