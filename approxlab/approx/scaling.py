@@ -57,8 +57,8 @@ DEFAULT_LEVELS: dict[tuple[str, int], list[int]] = {
     ("chebyshev", 1): [2, 4, 6, 8, 12, 16, 24, 32, 48, 64],
     ("chebyshev", 2): [2, 4, 6, 8, 12, 16, 24, 32],
     ("aaa", 1): [2, 3, 4, 5, 6, 8, 10, 12, 16],
-    ("train", 1): [4, 8, 16, 32, 64],
-    ("train", 2): [4, 8, 16, 32, 64],
+    ("train", 1): [4, 8, 16, 32],
+    ("train", 2): [4, 8, 16, 32],
     ("lemma2", 1): list(range(1, 15)),
 }
 
@@ -150,8 +150,8 @@ def run_scaling(config: dict[str, Any]) -> dict[str, Any]:
 
     act = family.removeprefix("trained-")
     r = fit(target, act, width=level, seed=int(config.get("seed", 0)),
-            device=config.get("device", "auto"), adam_steps=int(config.get("adam_steps", 4000)),
-            lbfgs_steps=int(config.get("lbfgs_steps", 1000)))
+            device=config.get("device", "auto"), adam_steps=int(config.get("adam_steps", 1500)),
+            lbfgs_steps=int(config.get("lbfgs_steps", 200)))
     out.update(method="train", params=r["params"], error=r["error"], mse=r["mse"], width=level,
                device=r["device"])
     return out
