@@ -1133,6 +1133,34 @@ def _alg2(x_t, weight, bias, order=3, eps=1e-6):
 
 
 @claim(
+    "polycom/Eq. 1",
+    "PolyCom of order r: Type I x -> sum_{i=0}^r a_i rho^i(x), Type II x -> sum_{i=0}^r a_i rho(x^i); Type I with "
+    "rho = ReLU is PolyReLU (Eq. 2).",
+    source="polycom Section 2, Eq. 1",
+)
+def eq1() -> Verdict:
+    zoo = _zoo("PolyCom")
+    if zoo is None:
+        return Verdict.unchecked("zoo PolyCom not available; the Type I = PolyReLU identity is checked in polycom/Lemma 1")
+    a = sp.symbols("a_0:4", real=True)
+    rows = []
+    for kind, rho, f in [("I", "tanh", sp.tanh), ("II", "tanh", sp.tanh), ("I", "relu", _sym_relu), ("II", "relu", _sym_relu)]:
+        mod = zoo(kind=kind, rho=rho, order=3)
+        expr = mod.sympy_expr(values="symbols").xreplace({sp.Symbol(f"a_{i}", real=True): a[i] for i in range(4)})
+        ref = sum(a[i] * (f(x) ** i if kind == "I" else f(x**i)) for i in range(4))
+        rows.append((kind, rho, _zero_on_both_sides(sp.expand(expr - ref))))
+    pr = _zoo("PolyReLU")
+    same = _zero_on_both_sides(sp.expand(zoo(kind="I", rho="relu", order=3).sympy_expr(values="current") - pr(order=3).sympy_expr(values="current")))
+    if all(ok for *_, ok in rows) and same:
+        return Verdict.proved(
+            "sympy: the zoo's PolyCom sympy form (read from the module) equals Eq. 1 with symbolic a_0..a_3 for "
+            f"{[(k, r) for k, r, _ in rows]} on x > 0, x < 0, x = 0; PolyCom('I', relu) at init equals PolyReLU (Eq. 2). "
+            "Type II's i = 0 term is a_0 rho(1) as printed: the constant a_0 tanh(1) for rho = tanh, a_0 for rho = ReLU."
+        )
+    return Verdict.failed(f"{rows}, PolyReLU identity {same}")
+
+
+@claim(
     "polycom/Algorithm 1",
     "The PyTorch PolyReLU of Appendix D (weight = ones(3)/3, bias = 0, relu then sum weight[i] x^(i+1) + bias) "
     "computes Eq. 2 with r = 3, a_i = 1/3 (i = 1..3), a_0 = 0.",
