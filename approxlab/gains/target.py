@@ -94,7 +94,10 @@ def snapped_expr(module: Elementwise) -> sympy.Expr:
         dtype = val.dtype if isinstance(val, torch.Tensor) else torch.float64
         f = float(exact_value(val))
         subs[sym] = snap_value(f, dtype)
-    return module.sympy_template().xreplace(subs)
+    expr = module.sympy_template().xreplace(subs)
+    # constants baked into the template from floats (e.g. Rational(0.01) = 5764607523034235/2^59)
+    big = {r: snap_value(float(r), torch.float64) for r in expr.atoms(sympy.Rational) if r.q > 10**9}
+    return expr.xreplace(big) if big else expr
 
 
 def resolve(activation: object, snap: bool = False, **options: object) -> Target:
