@@ -350,7 +350,7 @@ def _theorem2_run(eps: float, seed: int, L: int = 3, K: int = 3, d: int = 2, neg
     "A PolyReLU network g: [-1,1]^d -> [-1,1] of depth L, width K (order r, Lipschitz alpha, neurons "
     "x -> PolyReLU(a^T x + b) with ||a||_1 + b <= 1, PolyReLU: [-1,1] -> [-1,1]) is eps-approximated by a ReLU "
     "network of size O(LK ln^2(L alpha^L / eps)) (Eqs. 7-8); conversely some PolyReLU networks need ReLU size "
-    "Omega(KL ln(1/eps)) (Eq. 9).",
+    "Omega(KL ln(1/eps)) (Eq. 9, checked separately as polycom/Eq. 9).",
     source="polycom Section 3.2, Theorem 2, Eqs. 7-9 (proof Appendix A.4)",
 )
 def theorem2() -> Verdict:
@@ -364,6 +364,14 @@ def theorem2() -> Verdict:
             f"eps={eps:g}{' (first-layer b shifted by -3)' if nb else ''}: alpha={alpha:.2f}, max|f-g|={final:.2e}, "
             f"ReLU size={size}, size/(LK ln^2(L alpha^L/eps))={size / bound:.2f}"
         )
+    # at the paper's sizes: 1B dense model, L = 24 layers, PolyReLU at init a = (0, 1/3, 1/3, 1/3)
+    alpha0 = _lipschitz_polyrelu(np.array([0, 1 / 3, 1 / 3, 1 / 3]))
+    paper = [(e, math.log(24 * alpha0**24 / e) ** 2 / math.log(1 / e) ** 2) for e in (1e-2, 1e-3, 1e-6)]
+    lines.append(
+        f"at the paper's depth L = 24 with the init PolyReLU (alpha = {alpha0:.3f}) the factor ln^2(L alpha^L/eps) is "
+        + ", ".join(f"{q:.0f}x ln^2(1/eps) at eps = {e:g}" for e, q in paper)
+        + ": the alpha^L term, not eps, dominates the bound there"
+    )
     if ok:
         return Verdict.numerical(
             "Upper bound: the proof's construction run on random networks (d=2, L=3, K=3, output width 1, "
@@ -373,6 +381,27 @@ def theorem2() -> Verdict:
             "Omega(ln(1/eps))), which gives no factor KL (see polycom/Lemma A.2)."
         )
     return Verdict.failed("; ".join(lines))
+
+
+@claim(
+    "polycom/Eq. 9",
+    "Conversely, there exist PolyReLU networks that cannot be approximated within eps by any ReLU network of size "
+    "less than Omega(KL ln(1/eps)).",
+    source="polycom Section 3.2, Theorem 2, Eq. 9 (proof: Appendix A.4, first paragraph)",
+)
+def eq9() -> Verdict:
+    u = np.linspace(0, 1, 2**13 + 1)
+    rows = []
+    for m in (3, 6, 9):
+        err = float(np.max(np.abs(_relu_square(u, m) - u**2)))
+        rows.append(f"m={m}: {3 * m} units, error {err:.2e}")
+    return Verdict.unchecked(
+        "The proof only cites Lemma A.2 (Liang & Srikant): approximating the strongly convex x^2 (a PolyReLU) needs "
+        "Omega(ln(1/eps)) ReLU size. That gives no factor K L: a depth-L width-K PolyReLU network with a single "
+        "non-linear unit that matters (e.g. x^2) is still approximated with O(ln(1/eps)) units (Yarotsky: "
+        + "; ".join(rows) + "). So Eq. 9's K L ln(1/eps) is not established by the argument given; a proof would need "
+        "a family of networks whose K L units each force Omega(ln(1/eps)) ReLU units. Not re-derived here."
+    )
 
 
 @claim(
