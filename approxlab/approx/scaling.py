@@ -124,7 +124,10 @@ def run_scaling(config: dict[str, Any]) -> dict[str, Any]:
             net = RationalNet(target, N, bound)
             out["K"] = net.relu.K
             total_bound = 1.5 * bound
-        err = linf_error(net, target, d, grid=_grid(d))
+        # rational hats are nowhere zero, so every cell is evaluated at every point: coarser d=2 grid
+        grid = 151 if (family == "rational" and d == 2) else _grid(d)
+        out["grid"] = grid
+        err = linf_error(net, target, d, grid=grid)
         if family == "polyrelu":  # Eq. 34: g_N = f_N; record the gap on the evaluation grid
             from approxlab.approx.error import grid_points
 
@@ -196,7 +199,7 @@ def default_configs(
             if small:
                 levels = levels[:5] if f in CONSTRUCT or f in CLASSICAL else levels[:2]
                 if d == 2 and f in CONSTRUCT:
-                    levels = levels[:3]
+                    levels = levels[:3] if f != "rational" else levels[:2]
             if f == "rational" and d == 2:
                 levels = [L for L in levels if L <= 11]
             for L in levels:
