@@ -14,6 +14,16 @@ Exact work uses two small helpers instead of symbolic integration:
   c*exp(i*w*x) has mean c*sin(w*l)/(w*l) (c when w = 0).
 
 Both are checked against direct sympy integration in ``ortho/Property 3.6`` and ``ortho/Property D.2``.
+Where the zoo modules exist (``approxlab.activations.hermite/fourier/tropical``) the theorems are cross-checked
+with ``approxlab.gains.compute_gains`` on them; a disagreement raises (a bug, reported as ``crashed``).
+
+Coverage. Registered: every Property (3.6, C.2, C.4, C.5, D.2), Proposition (C.3, C.6, C.8, C.9, D.3, D.4, D.6,
+D.7, F.3 and its base case), Theorem (3.8, 3.13, 3.19, J.1), Corollary (3.9, 3.14, F.4) and Remark (3.10, 3.15,
+C.7, D.5, D.8, F.5, F.6); the definitions that state a fact (3.2, 3.3, 3.5, 3.16, 3.17, 3.18, H.1, H.2); Algorithms
+1-6; Tables 1-11; the proof steps Eqs. 2-3, 22-24, 26, 28, 32-33, 35-39, 44-48, 50, 53, 59, 61-62, 68, 70-72;
+Fig. 6's caption; the text claims of Secs. 4.1 and 5. Not registered, because they state no fact: Assumptions
+3.1, 3.4, 3.11 (hypotheses, used by the checks) and the pure Definitions 3.7, 3.12, C.1, D.1, F.1, F.2 (the
+formulas every check uses; Def. F.2's layer count is made explicit in :mod:`approxlab.polymap`).
 """
 
 from __future__ import annotations
