@@ -112,10 +112,12 @@ class NetworkBatch:
         The MoA gate phi (tanh in the paper's theory).
     d : int
         Input dimension.
+    M : int, optional
+        Padded width (default: the largest width).
     """
 
     def __init__(self, type: str, klasses: list[str], widths: list[int], theta: torch.Tensor, gate: str = "tanh",
-                 d: int = 2) -> None:
+                 d: int = 2, M: int | None = None) -> None:
         self.type = check_choice("type", type, ("I", "II"))
         self.gate = check_choice("gate", gate, GATES)
         allowed = class_names(type)
@@ -128,7 +130,7 @@ class NetworkBatch:
         self.klasses, self.widths, self.d = list(klasses), list(widths), d
         self.names = DICTIONARY[type]
         self.K = len(self.names)
-        self.layout = Layout(type, d, max(widths), self.K)
+        self.layout = Layout(type, d, max(widths) if M is None else M, self.K)
         if theta.shape != (len(klasses), self.layout.P):
             raise ValueError(f"theta must have shape {(len(klasses), self.layout.P)}, got {tuple(theta.shape)}")
         self.theta = theta
@@ -238,13 +240,26 @@ class NetworkBatch:
     def to(self, device: str | torch.device | None = None, dtype: torch.dtype | None = None) -> NetworkBatch:
         """A copy on another device / dtype."""
         th = self.theta.detach().to(device=device or self.theta.device, dtype=dtype or self.theta.dtype).clone()
-        return NetworkBatch(self.type, self.klasses, self.widths, th, self.gate, self.d)
+        return NetworkBatch(self.type, self.klasses, self.widths, th, self.gate, self.d, self.M)
 
     def subset(self, idx: list[int]) -> NetworkBatch:
         """The networks ``idx`` as a new batch (same padding)."""
         th = self.theta.detach()[idx].clone()
         return NetworkBatch(self.type, [self.klasses[i] for i in idx], [self.widths[i] for i in idx], th,
-                            self.gate, self.d)
+                            self.gate, self.d, self.M)
+
+    def single(self, i: int) -> NetworkBatch:
+        """Network ``i`` alone, without padding (its own width), as a batch of one."""
+        m = self.widths[i]
+        new = Layout(self.type, self.d, m, self.K)
+        th = torch.zeros(1, new.P, dtype=self.theta.dtype, device=self.theta.device)
+        src = self.theta.detach()[i : i + 1]
+        for name in new.shapes:
+            v = self.layout.view(src, name)
+            if name in ("a", "w", "u"):
+                v = v[:, :m]
+            th[:, new.slices[name]] = v.reshape(1, -1)
+        return NetworkBatch(self.type, [self.klasses[i]], [m], th, self.gate, self.d)
 
     # ------------------------------------------------------------------ evaluation
     def _gate(self, logits: torch.Tensor, upper: bool) -> torch.Tensor:
@@ -276,6 +291,8 @@ class NetworkBatch:
         Tensor (B, N)
         """
         th = self.theta if theta is None else theta
+        if th.dtype != x.dtype:
+            th = th.to(x.dtype)
         L = self.layout
         ones = torch.ones(*x.shape[:-1], 1, dtype=x.dtype, device=x.device)
         xb = torch.cat([x, ones], dim=-1)

@@ -60,6 +60,7 @@ class TrainConfig:
     lbfgs_steps: int = 300
     history: int = 10
     p: int = 8
+    lbfgs_loss: str = "smooth-sup"
     seed: int = 0
     dtype: torch.dtype = torch.float32
 
@@ -111,7 +112,7 @@ def losses(nb: NetworkBatch, theta: torch.Tensor, x: torch.Tensor, t: torch.Tens
 
 
 def batched_lbfgs(closure, theta: torch.Tensor, mask: torch.Tensor, steps: int, history: int = 10,
-                  max_ls: int = 12) -> tuple[torch.Tensor, torch.Tensor]:
+                  max_ls: int = 20) -> tuple[torch.Tensor, torch.Tensor]:
     """B independent L-BFGS runs (two-loop recursion, per-network Armijo backtracking).
 
     ``closure(theta) -> (loss (B,), grad (B, P))``; ``mask`` (B, P) zeroes frozen entries.
@@ -124,6 +125,7 @@ def batched_lbfgs(closure, theta: torch.Tensor, mask: torch.Tensor, steps: int, 
     Y: list[torch.Tensor] = []
     R: list[torch.Tensor] = []
     gamma = (1.0 / g.abs().sum(1).clamp_min(1.0)).clamp(max=1.0)
+    stuck = torch.zeros(B, dtype=torch.long, device=theta.device)
     for _ in range(steps):
         q = g.clone()
         al = []
@@ -165,8 +167,18 @@ def batched_lbfgs(closure, theta: torch.Tensor, mask: torch.Tensor, steps: int, 
             S.pop(0), Y.pop(0), R.pop(0)
         yy = (y * y).sum(1)
         gamma = torch.where(valid, sy / yy.where(valid, torch.ones_like(yy)), gamma)
+        # a network whose line search failed restarts from steepest descent: drop its history
+        fail = ~done
+        if bool(fail.any()):
+            keep = (~fail).to(theta.dtype)
+            S = [s_ * keep[:, None] for s_ in S]
+            Y = [y_ * keep[:, None] for y_ in Y]
+            R = [r_ * keep for r_ in R]
+            gamma = torch.where(fail, (1.0 / new_g.abs().sum(1).clamp_min(1e-12)).clamp(max=1.0), gamma)
+            stuck = stuck + fail.long()
+        stuck = torch.where(done, torch.zeros_like(stuck), stuck)
         theta, loss, g = new_theta, new_loss, new_g
-        if not bool(done.any()):
+        if bool((stuck >= 2).all()):
             break
     return theta, loss
 
@@ -179,6 +191,7 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
 
     cfg = cfg or TrainConfig()
     check_positive_int("n_points", cfg.n_points)
+    check_choice("lbfgs_loss", cfg.lbfgs_loss, ("smooth-sup", "sobolev"))
     dev = resolve_device(device)
     t0 = time.perf_counter()
     x = training_points(target, cfg.n_points, cfg.kink_points, cfg.seed)
@@ -215,7 +228,7 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
     def closure(th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         th = th.detach().requires_grad_(True)
         with torch.enable_grad():
-            L = losses(work, th, x, t, gt, "smooth-sup", cfg.p)
+            L = losses(work, th, x, t, gt, cfg.lbfgs_loss, cfg.p)
             (g,) = torch.autograd.grad(L.sum(), th)
         return L.detach(), torch.nan_to_num(g.detach())
 
