@@ -431,7 +431,7 @@ def _la_w1inf_search(lam: float, m: int, scale: float, seed: int, steps: int = 1
         f = sum(al[c] * (acts[c](z) @ a) for c in range(6))
         (fg,) = torch.autograd.grad(f.sum(), P, create_graph=True)
         dist = (T - f).abs().max() + (Tg - fg).norm(dim=1).max()
-        best = min(best, float(dist))
+        best = min(best, float(dist.detach()))
         opt.zero_grad()
         dist.backward()
         opt.step()
