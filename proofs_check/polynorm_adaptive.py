@@ -26,7 +26,7 @@ def _module(dim: int, seed: int):
     with torch.no_grad():  # move every parameter off its init so the check sees all of them
         for p in mod.parameters():
             p.add_(torch.randn_like(p) * 0.3)
-    return mod
+    return mod.requires_grad_(False)
 
 
 def _reference(mod, x):

@@ -26,7 +26,7 @@ def eq2() -> Verdict:
 
     from approxlab.activations.rational import PolyAct
 
-    act = PolyAct(3).double()
+    act = PolyAct(3).double().requires_grad_(False)
     g = torch.Generator().manual_seed(0)
     with torch.no_grad():
         act.c.copy_(torch.randn(4, generator=g, dtype=torch.float64) * 0.5)
@@ -57,7 +57,7 @@ def eq3() -> Verdict:
 
     from approxlab.activations.rational import RationalAct
 
-    act = RationalAct().double()
+    act = RationalAct().double().requires_grad_(False)
     g = torch.Generator().manual_seed(1)
     with torch.no_grad():
         act.a.copy_(torch.randn_like(act.a, dtype=torch.float64))
@@ -103,7 +103,7 @@ def eq1() -> Verdict:
     from approxlab.activations.rational import PolyRationalFFN
 
     torch.manual_seed(0)
-    ffn = PolyRationalFFN(16, 48).double()
+    ffn = PolyRationalFFN(16, 48).double().requires_grad_(False)
     with torch.no_grad():
         ffn.poly.c.add_(torch.randn_like(ffn.poly.c) * 0.3)
         ffn.rational.a.add_(torch.randn_like(ffn.rational.a) * 0.3)
