@@ -567,8 +567,8 @@ class ResultStore:
 
         jsonl: one run per line, ``{"key", "sweep", "config", "result", "seed", "host", "device",
         "started", "finished", "duration"}``. csv/parquet: the :meth:`to_pandas` table (floats are
-        written exactly; read csv back with ``pandas.read_csv(path, engine="python")`` to get them
-        exactly: pandas' C parser may round the last digit differently).
+        written as their exact shortest repr; ``float()`` reads them back exactly, pandas' csv reader
+        may be 1 ulp off in some versions).
         """
         if fmt not in ("jsonl", "csv", "parquet"):
             raise ValueError(f"format must be one of jsonl, csv, parquet; got {fmt!r}")
@@ -582,7 +582,12 @@ class ResultStore:
             return len(recs)
         df = self.to_pandas(status="done")
         if fmt == "csv":
-            df.to_csv(path, index=False)
+            # floats as their shortest exact repr: pandas' own float formatting differs by version
+            out = df.copy()
+            for col in out.columns:
+                if out[col].dtype.kind == "f":
+                    out[col] = [repr(float(v)) if v == v else "" for v in out[col]]
+            out.to_csv(path, index=False)
         else:
             df.to_parquet(path, index=False)
         return len(df)
