@@ -10,7 +10,14 @@ import pytest
 import torch
 from scipy.optimize import minimize_scalar
 
-from approxlab.expressivity.classes import NetworkBatch, class_names, construction, la_as_moa, pair_names
+from approxlab.expressivity.classes import (
+    NetworkBatch,
+    class_names,
+    construction,
+    la_as_moa,
+    pair_names,
+    relu_staircase,
+)
 from approxlab.expressivity.probe import paper_bound, probe, run_probe, summarize
 from approxlab.expressivity.sobolev import TOLERANCE, w1inf_error
 from approxlab.expressivity.targets import make_target, ridge_oscillation
@@ -36,6 +43,16 @@ def test_exact_constructions_have_zero_error(name, type, tname, lam):
     x = torch.tensor([[0.5, 0.75]], dtype=torch.float64)
     assert float(nb(x)[0, 0]) == pytest.approx(float(target(x)[0]), rel=1e-15)
     assert abs(float(target(x)[0])) > 0.1
+
+
+@pytest.mark.parametrize("m", [1, 2, 4, 8])
+def test_relu_staircase_error_is_one_over_m(m):
+    """Prop. B.2's bound 1/(m+1) is not attained: the explicit ReLU net has error 1/m + 1/(4m^2) and the
+    proof gives >= min(1/2, 1/m) for ReLU-type classes."""
+    target = make_target("I", "la")
+    err = _err(relu_staircase(m), target)[0]
+    assert err == pytest.approx(1 / m + 1 / (4 * m * m), abs=1e-8)
+    assert err >= 1 / (m + 1) and err >= paper_bound("I", "la", "relu", m)["bound_sharp"]
 
 
 def test_adaptive_construction_b14_and_la_inside_moa():

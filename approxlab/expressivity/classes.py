@@ -431,3 +431,30 @@ def la_as_moa(nb: NetworkBatch, rho: float = 0.5) -> NetworkBatch:
     g[..., -1] = torch.atanh(rho * alpha)
     new[:, L.slices["gate"]] = g.flatten(1)
     return NetworkBatch("I", ["moa"] * nb.B, nb.widths, new, gate="tanh", d=nb.d)
+
+
+def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:
+    """A width-m ReLU (or LeakyReLU-free ReLU) network for T_LA = ReLU(x1) + ReLU^2(x1) (Type I).
+
+    Kinks at ``x1 = j/m`` (j = 0..m-1); on ``[j/m, (j+1)/m]`` the slope is ``1 + (2j+1)/m``, the
+    midpoint value of ``T_LA' = 1 + 2 x1``; so ``|T' - f'| <= 1/m`` and
+    ``|T - f| <= 1/(4 m^2)``: W^{1,inf} error ``1/m + 1/(4 m^2)``. This is the construction behind
+    the sharper bound ``min(1/2, 1/m)`` of the proof of moa Prop. B.2 (see the findings).
+
+    Examples
+    --------
+    >>> nb = relu_staircase(2)
+    >>> float(nb(torch.tensor([[0.75, 0.0]], dtype=torch.float64))[0, 0])  # 2 * 0.5 + 3 * 0.25
+    1.75
+    """
+    check_positive_int("m", m)
+    layout = Layout("I", d, m, len(TYPE_I_DICTIONARY))
+    theta = torch.zeros(1, layout.P, dtype=torch.float64)
+    a, w, coef = layout.view(theta, "a"), layout.view(theta, "w"), layout.view(theta, "coef")
+    slopes = [1 + (2 * j + 1) / m for j in range(m)]
+    for j in range(m):
+        w[0, j, 0] = 1.0
+        w[0, j, -1] = -j / m
+        a[0, j] = slopes[0] if j == 0 else slopes[j] - slopes[j - 1]
+    coef[0, TYPE_I_DICTIONARY.index(klass)] = 1.0
+    return NetworkBatch("I", [klass], [m], theta, d=d)

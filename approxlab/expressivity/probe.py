@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 from approxlab.activations.base import check_choice, check_positive_float, check_positive_int
-from approxlab.expressivity.classes import KINKED, NetworkBatch, class_names, construction
+from approxlab.expressivity.classes import KINKED, NetworkBatch, class_names, construction, relu_staircase
 from approxlab.expressivity.sobolev import TOLERANCE, w1inf_error
 from approxlab.expressivity.targets import TARGETS, TYPES, make_target, ridge_oscillation
 from approxlab.expressivity.train import TrainConfig, resolve_device, train
@@ -139,6 +139,11 @@ def run_probe(config: dict[str, Any]) -> dict[str, Any]:
     ex = construction(cname, lam=lam, d=d, **target.params) if cname == "B.1.4" else construction(cname, lam=lam, d=d)
     r = _estimate(ex, target, grid, dev)
     rows.append(row(cklass, 1, r.total[0], r.value[0], r.grad[0], cname, None))
+    if (type, tname) == ("I", "la") and "relu" in classes:
+        # the explicit ReLU staircase: W^{1,inf} error 1/m + 1/(4 m^2), how tight 1/(m+1) is
+        for m in widths:
+            r = _estimate(relu_staircase(m, d=d), target, grid, dev)
+            rows.append(row("relu", m, r.total[0], r.value[0], r.grad[0], "staircase", None))
     return {"rows": rows, "seconds": time.perf_counter() - t0, "device": str(dev), "train_seconds": out["seconds"]}
 
 
