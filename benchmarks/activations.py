@@ -39,7 +39,7 @@ from rich.table import Table
 
 from approxlab.activations import create, entries, fused, get
 
-DEGREES = (1, 3, 8, 16, 32, 64)
+DEGREES = (1, 3, 6, 8, 16, 32, 64)
 
 
 @dataclass
@@ -61,7 +61,18 @@ def _status_kb(field: str) -> int:
     return 0
 
 
+def _malloc_trim() -> None:
+    """Give freed heap pages back to the OS so the next row's allocations show in RSS."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except OSError:
+        pass
+
+
 def _reset_peak() -> bool:
+    _malloc_trim()
     try:
         with open("/proc/self/clear_refs", "w") as fh:
             fh.write("5")
@@ -80,10 +91,23 @@ def _is_oom(exc: BaseException) -> bool:
     return isinstance(exc, MemoryError) or "out of memory" in text or "can't allocate" in text or "cannot allocate" in text
 
 
+def _line(r: Row) -> str:
+    ms = "-" if r.seconds is None else f"{r.seconds * 1e3:.1f} ms"
+    ratio = "-" if r.ratio is None else f"{r.ratio:.2f}x GELU"
+    peak = "-" if r.peak_mb is None else f"{r.peak_mb:.0f} MB"
+    return f"{r.section:26s} {r.name:22s} {'' if r.degree is None else r.degree!s:>3} {ms:>12} {ratio:>14} {peak:>9} {r.note}"
+
+
 def fwd_bwd(module: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, g: torch.Tensor) -> None:
     x.grad = None
     y = module(x)
     y.backward(g)
+
+
+class _TooSlow(Exception):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"one call took {seconds:.1f} s")
+        self.seconds = seconds
 
 
 def time_pair(
@@ -92,13 +116,19 @@ def time_pair(
     x: torch.Tensor,
     g: torch.Tensor,
     repeats: int,
+    max_call_s: float = float("inf"),
 ) -> tuple[float, float, float | None]:
     """Best-of-``repeats`` seconds of module and baseline, alternating; and the module's peak extra MB.
 
     The minimum is the least load-sensitive statistic on a shared machine; alternating the two
     means a load burst hits both."""
     device = x.device
+    t0 = time.perf_counter()
     fwd_bwd(module, x, g)  # warm-up (and first-call compilation)
+    _sync(device)
+    first = time.perf_counter() - t0
+    if first > max_call_s:
+        raise _TooSlow(first)
     fwd_bwd(baseline, x, g)
     _sync(device)
     t_mod, t_base = [], []
@@ -161,9 +191,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mem-budget-gb", type=float, default=6.0, help="CPU memory per configuration before OOM")
     parser.add_argument("--skip-zoo", action="store_true", help="only the degree sweep")
     parser.add_argument("--no-fused", action="store_true", help="skip the fused C++ kernel rows")
+    parser.add_argument("--max-call-s", type=float, default=8.0,
+                        help="report a row from its warm-up call only if that call takes longer")
+    parser.add_argument("--threads", type=int, default=0, help="torch intra-op threads (0: torch's default)")
+    parser.add_argument("--no-torchortho", action="store_true", help="skip the torchortho rows")
     args = parser.parse_args(argv)
     if args.repeats < 1:
         parser.error(f"--repeats must be >= 1, got {args.repeats}")
+    if args.threads < 0:
+        parser.error(f"--threads must be >= 0, got {args.threads}")
+    if args.threads:
+        torch.set_num_threads(args.threads)
     try:
         shape = tuple(int(s) for s in args.shape.split(","))
         degrees = [int(d) for d in args.degrees.split(",")]
@@ -195,13 +233,13 @@ def main(argv: list[str] | None = None) -> int:
             for d in degrees:
                 opts = {"degree": d, **({"backend": backend} if backend != "eager" else {})}
                 plan.append((f"degree sweep, {backend}", name, d, lambda name=name, opts=opts: create(name, **opts)))
-    ortho = torchortho_factories()
+    ortho = None if args.no_torchortho else torchortho_factories()
     if ortho is not None:
         for name, factory in ortho.items():
             for d in degrees:
                 plan.append(("torchortho", name, d, lambda factory=factory, d=d: factory(d)))
 
-    console = Console()
+    console = Console(width=150)
     rows: list[Row] = []
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("timing", total=len(plan) * (2 if args.compile else 1))
@@ -216,8 +254,10 @@ def main(argv: list[str] | None = None) -> int:
                     fn: Callable = module
                     if do_compile:
                         fn, row.note = maybe_compile(module, x, g)
-                    t_mod, t_base, peak = time_pair(fn, gelu, x, g, args.repeats)
+                    t_mod, t_base, peak = time_pair(fn, gelu, x, g, args.repeats, args.max_call_s)
                     row.seconds, row.ratio, row.peak_mb = t_mod, t_mod / t_base, peak
+                except _TooSlow as exc:
+                    row.seconds, row.note = exc.seconds, f"not repeated: one call > --max-call-s {args.max_call_s:g}"
                 except Exception as exc:  # noqa: BLE001
                     if not _is_oom(exc):
                         raise
@@ -229,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
                     if device.type == "cuda":
                         torch.cuda.empty_cache()
                 rows.append(row)
+                progress.console.print(_line(row), highlight=False, soft_wrap=True)
                 progress.advance(task)
 
     table = Table(title=f"forward+backward, shape {shape}, float32, {device}, best of {args.repeats}; "
