@@ -149,7 +149,7 @@ def test_moa_fits_its_target_from_near_the_construction():
         nb.theta += 0.1 * torch.randn(nb.theta.shape, generator=g, dtype=torch.float64) * nb.trainable
     est = dict(kinks=target.kinks, **FAST)
     before = w1inf_error(nb.forward, target, 2, net_kinks=nb.kink_planes(), **est)
-    train(nb, target, TrainConfig(adam_steps=150, lbfgs_steps=0, n_points=256, kink_points=64, lr=2e-2,
+    train(nb, target, TrainConfig(adam_steps=100, lbfgs_steps=0, n_points=128, kink_points=32, lr=2e-2,
                                   dtype=torch.float64), device="cpu", progress=False)
     after = w1inf_error(nb.forward, target, 2, net_kinks=nb.kink_planes(), **est)
     assert before.value[0] > 0.3 and after.value[0] < 0.08, (before.value, after.value)
@@ -175,7 +175,7 @@ def test_batched_training_equals_one_network_at_a_time():
     target = make_target("I", "la")
     nb = NetworkBatch.init("I", ["relu", "la"], [1, 2], seed=2)
     singles = [nb.single(i) for i in range(nb.B)]
-    cfg = TrainConfig(adam_steps=15, lbfgs_steps=4, n_points=64, kink_points=16, dtype=torch.float64)
+    cfg = TrainConfig(adam_steps=6, lbfgs_steps=3, n_points=32, kink_points=8, dtype=torch.float64)
     lb = train(nb, target, cfg, device="cpu", progress=False)["loss"]
     ls = [train(s, target, cfg, device="cpu", progress=False)["loss"][0] for s in singles]
     np.testing.assert_allclose(lb, ls, rtol=1e-9)
