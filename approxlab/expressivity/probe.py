@@ -13,7 +13,8 @@ Bounds (moa Thm. 4.1 / Props. B.2, B.5, Sec. B.1.4; Thm. 4.2 has none):
 * Type I, T_MoA = tanh(lam x1) ReLU(x2), fixed classes and F_LA^(m): ``>= tanh(lam)/2``.
 * Type I, adaptive tanh(u.x + beta) ReLU(w.x + b), fixed classes and F_LA^(m):
   printed ``>= osc_{S cap Omega}(tanh(u.x + beta)) / 4``; the jump argument gives
-  ``||w||_2 osc / 4`` (``bound_corrected``, see /tmp/moa_findings.md and the docs).
+  ``||w||_2 osc / 4`` (``bound_corrected``): the jump of grad T across S is
+  ``||w||_2 tanh(u.x + beta)``, so the printed bound fails for ``||w||_2 < 1`` (the zero network beats it).
 
 Examples
 --------
