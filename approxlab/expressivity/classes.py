@@ -434,7 +434,7 @@ def la_as_moa(nb: NetworkBatch, rho: float = 0.5) -> NetworkBatch:
 
 
 def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:
-    """A width-m ReLU (or LeakyReLU-free ReLU) network for T_LA = ReLU(x1) + ReLU^2(x1) (Type I).
+    """A width-m ReLU network for T_LA = ReLU(x1) + ReLU^2(x1) (Type I).
 
     Kinks at ``x1 = j/m`` (j = 0..m-1); on ``[j/m, (j+1)/m]`` the slope is ``1 + (2j+1)/m``, the
     midpoint value of ``T_LA' = 1 + 2 x1``; so ``|T' - f'| <= 1/m`` and
@@ -444,8 +444,8 @@ def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:
     Examples
     --------
     >>> nb = relu_staircase(2)
-    >>> float(nb(torch.tensor([[0.75, 0.0]], dtype=torch.float64))[0, 0])  # 2 * 0.5 + 3 * 0.25
-    1.75
+    >>> float(nb(torch.tensor([[0.75, 0.0]], dtype=torch.float64))[0, 0])  # slopes 1.5, 2.5: 1.5/2 + 2.5/4
+    1.375
     """
     check_positive_int("m", m)
     layout = Layout("I", d, m, len(TYPE_I_DICTIONARY))
