@@ -62,7 +62,7 @@ def _diverge_error(target: Target, dist: Distribution, what: str) -> ValueError:
 
 
 def compute_gains(activation: object, dist: Distribution | str = Normal(), method: str = "auto", *,
-                  timeout: float = 60.0, auto_timeout: float = 0.3, mc_samples: int = 2**20,
+                  timeout: float = 60.0, auto_timeout: float = 0.1, mc_samples: int = 2**20,
                   mc_dim: int | None = None, seed: int = 0, device: str = "cpu", snap: bool = False,
                   **options: object) -> GainResult:
     """Moments and gains of ``activation`` under ``dist`` (ortho Defs. 3.2, 3.3).
@@ -197,7 +197,7 @@ def _exact_result(target: Target, dist: Distribution, var_x: sympy.Expr, res: tu
     def tidy(e: sympy.Expr) -> sympy.Expr:
         if e.free_symbols:
             return sympy.factor_terms(e) if isinstance(e, sympy.Mul) else e
-        return sympy.simplify(e) if sympy.count_ops(e) < 80 else e
+        return sympy.simplify(e) if sympy.count_ops(e) < 25 else e
 
     variance = sympy.expand(m2 - mean**2) if target.symbols else tidy(m2 - mean**2)
     fwd = var_x / m2 if target.symbols else tidy(var_x / m2)

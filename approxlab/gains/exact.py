@@ -150,7 +150,7 @@ def _finish(value: sympy.Expr) -> sympy.Expr:
         value = sympy.expand_complex(value.xreplace(real)).xreplace({v: k for k, v in real.items()})
     if value.free_symbols:
         return value
-    if sympy.count_ops(value) < 60:
+    if sympy.count_ops(value) < 25:
         value = sympy.simplify(value)
     if value.has(sympy.I):  # imaginary parts that cancel only numerically
         value = sympy.re(value)

@@ -157,6 +157,19 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Target
 def _real_roots(expr: sympy.Expr) -> list[sympy.Expr]:
     if X not in expr.free_symbols:
         return []
+    if expr.is_polynomial(X):  # fast path: lines (tropical, max/min of affine pieces) and polynomials
+        poly = sympy.Poly(expr, X)
+        if poly.free_symbols - {X}:
+            return []
+        if poly.degree() == 1:
+            c1, c0 = poly.all_coeffs()
+            return [-c0 / c1]
+        if poly.degree() <= 0:
+            return []
+        try:
+            return list(dict.fromkeys(poly.real_roots()))
+        except (sympy.PolynomialError, NotImplementedError):
+            return []
     try:
         sols = sympy.solveset(sympy.Eq(expr, 0), X, domain=sympy.S.Reals)
     except Exception:  # noqa: BLE001 - solveset can fail in many ways; no kink is then found
