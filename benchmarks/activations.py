@@ -5,11 +5,14 @@ Usage::
     python benchmarks/activations.py                       # (4096, 1024) float32 on CPU
     python benchmarks/activations.py --repeats 3 --shape 1024,1024 --device auto
     python benchmarks/activations.py --compile             # also torch.compile'd modules (eager fallback)
+    python benchmarks/activations.py --threads 1           # one intra-op thread (stable on a loaded machine)
 
 Sections:
 
 1. every registered elementwise activation (``approxlab.activations.entries()``) at its defaults;
-2. Hermite at degrees 1, 3, 8, 16, 32, 64 (and Fourier / Tropical at the same degrees);
+2. Hermite, Fourier (sine-cosine and amplitude-phase) and Tropical at degrees 1, 3, 6, 8, 16, 32, 64,
+   with the eager backend and, where the module has one and it builds here, ``backend="fused"``
+   (the C++/OpenMP kernels of :mod:`approxlab.activations.fused`; built on first use);
 3. when the PyPI package ``torchortho`` is importable: its Hermite, Fourier and Tropical
    activations at the same degrees, side by side.
 
@@ -18,7 +21,10 @@ row, so load on a shared machine affects both alike), and peak extra memory (CPU
 high-water mark reset before each row, via ``/proc/self/clear_refs``; CUDA:
 ``torch.cuda.max_memory_allocated``). A configuration that runs out of memory (CPU: an address-space
 limit of ``--mem-budget-gb`` above the baseline turns the allocation into an error instead of the
-OOM killer) is reported as ``OOM``, not crashed on.
+OOM killer) is reported as ``OOM``, not crashed on; a configuration whose warm-up call exceeds
+``--max-call-s`` is reported from that one call. The peak is the growth of the process's resident
+high-water mark after giving freed heap pages back (``malloc_trim``): a lower bound where memory
+freed by earlier rows is reused.
 """
 
 from __future__ import annotations
