@@ -141,7 +141,10 @@ class ClaimResult:
         return "crashed" if self.result is None else self.result.kind
 
     def to_dict(self) -> dict[str, object]:
-        """The report's JSON record: ``id, paper, label, statement, verdict, evidence, correction``."""
+        """The report's JSON record: ``id, paper, label, statement, source, verdict, evidence, correction``.
+
+        The run time is left out so that the report is reproducible byte for byte.
+        """
         c = self.claim
         return {
             "id": c.id,
@@ -152,7 +155,6 @@ class ClaimResult:
             "verdict": self.verdict,
             "evidence": self.error if self.result is None else self.result.evidence,
             "correction": None if self.result is None else self.result.correction,
-            "seconds": round(self.seconds, 3),
         }
 
 
