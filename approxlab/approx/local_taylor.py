@@ -212,9 +212,32 @@ class CellNetwork(nn.Module):
     def shifts(self, x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
         return x * self.z_w[c] + self.z_b[c]
 
-    @abstractmethod
+    def hats(self, x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+        """The d one-dimensional hat values of cell ``c[q]`` at ``x[q]``: shape (Q, d)."""
+        raise NotImplementedError(f"{type(self).__name__} defines no hat network")
+
     def cell_terms(self, x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
-        """phi_m(x) (x - m/N)^alpha for pairs (x[q], cell c[q]): shape (Q, T)."""
+        """phi_m(x) (x - m/N)^alpha for pairs (x[q], cell c[q]): shape (Q, T).
+
+        phi_m is the product of the d hats; subclasses set ``self.product`` to their product block
+        (approximate for ReLU/rational, exact for PolyReLU). Each term with |alpha| > 0 is the product block applied
+        to the term of alpha minus one unit (in its last nonzero coordinate) and one shift, so every
+        monomial costs one product block.
+        """
+        phis = self.hats(x, c)
+        z = self.shifts(x, c)
+        phi = phis[:, 0]
+        for i in range(1, self.d):
+            phi = self.product(phi, phis[:, i])
+        terms: dict[tuple[int, ...], torch.Tensor] = {}
+        for a in self.alphas:
+            if sum(a) == 0:
+                terms[a] = phi
+                continue
+            j = max(i for i, k in enumerate(a) if k > 0)
+            prev = tuple(k - (i == j) for i, k in enumerate(a))
+            terms[a] = self.product(terms[prev], z[:, j])
+        return torch.stack([terms[a] for a in self.alphas], dim=1)
 
     def forward(self, x: torch.Tensor, local: bool = True) -> torch.Tensor:
         """Network output at points ``x`` (P, d).

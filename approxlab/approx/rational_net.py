@@ -197,22 +197,6 @@ class RationalNet(CellNetwork):
     def hats(self, x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
         return self.hat_out(self.relu(self.hat_pre(x, c)))[..., 0]
 
-    def cell_terms(self, x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
-        phis = self.hats(x, c)
-        z = self.shifts(x, c)
-        phi = phis[:, 0]
-        for i in range(1, self.d):
-            phi = self.product(phi, phis[:, i])
-        terms: dict[tuple[int, ...], torch.Tensor] = {}
-        for a in self.alphas:
-            if sum(a) == 0:
-                terms[a] = phi
-                continue
-            j = max(i for i, k in enumerate(a) if k > 0)
-            prev = tuple(k - (i == j) for i, k in enumerate(a))
-            terms[a] = self.product(terms[prev], z[:, j])
-        return torch.stack([terms[a] for a in self.alphas], dim=1)
-
     def forward(self, x: torch.Tensor, local: bool = False, fast: bool = True) -> torch.Tensor:
         """Output at ``x`` (P, d). Rational hats are nowhere exactly zero, so every cell counts.
 

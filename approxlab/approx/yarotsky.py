@@ -172,21 +172,8 @@ class YarotskyNet(CellNetwork):
         T = math.comb(n - 1 + d, d)
         return C * (10 * d + T) + 1 + 5 * C * d + C * (d + T - 2) * (24 * m + 17)
 
-    def cell_terms(self, x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
-        phis = self.hat_out(torch.relu(self.hat_pre(x, c)))  # (Q, d)
-        z = self.shifts(x, c)
-        phi = phis[:, 0]
-        for i in range(1, self.d):
-            phi = self.product(phi, phis[:, i])
-        terms: dict[tuple[int, ...], torch.Tensor] = {}
-        for a in self.alphas:
-            if sum(a) == 0:
-                terms[a] = phi
-                continue
-            j = max(i for i, k in enumerate(a) if k > 0)
-            prev = tuple(k - (i == j) for i, k in enumerate(a))
-            terms[a] = self.product(terms[prev], z[:, j])
-        return torch.stack([terms[a] for a in self.alphas], dim=1)
+    def hats(self, x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+        return self.hat_out(torch.relu(self.hat_pre(x, c)))  # (Q, d)
 
 
 class Lemma2Net(nn.Module):
