@@ -43,3 +43,24 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str) -> None:
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("approxlab: error:") and needle in lines[0]
     assert "Traceback" not in proc.stderr
+
+
+def test_gains_of_a_formula_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    import math
+
+    with pytest.raises(SystemExit) as exc:
+        main(["gains", "exp(x)", "--json"])
+    assert exc.value.code == 0
+    record = json.loads(capsys.readouterr().out)
+    # E[e^{2x}] = e^2 under N(0, 1), and (e^x)' = e^x: both gains are e^{-2}
+    assert record["method"] == "exact"
+    assert record["exact"]["second_moment"] == "exp(2)"
+    assert record["forward_gain"] == pytest.approx(math.exp(-2), rel=1e-15)
+    assert record["backward_gain"] == pytest.approx(math.exp(-2), rel=1e-15)
+
+
+def test_diverging_moments_are_a_one_line_error() -> None:
+    proc = run_cli("gains", "exp(x)", "--dist", "cauchy")
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "diverging" in proc.stderr and "cauchy" in proc.stderr

@@ -10,16 +10,40 @@ from __future__ import annotations
 import json
 from typing import Annotated
 
+import sympy
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from approxlab.activations import Entry, X, get
 from approxlab.cli import app
+
+
+def _activation_or_formula(name: str) -> Entry | sympy.Expr:
+    """A registered activation, or else a formula in x (``exp(x)``, ``x**3 - 3*x``).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is neither a registered activation nor a formula whose only symbol is x.
+    """
+    try:
+        return get(name)
+    except ValueError as unknown:
+        try:
+            expr = sympy.sympify(name, locals={"x": X})
+        except (sympy.SympifyError, SyntaxError, TypeError):
+            raise unknown from None
+        if not isinstance(expr, sympy.Expr) or not expr.free_symbols or expr.free_symbols != {X}:
+            raise ValueError(f"{unknown}; a formula must be an expression in x alone, e.g. 'exp(x)'") from None
+        return expr
 
 
 @app.command("gains")
 def gains(
-    name: Annotated[str | None, typer.Argument(help="Activation name (`approxlab list`).")] = None,
+    name: Annotated[
+        str | None, typer.Argument(help="Activation name (`approxlab list`) or a formula in x, e.g. 'exp(x)'.")
+    ] = None,
     degree: Annotated[int | None, typer.Option(help="Degree/order of the activation (its degree option).")] = None,
     dist: Annotated[str, typer.Option(help="normal | normal:MU,SIGMA | uniform:A,B | studentt:NU | cauchy")] = "normal",
     method: Annotated[str, typer.Option(help="auto | exact | quad | mc")] = "auto",
@@ -28,7 +52,7 @@ def gains(
     seed: Annotated[int, typer.Option(help="Seed for the Monte Carlo method.")] = 0,
 ) -> None:
     """Forward and backward init gains of an activation (ortho Defs. 3.2, 3.3)."""
-    from approxlab.activations import get
+    from approxlab.activations import entries
     from approxlab.gains import METHODS, compute_gains
 
     if compare_torch:
@@ -44,15 +68,19 @@ def gains(
         raise ValueError("NAME is required (an activation from `approxlab list`), or pass --compare-torch")
     if method not in METHODS:
         raise ValueError(f"--method must be one of {', '.join(METHODS)}; got {method!r}")
-    entry = get(name)
-    options: dict[str, object] = {}
-    if degree is not None:
-        if entry.degree_option is None:
-            raise ValueError(f"activation {entry.name!r} has no degree option; --degree applies to: "
-                             + ", ".join(e.name for e in __import__("approxlab.activations", fromlist=["entries"]).entries()
-                                         if e.degree_option))
-        options[entry.degree_option] = degree
-    result = compute_gains(entry.name, dist, method, seed=seed, snap=True, **options)
+    target = _activation_or_formula(name)
+    if isinstance(target, sympy.Expr):
+        if degree is not None:
+            raise ValueError("--degree applies to registered activations, not to a formula")
+        result = compute_gains(target, dist, method, seed=seed)
+    else:
+        options: dict[str, object] = {}
+        if degree is not None:
+            if target.degree_option is None:
+                with_degree = ", ".join(e.name for e in entries() if e.degree_option)
+                raise ValueError(f"activation {target.name!r} has no degree option; --degree applies to: {with_degree}")
+            options[target.degree_option] = degree
+        result = compute_gains(target.name, dist, method, seed=seed, snap=True, **options)
     if as_json:
         print(json.dumps(result.to_dict()))
         return
