@@ -185,6 +185,56 @@ def _kinks_of(slopes: list[float], intercepts: list[float]) -> list[Fraction]:
     return upper_envelope(slopes, intercepts)[1]
 
 
+def _rat(v: Fraction) -> sympy.Rational:
+    return sympy.Rational(v.numerator, v.denominator)
+
+
+def envelope_piecewise(segments: list[tuple[Fraction, Fraction]], breaks: list[Fraction]) -> sympy.Expr:
+    """A continuous piecewise-linear function as a sympy ``Piecewise`` in :data:`X`.
+
+    ``segments[i] = (slope, intercept)`` holds on ``(breaks[i-1], breaks[i]]``; consecutive equal
+    segments are merged (their breakpoint is not a kink). This is the exact form of a max of lines
+    read off :func:`upper_envelope`: building it costs O(n) while ``sympy.Max`` of n + 1 lines with
+    numbers compares every pair symbolically (the forms are equal everywhere).
+
+    Examples
+    --------
+    >>> ids, br = upper_envelope([0, 1, 2], [0, 0, -2])
+    >>> envelope_piecewise([(Fraction(k), Fraction([0, 0, -2][k])) for k in ids], br)
+    Piecewise((0, x <= 0), (x, x <= 2), (2*x - 2, True))
+    """
+    segs, cuts = [segments[0]], []
+    for seg, b in zip(segments[1:], breaks):
+        if seg == segs[-1]:
+            continue
+        segs.append(seg)
+        cuts.append(b)
+    lines = [_rat(c) + _rat(p) * X for p, c in segs]
+    if len(lines) == 1:
+        return lines[0]
+    args = [(line, sympy.Le(X, _rat(b))) for line, b in zip(lines, cuts)]
+    return sympy.Piecewise(*args, (lines[-1], True))
+
+
+def _envelope_segments(slopes: list[float], intercepts: list[float]) -> tuple[list[tuple[Fraction, Fraction]], list[Fraction]]:
+    ids, breaks = upper_envelope(slopes, intercepts)
+    return [(Fraction(float(slopes[k])), Fraction(float(intercepts[k]))) for k in ids], breaks
+
+
+def _difference_segments(env1: tuple[list, list[Fraction]], env2: tuple[list, list[Fraction]]
+                         ) -> tuple[list[tuple[Fraction, Fraction]], list[Fraction]]:
+    """Segments of F1 - F2 for two envelopes given as (segments, breaks), on the merged breakpoints."""
+    (s1, b1), (s2, b2) = env1, env2
+    cuts = sorted(set(b1) | set(b2))
+    out = []
+    for i in range(len(cuts) + 1):
+        # a point inside the i-th interval decides which segment of each envelope is active
+        t = cuts[0] - 1 if i == 0 else (cuts[i - 1] + 1 if i == len(cuts) else (cuts[i - 1] + cuts[i]) / 2)
+        (p1, c1), (p2, c2) = s1[sum(1 for b in b1 if b < t)], s2[sum(1 for b in b2 if b < t)]
+        out.append((p1 - p2, c1 - c2))
+    return out, cuts
+
+
 class Tropical(Elementwise):
     """Tropical polynomial activation :math:`F(x) = s\\max_{k=0}^n\\{a_k + kx\\}` (ortho Def. 3.17,
     Eq. 18; scaled form Eq. 21 with :math:`s = \\sqrt2/n`; Theorem 3.19 init :math:`a_k = 1`).
@@ -240,6 +290,16 @@ class Tropical(Elementwise):
     def sympy_template(self) -> sympy.Expr:
         mx = sympy.Max(*[s + k * X for k, s in enumerate(self._symbols())])
         return sympy.sqrt(2) / self.degree * mx if self.scaled else mx
+
+    def sympy_expr(self, values: str = "current") -> sympy.Expr:
+        """The template (``"symbols"``), or with the current coefficients the same max of lines as an
+        exact ``Piecewise`` over its upper envelope (:func:`envelope_piecewise`), the form the
+        forward evaluates."""
+        if values != "current":
+            return super().sympy_expr(values)
+        c = self.coefficients.detach().double().cpu().tolist()
+        pw = envelope_piecewise(*_envelope_segments(list(range(self.degree + 1)), c))
+        return sympy.sqrt(2) / self.degree * pw if self.scaled else pw
 
     def kinks(self) -> tuple[float, ...]:
         """Breakpoints of the upper envelope of the lines a_k + kx for the current a_k."""
@@ -336,6 +396,18 @@ class TropicalRational(Elementwise):
     def sympy_template(self) -> sympy.Expr:
         c, d, p, q = self._symbols()
         return sympy.Max(*[ck + pk * X for ck, pk in zip(c, p)]) - sympy.Max(*[dk + qk * X for dk, qk in zip(d, q)])
+
+    def sympy_expr(self, values: str = "current") -> sympy.Expr:
+        """The template (``"symbols"``), or with the current coefficients F1 - F2 as one exact
+        ``Piecewise`` over the merged breakpoints of both upper envelopes (equal to the template with
+        the values substituted, built in O(m + n) instead of by ``sympy.Max``'s pairwise comparisons)."""
+        if values != "current":
+            return super().sympy_expr(values)
+        c = self.num_coefficients.detach().double().cpu().tolist()
+        d = self.den_coefficients.detach().double().cpu().tolist()
+        p = self.num_powers.detach().double().cpu().tolist()
+        q = self.den_powers.detach().double().cpu().tolist()
+        return envelope_piecewise(*_difference_segments(_envelope_segments(p, c), _envelope_segments(q, d)))
 
     def kinks(self) -> tuple[float, ...]:
         """Points where the slope of F1 - F2 changes (breakpoints of either envelope that do not cancel)."""
