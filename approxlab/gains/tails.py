@@ -15,6 +15,7 @@ inf counts as divergence. Bounded supports (uniform) need no test.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import mpmath
@@ -38,18 +39,24 @@ def _radii(dist: Distribution) -> list[tuple[float, float]] | None:
     return [(1e4 * scale, 1e8 * scale), (-1e4 * scale, -1e8 * scale)]
 
 
+@functools.lru_cache(maxsize=256)
+def _mp_function(expr: sympy.Expr):
+    """``sympy.lambdify(X, expr, "mpmath")``, built once per expression (lambdify costs milliseconds)."""
+    return sympy.lambdify(X, expr, modules="mpmath")
+
+
 def _log_tail_expr(g: sympy.Expr, logp: sympy.Expr, x: float) -> float:
     """log(|x| g(x)^2 p(x)) at a far point, in mpmath (exp(1e8) is fine there)."""
     smooth = resolve_at(g, sympy.Rational(x))
     with mpmath.workdps(30):
         xm = mpmath.mpf(x)
-        v = sympy.lambdify(X, smooth, modules="mpmath")(xm)
+        v = _mp_function(smooth)(xm)
         mag = abs(mpmath.mpmathify(v))
         if mag == 0:
             return -math.inf
         if not mpmath.isfinite(mag):
             return math.inf
-        lp = sympy.lambdify(X, logp, modules="mpmath")(xm)
+        lp = _mp_function(logp)(xm)
         return float(2 * mpmath.log(mag) + lp + mpmath.log(abs(xm)))
 
 
