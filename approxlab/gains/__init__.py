@@ -41,7 +41,7 @@ import sympy
 
 from approxlab.activations.base import X
 from approxlab.dists import Distribution, Normal, parse_dist
-from approxlab.gains.exact import Diverges, ExactUnavailable, exact_moments, time_limit
+from approxlab.gains.exact import Diverges, ExactUnavailable, cached_simplify, exact_moments, time_limit
 from approxlab.gains.mc import mc_moments
 from approxlab.gains.quad import quad_moments_callable, quad_moments_expr
 from approxlab.gains.record import QUANTITIES, GainResult
@@ -197,7 +197,7 @@ def _exact_result(target: Target, dist: Distribution, var_x: sympy.Expr, res: tu
     def tidy(e: sympy.Expr) -> sympy.Expr:
         if e.free_symbols:
             return sympy.factor_terms(e) if isinstance(e, sympy.Mul) else e
-        return sympy.simplify(e) if sympy.count_ops(e) < 25 else e
+        return cached_simplify(e) if sympy.count_ops(e) < 25 else e
 
     variance = sympy.expand(m2 - mean**2) if target.symbols else tidy(m2 - mean**2)
     fwd = var_x / m2 if target.symbols else tidy(var_x / m2)

@@ -143,6 +143,13 @@ def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: 
     return sympy.integrate(X**j * sympy.exp(s * X) * dist.sympy_density(), (X, a, b))
 
 
+@functools.lru_cache(maxsize=1024)
+def cached_simplify(value: sympy.Expr) -> sympy.Expr:
+    """``sympy.simplify(value)``, remembered: activations that share a moment (PolyReLU and PolyCom-I,
+    the two Fourier forms) pay for its simplification once."""
+    return sympy.simplify(value)
+
+
 def _finish(value: sympy.Expr) -> sympy.Expr:
     value = sympy.powsimp(sympy.expand(value))
     if value.has(sympy.I):  # coefficients are real: declare them so before taking the real form
@@ -150,8 +157,10 @@ def _finish(value: sympy.Expr) -> sympy.Expr:
         value = sympy.expand_complex(value.xreplace(real)).xreplace({v: k for k, v in real.items()})
     if value.free_symbols:
         return value
+    if value.has(sympy.Float):  # inexact constants: the caller reports sympy.N(value, 30), no form to tidy
+        return sympy.re(value) if value.has(sympy.I) else value
     if sympy.count_ops(value) < 25:
-        value = sympy.simplify(value)
+        value = cached_simplify(value)
     if value.has(sympy.I):  # imaginary parts that cancel only numerically
         value = sympy.re(value)
     return value
