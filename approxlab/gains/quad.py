@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Callable
@@ -79,23 +80,30 @@ def quad_moments_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, 
         return tuple(float(v) for v in vals) + tuple(float(e) for e in errs)  # type: ignore[return-value]
 
 
+@functools.lru_cache(maxsize=256)
+def _float_function(expr: sympy.Expr) -> Callable[[float], float]:
+    """``expr`` in x as a float64 function (lambdify with scipy/numpy), built once per expression."""
+    if X not in expr.free_symbols:
+        c = np.float64(float(expr))
+        return lambda t: c  # noqa: E731
+    f = sympy.lambdify(X, expr, modules=["scipy", "numpy"])
+    return lambda t: np.float64(float(f(t)))  # numpy scalars: overflow gives inf, not OverflowError
+
+
 def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
                 ) -> tuple[float, float, float, float, float, float]:
-    dens_expr = dist.sympy_density()
+    dens = _float_function(dist.sympy_density())
     vals, errs = [0.0] * 3, [0.0] * 3
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", scipy.integrate.IntegrationWarning)
         for a, b, e in pieces(expr, dist.support, kinks):
             fa, fb = float(a), float(b)
-            de = sympy.diff(e, X)
+            f, df = _float_function(e), _float_function(sympy.diff(e, X))  # F, F' lambdified once each
             ends = _splits(dist, fa, fb)
-            for i, g in enumerate((e * dens_expr, e**2 * dens_expr, de**2 * dens_expr)):
-                h = sympy.lambdify(X, g, modules=["scipy", "numpy"])
-                if X not in g.free_symbols:
-                    c = float(g)
-                    h = lambda t, c=c: c  # noqa: E731
+            integrands = (lambda t: f(t) * dens(t), lambda t: f(t) ** 2 * dens(t), lambda t: df(t) ** 2 * dens(t))
+            for i, h in enumerate(integrands):
                 for lo, hi in zip(ends[:-1], ends[1:]):
-                    v, err = scipy.integrate.quad(lambda t: float(h(t)), lo, hi, epsabs=1e-15, epsrel=1e-14, limit=200)
+                    v, err = scipy.integrate.quad(h, lo, hi, epsabs=1e-15, epsrel=1e-14, limit=200)
                     vals[i] += v
                     errs[i] += err
     return (*vals, *errs)  # type: ignore[return-value]
