@@ -72,6 +72,9 @@ def exp_terms(g: sympy.Expr) -> dict[tuple[int, sympy.Expr], sympy.Expr] | None:
     >>> exp_terms(3 * X**2 + sympy.cos(X))
     {(2, 0): 3, (0, I): 1/2, (0, -I): 1/2}
     """
+    fast = _trig_terms(g)
+    if fast is not None:
+        return fast
     if g.has(*_TRIG):
         g = g.rewrite(sympy.exp)
     g = sympy.expand(g)
@@ -102,6 +105,53 @@ def exp_terms(g: sympy.Expr) -> dict[tuple[int, sympy.Expr], sympy.Expr] | None:
 
 
 Terms = dict[tuple[int, sympy.Expr], sympy.Expr]
+
+
+def _linear(arg: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr] | None:
+    """(s, c) with arg = s x + c and s, c free of x, or None."""
+    s, c = sympy.Integer(0), []
+    for t in sympy.Add.make_args(arg):
+        if X not in t.free_symbols:
+            c.append(t)
+            continue
+        k, rest = t.as_independent(X, as_Add=False)
+        if rest != X:
+            return None
+        s += k
+    return s, sympy.Add(*c)
+
+
+def _trig_terms(g: sympy.Expr) -> dict[tuple[int, sympy.Expr], sympy.Expr] | None:
+    """:func:`exp_terms` for a sum of ``c``, ``c cos(s x + p)`` and ``c sin(s x + p)`` terms (Fourier
+    activations), read off term by term with Euler's formula instead of rewriting and expanding the whole
+    sum; None for any other form. cos(u) = (e^{iu} + e^{-iu})/2, sin(u) = (e^{iu} - e^{-iu})/(2i)."""
+    out: dict[tuple[int, sympy.Expr], sympy.Expr] = {}
+
+    def add(key: tuple[int, sympy.Expr], c: sympy.Expr) -> None:
+        out[key] = out.get(key, 0) + c
+
+    for term in sympy.Add.make_args(g):
+        coeff, f = term.as_independent(X, as_Add=False)
+        if f == 1:
+            add((0, sympy.Integer(0)), coeff)
+            continue
+        if not isinstance(f, (sympy.cos, sympy.sin)):
+            return None
+        lin = _linear(sympy.expand(f.args[0]))
+        if lin is None or lin[0].has(sympy.Float) or lin[0] == 0:
+            return None
+        s, c0 = lin
+        ep = sympy.exp(sympy.I * c0) if c0 != 0 else sympy.Integer(1)
+        em = sympy.exp(-sympy.I * c0) if c0 != 0 else sympy.Integer(1)
+        if c0 != 0 and not c0.free_symbols:
+            ep, em = sympy.expand_complex(ep), sympy.expand_complex(em)
+        if isinstance(f, sympy.cos):
+            add((0, sympy.I * s), coeff * ep / 2)
+            add((0, -sympy.I * s), coeff * em / 2)
+        else:
+            add((0, sympy.I * s), -sympy.I * coeff * ep / 2)
+            add((0, -sympy.I * s), sympy.I * coeff * em / 2)
+    return out
 
 
 def mul_terms(t1: Terms, t2: Terms) -> Terms:
@@ -137,9 +187,12 @@ def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: 
         return sympy.exp(s * dist.mu + s**2 * dist.sigma**2 / 2) * shifted.partial_moment(j, a, b)
     if isinstance(dist, Uniform):  # antiderivative e^{sx} sum_i (-1)^i j!/(j-i)! x^{j-i} / s^{i+1}
         lo, hi = sympy.Max(a, dist.a), sympy.Min(b, dist.b)
-        anti = sum((-1) ** i * sympy.factorial(j) / sympy.factorial(j - i) * X ** (j - i) / s ** (i + 1)
-                   for i in range(j + 1)) * sympy.exp(s * X)
-        return (anti.subs(X, hi) - anti.subs(X, lo)) * dist.sympy_density()
+
+        def anti(t: sympy.Expr) -> sympy.Expr:
+            return sum((-1) ** i * sympy.factorial(j) / sympy.factorial(j - i) * t ** (j - i) / s ** (i + 1)
+                       for i in range(j + 1)) * sympy.exp(s * t)
+
+        return (anti(hi) - anti(lo)) * dist.sympy_density()
     return sympy.integrate(X**j * sympy.exp(s * X) * dist.sympy_density(), (X, a, b))
 
 
