@@ -216,3 +216,68 @@ def test_cli_json_gelu_quad(capsys):
 def test_cli_errors_exit_2(args, msg, capsys):
     code, _, err = _cli(args, capsys)
     assert code == 2 and msg in err and len(err.strip().splitlines()) == 1
+
+
+# --- fast exact paths give the same numbers as the general ones ---------------------------------------
+
+
+@pytest.mark.parametrize("name, kwargs", [("tropical", {}), ("tropical", {"init": "zeros", "scaled": False}),
+                                          ("tropical-rational", {"num_degree": 4, "den_degree": 3}),
+                                          ("tropical-rational", {"powers": "real", "num_degree": 3, "den_degree": 2}),
+                                          ("tropical-rational", {"num_degree": 3, "den_degree": 1, "init": "zeros"})])
+def test_tropical_envelope_piecewise_equals_max_form(name: str, kwargs: dict) -> None:
+    """sympy_expr() (Piecewise over the upper envelope) has exactly the moments of the template's Max of lines."""
+    from approxlab.activations.base import Elementwise
+    from approxlab.gains.exact import exact_moments
+
+    act = create(name, **kwargs)
+    fast, slow = act.sympy_expr(), Elementwise.sympy_expr(act)  # the base class substitutes into sympy.Max
+    assert fast.has(sympy.Piecewise) or not fast.has(sympy.Max)
+    for v in (sympy.Rational(-7, 3), sympy.Rational(-1, 9), 0, sympy.Rational(2, 7), 5):
+        assert sympy.simplify(fast.subs(X, v) - slow.subs(X, v)) == 0
+    got, want = exact_moments(fast, Normal(), act.kinks())[:3], exact_moments(slow, Normal(), act.kinks())[:3]
+    for g, w in zip(got, want):
+        assert sympy.simplify(g - w) == 0
+        with mpmath.workdps(30):
+            assert abs(sympy.N(g, 30) - sympy.N(w, 30)) <= sympy.Float(1e-28) * abs(sympy.N(w, 30))
+
+
+def test_tropical_rational_zeros_is_relu_times_degree_gap() -> None:
+    """max(0, x, 2x, 3x) - max(0, x) = 2 relu(x): E[F^2] = 4 * 1/2 = 2, E[F'^2] = 4 * 1/2 = 2, exactly."""
+    r = compute_gains("tropical-rational", num_degree=3, den_degree=1, init="zeros")
+    assert r.method == "exact" and r.second_moment == 2 and r.derivative_second_moment == 2
+    assert r.forward_gain == sympy.Rational(1, 2)
+
+
+def test_trig_terms_match_rewrite_path() -> None:
+    """Euler's formula term by term gives the same exponential terms as rewrite(exp) + expand."""
+    from approxlab.gains.exact import _trig_terms
+
+    a = sympy.Symbol("a", real=True)
+    g = (sympy.Rational(3, 4) + a * sympy.cos(2 * X) - sympy.sin(3 * X - sympy.pi / 4) / 6
+         + sympy.sqrt(2) * sympy.cos(X + sympy.Rational(1, 3)))
+    fast = _trig_terms(g)
+    slow = {}
+    for term in sympy.Add.make_args(sympy.expand(g.rewrite(sympy.exp))):
+        c, f = term.as_independent(X, as_Add=False)
+        s = sympy.expand(f.args[0] / X) if f != 1 else sympy.Integer(0)
+        slow[(0, s)] = slow.get((0, s), 0) + c
+    assert fast is not None and set(fast) == set(slow)
+    for k in fast:
+        assert sympy.simplify(sympy.expand_complex(fast[k] - slow[k])) == 0
+    assert _trig_terms(X * sympy.cos(X)) is None and _trig_terms(sympy.cos(X**2)) is None
+
+
+@pytest.mark.parametrize("degree", [1, 6])
+def test_fourier_exact_matches_mpmath(degree: int) -> None:
+    """Exact Fourier moments under U(-pi, pi) vs mpmath.quad at 30 digits of the module's own sympy form."""
+    act = create("fourier", degree=degree)
+    expr = act.sympy_expr()
+    r = compute_gains(act, Uniform(-sympy.pi, sympy.pi), method="exact")
+    f = sympy.lambdify(X, expr, "mpmath")
+    df = sympy.lambdify(X, sympy.diff(expr, X), "mpmath")
+    with mpmath.workdps(30):
+        m2 = mpmath.quad(lambda t: f(t) ** 2, [-mpmath.pi, 0, mpmath.pi]) / (2 * mpmath.pi)
+        d2 = mpmath.quad(lambda t: df(t) ** 2, [-mpmath.pi, 0, mpmath.pi]) / (2 * mpmath.pi)
+        assert abs(mpmath.mpf(str(sympy.N(r.second_moment, 30))) - m2) < mpmath.mpf(10) ** -25
+        assert abs(mpmath.mpf(str(sympy.N(r.derivative_second_moment, 30))) - d2) < mpmath.mpf(10) ** -25
