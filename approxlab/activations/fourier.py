@@ -32,6 +32,7 @@ from torch import nn
 
 from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
+from approxlab.activations.trig_recurrence import FourierSeriesFunction
 
 #: Initialisations of the Fourier activations (see :func:`fourier_init`).
 FOURIER_INITS: tuple[str, ...] = ("theorem-3.13", "corollary-3.14", "balanced", "ones")
@@ -160,13 +161,8 @@ class Fourier(Elementwise):
             kern = fused.kernels()
             if kern is not None:
                 return _FourierFused.apply(x, self.a, self.b, self.inv_factorials, self.omega, kern)
-        ct = _compute_dtype(x, self.a)
-        k = torch.arange(1, self.degree + 1, device=x.device, dtype=ct)
-        theta = (x.to(ct) * self.omega).unsqueeze(-1) * k  # (..., n): k omega x
-        w = self.inv_factorials.to(ct)
-        a, b = self.a.to(ct), self.b.to(ct)
-        out = torch.cos(theta) @ (a[1:] * w) + torch.sin(theta) @ (b * w) + a[0]
-        return out.to(x.dtype)
+        # eager: rotation recurrence for cos/sin(k omega x), saves only x and the coefficients
+        return FourierSeriesFunction.apply(x, self.a, self.b, self.inv_factorials, self.omega)
 
     def _symbols(self) -> tuple[list[sympy.Symbol], list[sympy.Symbol]]:
         a = [sympy.Symbol(f"a_{k}", real=True) for k in range(self.degree + 1)]
