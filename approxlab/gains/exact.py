@@ -70,7 +70,7 @@ def exp_terms(g: sympy.Expr) -> dict[tuple[int, sympy.Expr], sympy.Expr] | None:
     Examples
     --------
     >>> exp_terms(3 * X**2 + sympy.cos(X))
-    {(2, 0): 3, (0, I): 1/2, (0, -I): 1/2}
+    {(0, I): 1/2, (0, -I): 1/2, (2, 0): 3}
     """
     fast = _trig_terms(g)
     if fast is not None:

@@ -13,7 +13,7 @@ Examples
 >>> from approxlab.activations.base import X
 >>> m = quad_moments_expr(sympy.tanh(X), Normal())
 >>> round(m[1], 12)
-0.394294675448
+0.394294490398
 """
 
 from __future__ import annotations
