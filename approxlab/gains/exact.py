@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 
 import sympy
 
@@ -141,10 +142,13 @@ def _trig_terms(g: sympy.Expr) -> dict[tuple[int, sympy.Expr], sympy.Expr] | Non
         if lin is None or lin[0].has(sympy.Float) or lin[0] == 0:
             return None
         s, c0 = lin
-        ep = sympy.exp(sympy.I * c0) if c0 != 0 else sympy.Integer(1)
-        em = sympy.exp(-sympy.I * c0) if c0 != 0 else sympy.Integer(1)
-        if c0 != 0 and not c0.free_symbols:
-            ep, em = sympy.expand_complex(ep), sympy.expand_complex(em)
+        if c0 == 0:
+            ep = em = sympy.Integer(1)
+        elif c0.is_extended_real and not c0.free_symbols:  # e^{+-i c0} = cos c0 +- i sin c0
+            cs, sn = sympy.cos(c0), sympy.sin(c0)
+            ep, em = cs + sympy.I * sn, cs - sympy.I * sn
+        else:
+            ep, em = sympy.exp(sympy.I * c0), sympy.exp(-sympy.I * c0)
         if isinstance(f, sympy.cos):
             add((0, sympy.I * s), coeff * ep / 2)
             add((0, -sympy.I * s), coeff * em / 2)
@@ -154,8 +158,48 @@ def _trig_terms(g: sympy.Expr) -> dict[tuple[int, sympy.Expr], sympy.Expr] | Non
     return out
 
 
+def _gaussian(c: object) -> tuple[Fraction, Fraction] | None:
+    """(re, im) of a Gaussian rational a + b i (sympy or int), or None for anything else."""
+    if isinstance(c, int):
+        return Fraction(c), Fraction(0)
+    if c.is_Rational:
+        return Fraction(int(c.p), int(c.q)), Fraction(0)
+    if c is sympy.I:
+        return Fraction(0), Fraction(1)
+    if c.is_Mul and len(c.args) == 2 and c.args[0].is_Rational and c.args[1] is sympy.I:
+        return Fraction(0), Fraction(int(c.args[0].p), int(c.args[0].q))
+    if c.is_Add:
+        re, im = Fraction(0), Fraction(0)
+        for a in c.args:
+            g = _gaussian(a)
+            if g is None:
+                return None
+            re, im = re + g[0], im + g[1]
+        return re, im
+    return None
+
+
+def _mul_gaussian(t1: Terms, t2: Terms) -> Terms | None:
+    """:func:`mul_terms` in exact Python rationals when every coefficient is a Gaussian rational (Fourier
+    activations with rational coefficients): the same exact products, without building sympy trees."""
+    g1, g2 = {k: _gaussian(c) for k, c in t1.items()}, {k: _gaussian(c) for k, c in t2.items()}
+    if any(g is None for g in (*g1.values(), *g2.values())):
+        return None
+    acc: dict[tuple[int, sympy.Expr], tuple[Fraction, Fraction]] = {}
+    for (j1, s1), (a, b) in g1.items():
+        for (j2, s2), (c, d) in g2.items():
+            key = (j1 + j2, s1 + s2)
+            re, im = acc.get(key, (Fraction(0), Fraction(0)))
+            acc[key] = (re + a * c - b * d, im + a * d + b * c)
+    return {k: sympy.Rational(re.numerator, re.denominator) + sympy.I * sympy.Rational(im.numerator, im.denominator)
+            for k, (re, im) in acc.items()}
+
+
 def mul_terms(t1: Terms, t2: Terms) -> Terms:
     """The term dictionary of a product (exponents of x and rates s add)."""
+    fast = _mul_gaussian(t1, t2)
+    if fast is not None:
+        return fast
     acc: dict[tuple[int, sympy.Expr], list[sympy.Expr]] = {}
     for (j1, s1), c1 in t1.items():
         for (j2, s2), c2 in t2.items():
