@@ -281,3 +281,20 @@ def test_fourier_exact_matches_mpmath(degree: int) -> None:
         d2 = mpmath.quad(lambda t: df(t) ** 2, [-mpmath.pi, 0, mpmath.pi]) / (2 * mpmath.pi)
         assert abs(mpmath.mpf(str(sympy.N(r.second_moment, 30))) - m2) < mpmath.mpf(10) ** -25
         assert abs(mpmath.mpf(str(sympy.N(r.derivative_second_moment, 30))) - d2) < mpmath.mpf(10) ** -25
+
+
+def test_gaussian_rational_products_match_sympy() -> None:
+    """mul_terms' Fraction path gives the products sympy gives (keys and exact values)."""
+    from approxlab.gains.exact import _mul_gaussian, exp_terms
+
+    I, R = sympy.I, sympy.Rational
+    t = exp_terms(R(3, 4) + sympy.cos(2 * X) / 6 - R(5, 7) * sympy.sin(X))
+    got = _mul_gaussian(t, t)
+    want: dict = {}
+    for (j1, s1), c1 in t.items():
+        for (j2, s2), c2 in t.items():
+            want[(j1 + j2, s1 + s2)] = sympy.expand(want.get((j1 + j2, s1 + s2), 0) + c1 * c2)
+    assert got is not None and set(got) == set(want)
+    assert all(sympy.expand(got[k] - want[k]) == 0 for k in want)
+    assert got[(0, 0)] == R(9, 16) + R(1, 72) + R(25, 98)  # the constant term: a0^2 + |c_2|^2/2 + |c_1|^2/2
+    assert _mul_gaussian({(0, I): sympy.sqrt(2)}, t) is None
