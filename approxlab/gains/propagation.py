@@ -138,8 +138,8 @@ def variance_map(activation: object, q: float, alpha: float | None = None, width
     Examples
     --------
     >>> m = variance_map("relu", 1.0)
-    >>> round(m["M"], 6), round(m["slope"], 6), round(m["chi1"], 6)
-    (1.0, 1.0, 1.0)
+    >>> [round(float(m[k]), 6) for k in ("M", "slope", "chi1")]
+    [1.0, 1.0, 1.0]
     """
     from approxlab.activations import get
     from approxlab.gains import compute_gains
