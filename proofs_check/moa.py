@@ -14,6 +14,7 @@ SiLU, tanh}, Type II adds Id; LeakyReLU uses the zoo's slope eta = 0.01.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction as Fr
@@ -21,7 +22,7 @@ from fractions import Fraction as Fr
 import numpy as np
 import sympy as sp
 
-from approxlab.claims import Verdict, claim
+from approxlab.claims import Claim, Verdict, claim
 
 x1, x2 = sp.symbols("x1 x2", real=True)
 _t = sp.Symbol("t", real=True)
@@ -77,8 +78,9 @@ def _memo(fn):
     return wrapped
 
 
-def _kind(c) -> str:
-    """The verdict kind of claim ``c`` (memoised)."""
+@functools.cache
+def _kind(c: Claim) -> str:
+    """The verdict kind of claim ``c``, memoised: a theorem assembled from its steps runs each once."""
     return c.check().kind
 
 
