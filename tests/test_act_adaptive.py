@@ -13,17 +13,7 @@ from hypothesis import strategies as st
 from approxlab.activations import create, get
 from approxlab.activations.adaptive import DEFAULT_TAU, AdaptivePolyNorm
 from approxlab.activations.polycom import PolyNorm
-
-DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
-
-
-def randomize(module: torch.nn.Module, seed: int) -> torch.nn.Module:
-    g = torch.Generator().manual_seed(seed)
-    with torch.no_grad():
-        for p in module.parameters():
-            p.copy_(torch.randn(p.shape, generator=g, dtype=p.dtype))
-    return module
-
+from zoo_helpers import DTYPES, randomize
 
 def reference(m: AdaptivePolyNorm, x: torch.Tensor) -> torch.Tensor:
     """Eqs. 1-4 typed from the paper with torch's own LayerNorm."""

@@ -13,17 +13,7 @@ from hypothesis import strategies as st
 
 from approxlab.activations import X, create, get
 from approxlab.activations.polycom import PolyCom, PolyNorm, PolyReLU, horner, rms_normalized_power
-
-DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
-
-
-def randomize(module: torch.nn.Module, seed: int) -> torch.nn.Module:
-    g = torch.Generator().manual_seed(seed)
-    with torch.no_grad():
-        for p in module.parameters():
-            p.copy_(torch.randn(p.shape, generator=g, dtype=p.dtype))
-    return module
-
+from zoo_helpers import DTYPES, randomize
 
 # --- the paper's reference code (polycom Algorithm 2), re-typed, generalised from 3 to r terms -------
 def _norm(x, eps=1e-6):

@@ -21,17 +21,9 @@ from approxlab.activations.rational import (
     SafeRational,
     _rational,
 )
+from zoo_helpers import DTYPES, randomize
 
-DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
 GEN = torch.Generator
-
-
-def randomize(module: torch.nn.Module, seed: int) -> torch.nn.Module:
-    g = GEN().manual_seed(seed)
-    with torch.no_grad():
-        for p in module.parameters():
-            p.copy_(torch.randn(p.shape, generator=g, dtype=p.dtype))
-    return module
 
 
 def naive_rational(x, a, b, denominator, eps):

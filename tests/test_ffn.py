@@ -10,16 +10,9 @@ from approxlab.activations.adaptive import AdaptivePolyNorm
 from approxlab.activations.ffn import TypeIFFN, TypeIIFFN
 from approxlab.activations.polycom import PolyNorm, PolyReLU
 from approxlab.activations.rational import RationalAct
+from zoo_helpers import randomize
 
 GEN = torch.Generator
-
-
-def randomize(module: torch.nn.Module, seed: int) -> torch.nn.Module:
-    g = GEN().manual_seed(seed)
-    with torch.no_grad():
-        for p in module.parameters():
-            p.copy_(torch.randn(p.shape, generator=g, dtype=p.dtype) * 0.5)
-    return module
 
 
 THIRD = float(torch.tensor(1 / 3))  # the paper's a_i = 1/3 as stored (float32)
@@ -42,7 +35,7 @@ def test_type1_equals_w2_act_w1(act, bias):
     ffn = TypeIFFN(6, 10, make(), bias=bias).double()
     with torch.no_grad():  # random weights, activation coefficients left at their paper init
         for lin in (ffn.w1, ffn.w2):
-            randomize(lin, 3)
+            randomize(lin, 3, scale=0.5)
     x = torch.randn(4, 3, 6, dtype=torch.float64, generator=GEN().manual_seed(1))
     h = x @ ffn.w1.weight.T + (ffn.w1.bias if bias else 0)
     expected = f(h) @ ffn.w2.weight.T + (ffn.w2.bias if bias else 0)
@@ -56,7 +49,7 @@ def test_type2_equals_w3_act_w1_times_w2(act, bias):
     ffn = TypeIIFFN(6, 10, make(), bias=bias).double()
     with torch.no_grad():
         for lin in (ffn.w1, ffn.w2, ffn.w3):
-            randomize(lin, 4)
+            randomize(lin, 4, scale=0.5)
     x = torch.randn(5, 6, dtype=torch.float64, generator=GEN().manual_seed(2))
     b = (lambda lin: lin.bias) if bias else (lambda lin: 0)
     expected = (f(x @ ffn.w1.weight.T + b(ffn.w1)) * (x @ ffn.w2.weight.T + b(ffn.w2))) @ ffn.w3.weight.T + b(ffn.w3)
@@ -90,7 +83,7 @@ def test_moa_gate_reads_the_block_input():
     from approxlab.activations import create
 
     ffn = TypeIFFN(5, 7, create("moa", dim=5, dictionary=["relu", "tanh"])).double()
-    randomize(ffn, 8)
+    randomize(ffn, 8, scale=0.5)
     x = torch.randn(3, 5, dtype=torch.float64, generator=GEN().manual_seed(9))
     h = x @ ffn.w1.weight.T
     pi = torch.softmax(x @ ffn.act.gate.weight.T, dim=-1)
@@ -105,7 +98,7 @@ def test_two_projection_activation_makes_w3_act_w1x_w2x():
 
     act = create("la-bi-sided", dictionary=["identity", "relu"]).double()
     ffn = TypeIIFFN(4, 6, act).double()
-    randomize(ffn, 10)
+    randomize(ffn, 10, scale=0.5)
     x = torch.randn(2, 4, dtype=torch.float64, generator=GEN().manual_seed(11))
     y, z = x @ ffn.w1.weight.T, x @ ffn.w2.weight.T
     torch.testing.assert_close(ffn(x), act(y, z) @ ffn.w3.weight.T, rtol=1e-14, atol=1e-14)
@@ -128,7 +121,7 @@ def test_parameter_counts_and_polycom_width_matching():
 @pytest.mark.parametrize("cls", [TypeIFFN, TypeIIFFN])
 @pytest.mark.parametrize("act", [lambda: PolyReLU(2), lambda: PolyNorm(2), lambda: RationalAct()])
 def test_gradcheck_float64(cls, act):
-    ffn = randomize(cls(3, 4, act(), bias=True).double(), 5)
+    ffn = randomize(cls(3, 4, act(), bias=True).double(), 5, scale=0.5)
     x = torch.randn(2, 3, dtype=torch.float64, generator=GEN().manual_seed(6)).requires_grad_(True)
     names = [n for n, _ in ffn.named_parameters()]
     ps = tuple(p.detach().clone().requires_grad_(True) for p in ffn.parameters())
