@@ -1,43 +1,176 @@
-"""The ``approxlab`` command line.
+"""The ``approxlab`` command line: a lazy command group that starts at once.
 
-``approxlab list | figures | gains | verify | scaling | probe | sweep | bench``. Each command lives in a
-module of :mod:`approxlab.commands` that adds itself to :data:`app`. Bad input never shows a traceback:
-a ``ValueError``/``TypeError`` from the library or a usage error is printed as one line on stderr and
-the exit code is 2.
+Every verb is a line of :data:`COMMANDS` (verb -> module, one-line help). ``approxlab --help`` lists the
+table without importing any command module; a command module (and with it torch, sympy, scipy or
+matplotlib) is imported only when its verb runs. A command module adds its verb to :data:`app` with
+``@app.command("verb")`` (or ``app.add_typer(sub_app, name="verb")`` for a group of subcommands).
+
+Adding a verb is one line::
+
+    "card": ("approxlab.commands.card", "Print the card of an activation."),
+
+Bad input never shows a traceback: a ``ValueError``/``TypeError`` from the library or a usage error is
+printed as one line on stderr (``approxlab: error: ...``) and the exit code is 2.
+
+Examples
+--------
+>>> from approxlab.cli import COMMANDS
+>>> COMMANDS["list"][0]
+'approxlab.commands.zoo'
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 try:  # typer >= 0.20 vendors click; older typer uses the click package
     from typer._click import exceptions as click_exc
 except ImportError:  # pragma: no cover - depends on the installed typer
-    from click import exceptions as click_exc
+    from click import exceptions as click_exc  # type: ignore[no-redef]
 
+from approxlab import __version__
+
+#: The verbs: name -> (module that registers it on :data:`app`, one-line help shown by ``--help``).
+#: Adding a verb is one line here; keep the help under ~70 characters.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "list": ("approxlab.commands.zoo", "Every activation with its paper, equation and options."),
+    "papers": ("approxlab.commands.papers", "The five papers, with how many claims each has."),
+    "verify": ("approxlab.commands.verify", "Run the papers' claims as checks; write the report."),
+    "gains": ("approxlab.commands.gains", "Forward and backward init gains of an activation."),
+    "scaling": ("approxlab.commands.scaling", "Error against parameter count; fitted exponents."),
+    "probe": ("approxlab.commands.probe", "Probe the separations of moa Theorems 4.1 and 4.2."),
+    "sweep": ("approxlab.commands.sweep", "Inspect, export and clean a sweep's result store."),
+    "figures": ("approxlab.commands.zoo", "Regenerate the theory figures (PNG plus data)."),
+}
+
+#: The command modules, in table order (kept for code that iterates over them).
+COMMAND_MODULES: tuple[str, ...] = tuple(dict.fromkeys(module for module, _ in COMMANDS.values()))
+
+EXIT_CODES = """\b
+Exit codes:
+  0  ok (a paper's claim that fails as printed is a finding, not an error)
+  1  a check or a run crashed (a bug in approxlab; the traceback is shown)
+  2  bad input (one line on stderr: approxlab: error: ...)
+
+Run `approxlab COMMAND --help` for a command's options."""
+
+#: The typer application the command modules register on (``from approxlab.cli import app``).
 app = typer.Typer(
     name="approxlab",
-    help="Check the mathematics behind polynomial, orthogonal, rational and mixed activations.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
-#: Modules that add commands to :data:`app` when imported.
-COMMAND_MODULES: tuple[str, ...] = (
-    "approxlab.commands.zoo",
-    "approxlab.commands.gains",
-    "approxlab.commands.verify",
-    "approxlab.commands.scaling",
-    "approxlab.commands.probe",
-    "approxlab.commands.sweep",
+
+@app.callback()
+def _root() -> None:
+    """approxlab (the group object itself is :func:`group`)."""
+
+
+class _LazyCommands(Mapping[str, Any]):
+    """The verbs of :data:`COMMANDS` as a mapping; a verb's module is imported on first lookup."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in COMMANDS:
+            raise KeyError(name)
+        if name not in self._loaded:
+            importlib.import_module(COMMANDS[name][0])
+            built = typer.main.get_command(app)
+            cmd = built.commands.get(name) if isinstance(built, TyperGroup) else None
+            if cmd is None:
+                raise RuntimeError(f"{COMMANDS[name][0]} does not register the command {name!r} on approxlab.cli.app")
+            self._loaded[name] = cmd
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS)
+
+
+class LazyGroup(TyperGroup):
+    """A typer group that lists :data:`COMMANDS` from the table and imports a verb only to run it."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        self.commands = _LazyCommands()  # type: ignore[assignment]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        return self.commands.get(cmd_name)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(COMMANDS)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = [(name, short) for name, (_, short) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"approxlab {__version__}")
+        raise typer.Exit(0)
+
+
+_root_app = typer.Typer(
+    name="approxlab",
+    cls=LazyGroup,
+    help="Check the mathematics behind polynomial, orthogonal, rational and mixed activations.",
+    epilog=EXIT_CODES,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain click help: no rich import for `approxlab --help`
+    context_settings={"max_content_width": 100},
 )
 
-for _mod in COMMAND_MODULES:
-    importlib.import_module(_mod)
+
+@_root_app.callback()
+def _root_options(
+    version: Annotated[
+        bool, typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Check the mathematics behind polynomial, orthogonal, rational and mixed activations."""
+
+
+def group() -> LazyGroup:
+    """The root ``approxlab`` command: ``--version``, ``--help`` and the verbs of :data:`COMMANDS`."""
+    root = typer.main.get_command(_root_app)
+    assert isinstance(root, LazyGroup)
+    return root
+
+
+_PLAIN_TYPES = {"<str>": "TEXT", "<int>": "INTEGER", "<float>": "FLOAT", "<path>": "PATH"}
+
+
+def _display_type(self: Any, ctx: Any) -> str | None:
+    """Type column of a command's help: nothing for flags, click's TEXT/INTEGER/... for values."""
+    if getattr(self, "is_flag", False) or getattr(self, "is_bool_flag", False):
+        return None
+    shown = _typer_display_type[type(self)](self, ctx)
+    if shown is None:
+        return None
+    for noisy, plain in _PLAIN_TYPES.items():
+        shown = shown.replace(noisy, plain)
+    return shown
+
+
+_typer_display_type = {cls: cls.display_type_rich for cls in (TyperOption, TyperArgument)}
+for _cls in (TyperOption, TyperArgument):
+    _cls.display_type_rich = _display_type  # type: ignore[method-assign]
 
 
 def fail(message: str) -> None:
@@ -48,8 +181,8 @@ def fail(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: run :data:`app`, turning bad input into one line and exit 2."""
-    command = typer.main.get_command(app)
+    """Console-script entry point: run the lazy group, turning bad input into one line and exit 2."""
+    command = group()
     try:
         rv = command.main(args=argv, prog_name="approxlab", standalone_mode=False)
     except click_exc.NoArgsIsHelpError as exc:  # `approxlab` alone: show help, like --help

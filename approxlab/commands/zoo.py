@@ -1,13 +1,17 @@
-"""`approxlab list` and `approxlab figures`."""
+"""``approxlab list [--paper P] [--json]`` and ``approxlab figures [NAME ...] [--out DIR] [--list] [--json]``.
+
+``list`` prints a table that fits the terminal (rich measures it; ``COLUMNS`` overrides) or, with
+``--json``, one JSON list (name, paper, equation, elementwise, options with their defaults, summary).
+``figures --json`` prints the files written (or, with ``--list``, the registered figures) as JSON.
+"""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from approxlab.cli import app
 
@@ -15,6 +19,7 @@ from approxlab.cli import app
 @app.command("list")
 def list_activations(
     paper: Annotated[str | None, typer.Option(help="Only this paper (polycom, ortho, moa, ...).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list instead of a table.")] = False,
 ) -> None:
     """Print every activation with its paper, equation and options."""
     from approxlab.activations import entries
@@ -23,13 +28,30 @@ def list_activations(
     if paper is not None and not rows:
         papers = sorted({e.paper for e in entries()})
         raise ValueError(f"--paper must be one of {', '.join(papers)}; got {paper!r}")
-    table = Table(title=f"approxlab activations ({len(rows)})")
-    for col in ("name", "paper", "equation", "kind", "options", "formula"):
+    if as_json:
+        records = [
+            {"name": e.name, "paper": e.paper, "equation": e.equation, "elementwise": e.elementwise,
+             "options": {k: {"default": repr(v[0]), "help": v[1]} for k, v in e.options.items()},
+             "summary": e.summary}
+            for e in rows
+        ]
+        print(json.dumps(records, indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()  # the terminal's width (or $COLUMNS); 80 when not a terminal
+    wide = console.width >= 150
+    table = Table(title=f"approxlab activations ({len(rows)})", expand=False)
+    cols = ("name", "paper", "equation", "kind", "options", "formula") if wide else ("name", "paper", "equation", "formula")
+    for col in cols:
         table.add_column(col, overflow="fold")
     for e in rows:
         opts = ", ".join(f"{k}={v[0]!r}" for k, v in e.options.items())
-        table.add_row(e.name, e.paper, e.equation, "elementwise" if e.elementwise else "vector", opts, e.summary)
-    Console(width=200).print(table)
+        cells = {"name": e.name, "paper": e.paper, "equation": e.equation,
+                 "kind": "elementwise" if e.elementwise else "vector", "options": opts, "formula": e.summary}
+        table.add_row(*(cells[c] for c in cols))
+    console.print(table)
 
 
 @app.command("figures")
@@ -38,13 +60,22 @@ def figures(
     out: Annotated[Path, typer.Option(help="Output folder.")] = Path("figures"),
     seed: Annotated[int, typer.Option(help="Seed for anything random.")] = 0,
     list_only: Annotated[bool, typer.Option("--list", help="List the registered figures and exit.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (files written, or the figure list).")] = False,
 ) -> None:
     """Regenerate the registered theory figures (PNG plus the data beside it)."""
     from approxlab.figures import all_figures, render
 
     if list_only:
-        for fig in all_figures().values():
-            print(f"{fig.name}: {fig.description}")
+        figs = all_figures().values()
+        if as_json:
+            print(json.dumps([{"name": f.name, "description": f.description} for f in figs], indent=1))
+        else:
+            for fig in figs:
+                print(f"{fig.name}: {fig.description}")
         return
-    for path in render(name or None, out, seed):
+    written = render(name or None, out, seed)
+    if as_json:
+        print(json.dumps({"out": str(out), "seed": seed, "files": [str(p) for p in written]}, indent=1))
+        return
+    for path in written:
         print(path)
