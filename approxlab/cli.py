@@ -56,7 +56,7 @@ EXIT_CODES = """\b
 Exit codes:
   0  ok (a paper's claim that fails as printed is a finding, not an error)
   1  a check or a run crashed (a bug in approxlab; the traceback is shown)
-  2  bad input (one line on stderr: approxlab: error: ...)
+  2  bad input or a missing extra (one line on stderr: approxlab: error: ...)
 
 Run `approxlab COMMAND --help` for a command's options."""
 
@@ -196,6 +196,12 @@ def main(argv: list[str] | None = None) -> None:
     except click_exc.ClickException as exc:
         fail(exc.format_message())
     except (ValueError, TypeError) as exc:
+        fail(str(exc))
+    except ImportError as exc:  # approxlab._extras.MissingExtraError: names the extra to install
+        from approxlab._extras import MissingExtraError
+
+        if not isinstance(exc, MissingExtraError):
+            raise
         fail(str(exc))
     except typer.Exit as exc:
         raise SystemExit(exc.exit_code) from None
