@@ -30,7 +30,7 @@ from typing import Literal
 VerdictKind = Literal["holds", "holds-numerically", "fails", "not-checkable"]
 VERDICTS: tuple[str, ...] = ("holds", "holds-numerically", "fails", "not-checkable")
 
-#: The five papers (short names of ../shared/papers/README.md), each with its proofs_check module.
+#: The five papers (short names of approxlab.papers.PAPERS), each with its proofs_check module.
 PAPERS: tuple[str, ...] = ("polycom", "polynorm_adaptive", "moa", "polyrational", "ortho")
 
 

@@ -1,6 +1,6 @@
 """Claims of the ortho paper (Hermite, Fourier and tropical activations), as executable checks.
 
-Paper: ``../shared/papers/004_*.txt`` ("Polynomial, trigonometric, and tropical activations"). Every
+Paper: ``ortho`` in :mod:`approxlab.papers` ("Polynomial, Trigonometric, and Tropical Activations"). Every
 numbered statement that states something checkable is registered here as ``ortho/<label as printed>``,
 including the intermediate equations of the appendix proofs, Algorithms 1-6 (re-typed from the
 pseudo-code and run) and the arithmetic of Tables 1-11.
