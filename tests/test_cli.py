@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import subprocess
 import sys
 
@@ -64,3 +67,84 @@ def test_diverging_moments_are_a_one_line_error() -> None:
     proc = run_cli("gains", "exp(x)", "--dist", "cauchy")
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "diverging" in proc.stderr and "cauchy" in proc.stderr
+
+
+def test_help_lists_every_verb_and_the_exit_codes() -> None:
+    from approxlab.cli import COMMANDS
+
+    proc = run_cli("--help")
+    assert proc.returncode == 0 and proc.stderr == ""
+    listed = {line.split()[0] for line in proc.stdout.split("Commands:")[1].split("Exit codes:")[0].splitlines()
+              if line.strip()}
+    assert listed == set(COMMANDS)
+    codes = proc.stdout.split("Exit codes:")[1]
+    assert re.search(r"^\s*0\s+ok", codes, re.M) and re.search(r"^\s*1\s+a check or a run crashed", codes, re.M)
+    assert re.search(r"^\s*2\s+bad input", codes, re.M)
+    assert proc.stdout == run_cli().stdout  # `approxlab` alone prints the same help
+
+
+def test_every_table_entry_registers_its_verb() -> None:
+    import importlib
+
+    import typer
+
+    from approxlab.cli import COMMANDS, app
+
+    for module, _ in COMMANDS.values():
+        importlib.import_module(module)
+    registered = typer.main.get_command(app).commands
+    assert set(COMMANDS) <= set(registered)
+
+
+@pytest.mark.parametrize("verb", ["verify", "list", "figures", "gains", "sweep"])
+def test_command_help_has_no_type_noise(verb: str) -> None:
+    proc = run_cli(verb, "--help")
+    assert proc.returncode == 0
+    for noise in ("<bool>", "<str>", "<int>", "<float>", "<path>"):
+        assert noise not in proc.stdout, (noise, proc.stdout)
+
+
+def test_list_json_is_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    from approxlab.activations import entries
+
+    with pytest.raises(SystemExit) as exc:
+        main(["list", "--json", "--paper", "ortho"])
+    assert exc.value.code == 0
+    records = json.loads(capsys.readouterr().out)
+    expected = [e for e in entries() if e.paper == "ortho"]
+    assert [r["name"] for r in records] == [e.name for e in expected]
+    assert [sorted(r["options"]) for r in records] == [sorted(e.options) for e in expected]
+
+
+@pytest.mark.parametrize("columns", [72, 200])
+def test_list_fits_the_terminal(columns: int) -> None:
+    proc = subprocess.run([sys.executable, "-m", "approxlab", "list"], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "COLUMNS": str(columns)})
+    assert proc.returncode == 0
+    assert max(len(line) for line in proc.stdout.splitlines()) <= columns
+    header = next(line for line in proc.stdout.splitlines() if "name" in line and "paper" in line)
+    assert ("options" in header) == (columns >= 150)
+
+
+def test_papers_json_counts_the_claims(capsys: pytest.CaptureFixture[str]) -> None:
+    from approxlab.claims import PAPERS, load_all
+
+    with pytest.raises(SystemExit) as exc:
+        main(["papers", "--json"])
+    assert exc.value.code == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["short"] for r in rows] == list(PAPERS)
+    claims = list(load_all().values())
+    for r in rows:
+        assert r["claims"] == sum(1 for c in claims if c.paper == r["short"]) > 0
+        assert r["title"] and r["authors"] and r["venue"]
+    assert sum(r["claims"] for r in rows) == len(claims)
+
+
+def test_figures_list_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from approxlab.figures import all_figures
+
+    with pytest.raises(SystemExit) as exc:
+        main(["figures", "--list", "--json"])
+    assert exc.value.code == 0
+    assert [f["name"] for f in json.loads(capsys.readouterr().out)] == list(all_figures())
