@@ -96,6 +96,22 @@ def test_every_table_entry_registers_its_verb() -> None:
     assert set(COMMANDS) <= set(registered)
 
 
+def test_every_command_module_is_in_the_table() -> None:
+    """A verb registered by a module of approxlab/commands/ but missing from COMMANDS is unreachable."""
+    import importlib
+    import pkgutil
+
+    import typer
+
+    import approxlab.commands
+    from approxlab.cli import COMMANDS, app
+
+    for info in pkgutil.iter_modules(approxlab.commands.__path__):
+        importlib.import_module(f"approxlab.commands.{info.name}")
+    registered = typer.main.get_command(app).commands
+    assert set(registered) == set(COMMANDS), "add the missing verbs to COMMANDS in approxlab/cli.py"
+
+
 @pytest.mark.parametrize("verb", ["verify", "list", "figures", "gains", "sweep"])
 def test_command_help_has_no_type_noise(verb: str) -> None:
     proc = run_cli(verb, "--help")
