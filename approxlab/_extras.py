@@ -42,6 +42,23 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 }
 
 
+def extra_for(module: str) -> str | None:
+    """The extra that provides ``module`` (by its top-level package), or None if no extra does.
+
+    Examples
+    --------
+    >>> extra_for("pyarrow.parquet"), extra_for("ray"), extra_for("torch")
+    ('export', 'ray', None)
+    """
+    top = module.split(".")[0]
+    return next((extra for extra, modules in EXTRAS.items() if top in modules), None)
+
+
+def missing_extra_message(module: str, extra: str) -> str:
+    """The one-line message for a module of ``extra`` that is not installed."""
+    return f'{module} is not installed; it comes with the {extra!r} extra: pip install "approxlab[{extra}]"'
+
+
 class MissingExtraError(ModuleNotFoundError):
     """An optional dependency is missing; the message names the extra to install.
 
@@ -82,7 +99,4 @@ def require(module: str, extra: str) -> ModuleType:
         top = module.split(".")[0]
         if exc.name is not None and exc.name.split(".")[0] != top:
             raise  # something the module itself imports is missing: a broken install, say so as is
-        raise MissingExtraError(
-            f'{module} is not installed; it comes with the {extra!r} extra: pip install "approxlab[{extra}]"',
-            name=module,
-        ) from None
+        raise MissingExtraError(missing_extra_message(module, extra), name=module) from None

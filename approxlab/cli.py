@@ -197,12 +197,15 @@ def main(argv: list[str] | None = None) -> None:
         fail(exc.format_message())
     except (ValueError, TypeError) as exc:
         fail(str(exc))
-    except ImportError as exc:  # approxlab._extras.MissingExtraError: names the extra to install
-        from approxlab._extras import MissingExtraError
+    except ImportError as exc:  # a missing extra: one line naming it (approxlab._extras)
+        from approxlab._extras import MissingExtraError, extra_for, missing_extra_message
 
-        if not isinstance(exc, MissingExtraError):
+        if isinstance(exc, MissingExtraError):
+            fail(str(exc))
+        extra = extra_for(exc.name) if isinstance(exc, ModuleNotFoundError) and exc.name else None
+        if extra is None:
             raise
-        fail(str(exc))
+        fail(missing_extra_message(exc.name.split(".")[0], extra))
     except typer.Exit as exc:
         raise SystemExit(exc.exit_code) from None
     raise SystemExit(rv if isinstance(rv, int) else 0)

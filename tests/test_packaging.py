@@ -123,6 +123,8 @@ def test_a_missing_extra_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch,
 
     module.__dict__["register"] = register
     monkeypatch.setitem(sys.modules, "approxlab_test_needs_extra", module)
+    # the test verb is registered on a copy of app's command list, restored after the test
+    monkeypatch.setattr(cli.app, "registered_commands", list(cli.app.registered_commands))
     register()
     monkeypatch.setitem(cli.COMMANDS, "needs-extra", ("approxlab_test_needs_extra", "test verb"))
     with pytest.raises(SystemExit) as exc:
@@ -131,6 +133,37 @@ def test_a_missing_extra_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch,
     err = capsys.readouterr().err
     assert err == ("approxlab: error: approxlab_no_such_module is not installed; it comes with the 'ray' "
                    'extra: pip install "approxlab[ray]"\n')
+
+
+@pytest.mark.parametrize("missing, extra", [("pyarrow.parquet", "export"), ("nbclient", "notebooks"),
+                                            ("torch_no_such_module", None)])
+def test_a_plain_import_of_a_missing_extra_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       missing: str, extra: str | None) -> None:
+    """Code that imports an extra's module directly (no require) still ends in one line, exit 2."""
+    import types
+
+    from approxlab import cli
+
+    module = types.ModuleType("approxlab_test_plain_import")
+    monkeypatch.setattr(cli.app, "registered_commands", list(cli.app.registered_commands))
+
+    @cli.app.command("plain-import")
+    def plain_import() -> None:
+        raise ModuleNotFoundError(f"No module named {missing!r}", name=missing)
+
+    monkeypatch.setitem(sys.modules, "approxlab_test_plain_import", module)
+    monkeypatch.setitem(cli.COMMANDS, "plain-import", ("approxlab_test_plain_import", "test verb"))
+    if extra is None:  # not an extra's module: a bug, not bad input; it propagates (exit 1, traceback)
+        with pytest.raises(ModuleNotFoundError):
+            cli.main(["plain-import"])
+        return
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["plain-import"])
+    assert exc.value.code == 2
+    top = missing.split(".")[0]
+    assert capsys.readouterr().err == (f"approxlab: error: {top} is not installed; it comes with the {extra!r} "
+                                       f'extra: pip install "approxlab[{extra}]"\n')
 
 
 HEAVY = ("torch", "sympy", "scipy", "matplotlib", "numpy", "pandas", "ray", "rich")
