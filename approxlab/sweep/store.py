@@ -54,7 +54,8 @@ from urllib.parse import quote
 
 from approxlab.sweep.keys import canonical_json, code_version
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "CLAIM_TIMEOUT", "ResultStore", "Heartbeat", "new_owner"]
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "CLAIM_TIMEOUT", "ResultStore", "Heartbeat", "new_owner",
+           "need_pandas"]
 
 
 def new_owner() -> str:
@@ -168,6 +169,7 @@ class ResultStore:
             raise TypeError(f"path must be a str or Path, got {type(path).__name__}")
         self.path = str(path)
         self.readonly = bool(readonly)
+        self._create = bool(create) and not self.readonly
         memory = self.path == ":memory:"
         if memory and readonly:
             raise ValueError("an in-memory store cannot be opened read-only")
@@ -214,7 +216,7 @@ class ResultStore:
         user_version = c.execute("PRAGMA user_version").fetchone()[0]
         tables = [r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         if app_id == 0 and not tables:  # a new (or empty) database
-            if self.readonly:
+            if not self._create:
                 raise ValueError(f"store {self.path} is an empty SQLite database, not an approxlab "
                                  "result store")
             if not memory:
@@ -257,8 +259,22 @@ class ResultStore:
 
     # -- context manager / lifetime
     def close(self) -> None:
-        """Close the connection (the file stays)."""
-        self._conn.close()
+        """Close the connection (the file stays).
+
+        The last writer to close a store switches it back to a rollback journal (the WAL goes into
+        the main file and is deleted), so a store at rest is one file, and a read-only open later
+        creates no ``-wal``/``-shm`` files beside it. When other connections are open the store
+        stays in WAL mode (the last one to close does it).
+        """
+        try:
+            if not self.readonly and self.path != ":memory:":
+                try:
+                    self._conn.execute("PRAGMA busy_timeout=0")
+                    self._conn.execute("PRAGMA journal_mode=DELETE")
+                except sqlite3.Error:  # other connections: it stays WAL
+                    pass
+        finally:
+            self._conn.close()
 
     def __enter__(self) -> ResultStore:
         return self
@@ -498,7 +514,7 @@ class ResultStore:
         >>> ResultStore(":memory:").to_pandas().shape[0]
         0
         """
-        import pandas as pd
+        pd = need_pandas("to_pandas")
 
         base = ["key", "sweep", "status", "seed", "host", "device", "started", "finished",
                 "duration", "attempts", "code_version", "error", "traceback"]
@@ -535,6 +551,7 @@ class ResultStore:
                 for rec in recs:
                     fh.write(json.dumps({k: rec[k] for k in keep}, sort_keys=True) + "\n")
             return len(recs)
+        need_pandas(fmt)
         df = self.to_pandas(status="done")
         if fmt == "csv":
             # floats as their shortest exact repr: pandas' own float formatting differs by version
@@ -548,6 +565,24 @@ class ResultStore:
         return len(df)
 
 
+
+
+def need_pandas(what: str) -> Any:
+    """Import pandas (and pyarrow for ``parquet``), or a one-line ``ValueError`` naming the extra.
+
+    Examples
+    --------
+    >>> need_pandas("csv").__name__
+    'pandas'
+    """
+    try:
+        import pandas as pd
+
+        if what == "parquet":
+            import pyarrow  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(f"{what} needs {exc.name}: pip install 'approxlab[export]'") from None
+    return pd
 
 
 class Heartbeat:
