@@ -237,12 +237,12 @@ def ray_local():
     # workers import tests/sweep_helpers.py by name, as the driver does
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE)] + ([old] if old else []))
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
-             log_to_driver=False, configure_logging=False)
+    from approxlab.sweep.backends import ray_local_instance
+
     try:
-        yield ray
+        with ray_local_instance(2):  # its own session directory, removed afterwards
+            yield ray
     finally:
-        ray.shutdown()
         if old is None:
             os.environ.pop("PYTHONPATH", None)
         else:

@@ -105,9 +105,9 @@ def test_ray_local_instance_is_cleaned_up(tmp_path: Path, monkeypatch) -> None:
     """With allow_network, a local instance runs the sweep, keeps its session directory in a
     temporary directory of its own and removes it; RAY_LOOPBACK_ONLY tells the truth."""
     pytest.importorskip("ray", reason="ray is not installed (pip install 'approxlab[ray]')")
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
+    tmp = Path(tempfile.mkdtemp(prefix="axt-", dir="/tmp"))  # short: Ray's socket paths
     monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    ray_default = {p.name for p in Path("/tmp/ray").glob("*")}
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]))
     before = {tuple(a) for a in helpers.listeners()}
     rep = run_sweep(helpers.ray_listeners, [{"x": 0, "seed": 0}], tmp_path / "r.sqlite", backend="ray",
@@ -117,7 +117,10 @@ def test_ray_local_instance_is_cleaned_up(tmp_path: Path, monkeypatch) -> None:
     assert during, "the Ray instance listened on nothing?"
     beyond = sorted(a for a in during if a[0] not in ("127.0.0.1", "::1"))
     assert RAY_LOOPBACK_ONLY == (not beyond), beyond
-    assert list(tmp.iterdir()) == []  # the session directory is gone
+    left = list(tmp.iterdir())
+    tmp.rmdir()
+    assert left == []  # the session directory is gone
+    assert {p.name for p in Path("/tmp/ray").glob("*")} <= ray_default  # nothing in Ray's default place
     import ray
 
     assert not ray.is_initialized()

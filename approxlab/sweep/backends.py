@@ -329,6 +329,16 @@ def ray_needs_network(address: str | None) -> bool:
     return not (ray is not None and ray.is_initialized())
 
 
+def _short_temp_base() -> str | None:
+    """The temporary directory, or ``/tmp`` when its path is too long for the unix sockets Ray
+    creates under it (``<base>/axray-XXXXXXXX/session_<date>_<pid>/sockets/plasma_store`` must
+    stay under 108 bytes)."""
+    base = tempfile.gettempdir()
+    if len(base.encode()) > 28 and os.path.isdir("/tmp") and os.access("/tmp", os.W_OK | os.X_OK):
+        return "/tmp"
+    return None
+
+
 @contextmanager
 def ray_local_instance(num_cpus: int) -> Iterator[str]:
     """Start a local Ray instance for one sweep; shut it down and delete its files afterwards.
@@ -341,7 +351,7 @@ def ray_local_instance(num_cpus: int) -> Iterator[str]:
     """
     import ray
 
-    tmp = tempfile.mkdtemp(prefix="axray-")  # short: Ray puts unix sockets under it
+    tmp = tempfile.mkdtemp(prefix="axray-", dir=_short_temp_base())
     try:
         ray.init(num_cpus=num_cpus, include_dashboard=False, _node_ip_address="127.0.0.1",
                  _temp_dir=tmp, log_to_driver=False, configure_logging=False)
