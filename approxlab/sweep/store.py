@@ -367,15 +367,21 @@ class ResultStore:
             (a live claim of another owner: wait).
         """
         now = time.time()
-        with self._write("claim a run") as c:
-            row = c.execute("SELECT finished FROM runs WHERE key=?", (key,)).fetchone()
-            if (row[0] if row else None) != seen:  # finished (again) since it was planned
-                return "finished"
-            held = c.execute("SELECT owner, heartbeat FROM claims WHERE key=?", (key,)).fetchone()
-            if held is not None and held[0] != owner and now - held[1] <= timeout:
-                return "busy"
-            c.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)", (key, owner, now, now))
-        return "claimed"
+        # a claim need not survive a power cut (a lost claim only means the run may execute again
+        # after a crash of the whole machine), so its commit skips the fsync (WAL + NORMAL)
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        try:
+            with self._write("claim a run") as c:
+                row = c.execute("SELECT finished FROM runs WHERE key=?", (key,)).fetchone()
+                if (row[0] if row else None) != seen:  # finished (again) since it was planned
+                    return "finished"
+                held = c.execute("SELECT owner, heartbeat FROM claims WHERE key=?", (key,)).fetchone()
+                if held is not None and held[0] != owner and now - held[1] <= timeout:
+                    return "busy"
+                c.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)", (key, owner, now, now))
+            return "claimed"
+        finally:
+            self._conn.execute("PRAGMA synchronous=FULL")
 
     def release(self, owner: str) -> int:
         """Drop every claim of ``owner`` (a runner that stops); return how many."""
