@@ -142,6 +142,22 @@ def test_claims_are_exclusive_and_expire() -> None:
     assert st.release("c") == 1 and st.claims() == []
 
 
+def test_a_dead_local_owner_loses_its_claims_at_once() -> None:
+    import socket
+
+    proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    dead = f"{socket.gethostname()}:{int(proc.stdout)}:abc"
+    st = ResultStore(":memory:")
+    assert st.claim("k", dead, None) == "claimed"
+    assert st.claim("k", "me", None, timeout=3600) == "claimed"  # its process is gone
+    alive = f"{socket.gethostname()}:{os.getpid()}:abc"
+    elsewhere = f"other-host-{socket.gethostname()}:{int(proc.stdout)}:abc"
+    for owner in (alive, elsewhere):
+        assert st.claim(owner, owner, None) == "claimed"
+        assert st.claim(owner, "me", None, timeout=3600) == "busy"  # alive, or not ours to judge
+
+
 def test_heartbeat_keeps_a_claim_alive(tmp_path: Path) -> None:
     path = tmp_path / "h.sqlite"
     with ResultStore(path) as st:

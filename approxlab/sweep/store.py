@@ -14,7 +14,8 @@ Before a run executes, its runner *claims* it: a row ``(key, owner, heartbeat)``
 table, taken in an ``IMMEDIATE`` transaction that also checks the run is not finished. The owner (one
 id per :func:`~approxlab.sweep.run_sweep` call: host, pid and a random suffix) refreshes the
 heartbeat of all its claims every ``claim_timeout / 4`` seconds; a claim whose heartbeat is older than
-``claim_timeout`` belongs to a dead runner and may be taken over. Committing a run deletes its claim
+``claim_timeout`` belongs to a dead runner and may be taken over, and so may at once a claim whose
+owner is a process of this host that no longer exists (a killed runner). Committing a run deletes its claim
 in the same transaction. So several processes running one sweep on one store split the work and no
 run executes twice while its owner is alive.
 
@@ -56,6 +57,22 @@ from approxlab.sweep.keys import canonical_json, code_version
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "CLAIM_TIMEOUT", "ResultStore", "Heartbeat", "new_owner",
            "need_pandas"]
+
+
+def _owner_is_dead(owner: str) -> bool:
+    """True when ``owner`` (see :func:`new_owner`) is a process of this host that no longer exists,
+    so its claims need not wait for the heartbeat timeout."""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError, OSError):  # alive (another user's) or not a pid
+        return False
+    return False
 
 
 def new_owner() -> str:
@@ -376,7 +393,8 @@ class ResultStore:
                 if (row[0] if row else None) != seen:  # finished (again) since it was planned
                     return "finished"
                 held = c.execute("SELECT owner, heartbeat FROM claims WHERE key=?", (key,)).fetchone()
-                if held is not None and held[0] != owner and now - held[1] <= timeout:
+                if (held is not None and held[0] != owner and now - held[1] <= timeout
+                        and not _owner_is_dead(held[0])):
                     return "busy"
                 c.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?)", (key, owner, now, now))
             return "claimed"
