@@ -64,8 +64,8 @@ def _owner_is_dead(owner: str) -> bool:
     so its claims need not wait for the heartbeat timeout."""
     host, _, rest = owner.partition(":")
     pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit():
-        return False
+    if os.name != "posix" or host != socket.gethostname() or not pid.isdigit():
+        return False  # (on Windows os.kill(pid, 0) would terminate the process)
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
