@@ -16,7 +16,7 @@ import pytest
 
 from approxlab.cli import main
 from approxlab.sweep import SCHEMA_VERSION, ResultStore, config_key, run_sweep
-from approxlab.sweep.store import Heartbeat
+from approxlab.sweep.claims import Heartbeat
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

@@ -48,6 +48,7 @@ to the store. The backend changes nothing in the results. See :mod:`approxlab.sw
 Layout
 ------
 :mod:`~approxlab.sweep.keys` (keys, seeds), :mod:`~approxlab.sweep.store` (:class:`ResultStore`),
+:mod:`~approxlab.sweep.claims` (claim owners, heartbeats),
 :mod:`~approxlab.sweep.backends`, :mod:`~approxlab.sweep.runner` (:func:`run_sweep`, the CLI
 options). Everything public is importable from :mod:`approxlab.sweep`.
 

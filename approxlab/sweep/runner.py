@@ -31,7 +31,8 @@ from approxlab.sweep.backends import (BACKENDS, RAY_NETWORK_MESSAGE, Backend, It
                                       ray_needs_network, run_local, run_ray, run_serial)
 from approxlab.sweep.keys import (_check_config, _seed_of, canonical_json, code_version, config_key,
                                   sweep_name)
-from approxlab.sweep.store import CLAIM_TIMEOUT, Heartbeat, ResultStore, new_owner
+from approxlab.sweep.claims import Heartbeat, new_owner
+from approxlab.sweep.store import CLAIM_TIMEOUT, ResultStore
 
 __all__ = ["SweepReport", "SweepOptions", "run_sweep", "StoreOption", "BackendOption",
            "AddressOption", "RetryFailedOption", "AllowNetworkOption"]
