@@ -69,6 +69,46 @@ def test_local_workers_exit_when_the_sweep_process_is_killed(tmp_path: Path, sta
     assert not left, f"workers {left} outlived their killed parent by 5 s"
 
 
+_GRANDCHILD = """
+import sys, time
+from approxlab.sweep.backends import _die_with_parent
+linux, sys.platform = sys.platform, "darwin"  # no prctl: only the portable watchdog can end it
+_die_with_parent(int(sys.argv[1]), poll=0.1)
+sys.platform = linux
+open(sys.argv[2], "w").close()
+time.sleep(120)
+"""
+_MIDDLE = """
+import os, subprocess, sys, time
+p = subprocess.Popen([sys.executable, "-c", sys.argv[1], str(os.getpid()), sys.argv[2]])
+print(p.pid, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+def test_the_watchdog_alone_ends_an_orphaned_worker(tmp_path: Path) -> None:
+    ready = tmp_path / "ready"
+    middle = subprocess.Popen([sys.executable, "-c", _MIDDLE, _GRANDCHILD, str(ready)],
+                              stdout=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        child = int(middle.stdout.readline())
+        deadline = time.monotonic() + 120
+        while not ready.exists():
+            assert time.monotonic() < deadline and middle.poll() is None, "the worker did not start"
+            time.sleep(0.02)
+        assert _alive(child)
+        os.kill(middle.pid, signal.SIGKILL)
+        middle.wait()
+        t0 = time.monotonic()
+        while _alive(child) and time.monotonic() - t0 < 5:
+            time.sleep(0.05)
+        assert not _alive(child), "the watchdog did not end the orphaned process within 5 s"
+    finally:
+        os.killpg(middle.pid, signal.SIGKILL)
+        middle.wait()
+
+
 # ---------------------------------------------------------------------------------------------- Ray
 
 

@@ -158,6 +158,16 @@ def test_a_dead_local_owner_loses_its_claims_at_once() -> None:
         assert st.claim(owner, "me", None, timeout=3600) == "busy"  # alive, or not ours to judge
 
 
+def test_status_shows_claims(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.sqlite"
+    with ResultStore(path) as st:
+        st.claim("a", "runner-1", None)
+        st.claim("b", "runner-1", None)
+        st.claim("c", "runner-2", None)
+    code, out, _ = _cli(["sweep", "status", str(path)], capsys)
+    assert code == 0 and "3 runs claimed by 2 runner(s)" in out
+
+
 def test_heartbeat_keeps_a_claim_alive(tmp_path: Path) -> None:
     path = tmp_path / "h.sqlite"
     with ResultStore(path) as st:
