@@ -56,6 +56,13 @@ def run_sweep(
 ) -> SweepReport:
     """Run ``fn`` on every configuration not yet in ``store``; commit each run as it finishes.
 
+    Each run is claimed in the store just before it executes. Other processes may run the same
+    sweep on the same store at the same time: they split the runs, and a run claimed by a live
+    runner is not executed here but waited for (polled every 0.2 s) until that runner finishes it,
+    or its claim expires (``claim_timeout`` without a heartbeat, or at once when its process on
+    this host is gone) and the run is taken over. So the report covers the whole grid either way.
+    At the end, and on an exception or Ctrl-C, the runner drops its claims and checkpoints the WAL.
+
     Parameters
     ----------
     fn : callable
