@@ -197,7 +197,7 @@ def test_sigkill_then_resume_keeps_every_finished_run_once(tmp_path: Path, backe
         time.sleep(rng.uniform(0, sleep))  # land anywhere: in a run, in a commit, between runs
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        proc.communicate()  # reaps it and closes its pipes
     assert proc.returncode == -signal.SIGKILL
     phase1 = log.read_text().split()
 

@@ -47,7 +47,7 @@ def test_local_workers_exit_when_the_sweep_process_is_killed(tmp_path: Path, sta
     env = {**os.environ, "APPROXLAB_SWEEP_START_METHOD": start_method}
     proc = subprocess.Popen(  # each run sleeps 120 s: the workers are busy when the parent dies
         [sys.executable, str(HERE / "sweep_helpers.py"), str(store), "8", "local", str(log), "120"],
-        env=env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:
         deadline = time.monotonic() + 120
@@ -65,7 +65,7 @@ def test_local_workers_exit_when_the_sweep_process_is_killed(tmp_path: Path, sta
         left = sorted(p for p in workers if _alive(p))
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # whatever is left, so a failure leaves no orphans
-        proc.wait()
+        proc.communicate()
     assert not left, f"workers {left} outlived their killed parent by 5 s"
 
 
@@ -106,7 +106,7 @@ def test_the_watchdog_alone_ends_an_orphaned_worker(tmp_path: Path) -> None:
         assert not _alive(child), "the watchdog did not end the orphaned process within 5 s"
     finally:
         os.killpg(middle.pid, signal.SIGKILL)
-        middle.wait()
+        middle.communicate()
 
 
 # ---------------------------------------------------------------------------------------------- Ray
