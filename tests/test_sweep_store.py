@@ -196,7 +196,7 @@ def test_an_abandoned_claim_is_taken_over_after_the_timeout(tmp_path: Path) -> N
 
 
 def test_two_processes_split_one_sweep_and_nothing_runs_twice(tmp_path: Path) -> None:
-    n, sleep = 40, 0.05
+    n, sleep = 40, 0.15  # 6 s of runs: both runners get a share even on a loaded machine
     store, log, barrier = tmp_path / "c.sqlite", tmp_path / "calls.log", tmp_path / "go"
     run_sweep(helpers.trivial, [], store, progress=False)  # create it first: both open a store
     procs = [subprocess.Popen([sys.executable, str(HERE / "sweep_helpers.py"), str(store), str(n),
