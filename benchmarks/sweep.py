@@ -1,7 +1,7 @@
 """Benchmark of approxlab.sweep: per-run overhead of each backend, and a real sweep's throughput.
 
 1. Overhead: a trivial function (returns its input) over N configurations into a fresh SQLite store
-   (WAL, synchronous=FULL: one fsync'd transaction per run), next to a bare Python loop calling the
+   (WAL, synchronous=FULL: per run one claim transaction and one fsync'd commit), next to a bare Python loop calling the
    function. A one-run sweep first (start-up: T1; it also warms Ray's workers, which Ray keeps),
    then sweeps of N and 2N runs, each with its own pool: overhead per run = (T_2N - T_N) / N,
    which cancels the pool start-up. ``ray.init`` is timed on its own.
@@ -11,12 +11,15 @@
    the probe module is missing) the torch function :func:`train_small` below (a width-w tanh MLP
    fitted to sin(3x) on [-1, 1] with Adam). All backends must return identical records.
 
-Run: ``python benchmarks/sweep.py [--n 300] [--workers 2] [--seeds 4] [--quick] [--no-ray]``.
+Run: ``python benchmarks/sweep.py [--n 300] [--workers 2] [--seeds 4] [--quick] [--allow-network]``.
+The Ray backend runs only with ``--allow-network``: a local Ray instance listens on all network
+interfaces (see :data:`approxlab.sweep.RAY_LOOPBACK_ONLY`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -28,6 +31,7 @@ from typing import Any
 import torch
 
 from approxlab.sweep import ResultStore, run_sweep
+from approxlab.sweep.backends import ray_local_instance
 
 
 def trivial(config: dict[str, Any]) -> dict[str, Any]:
@@ -89,25 +93,30 @@ def main(argv: list[str] | None = None) -> None:
                     help="local processes / Ray CPUs (default: run_sweep's: the cores, or the GPUs)")
     ap.add_argument("--quick", action="store_true", help="a smaller real sweep")
     ap.add_argument("--no-ray", action="store_true", help="skip the Ray backend")
+    ap.add_argument("--allow-network", action="store_true",
+                    help="run the Ray backend: start a local Ray instance (it listens on all interfaces)")
     ap.add_argument("--real", choices=("probe", "torch"), default="probe",
                     help="the real sweep: the moa probe (if approxlab.expressivity.probe exists) or a torch MLP fit")
     ap.add_argument("--seeds", type=int, default=4, help="seeds (runs) of the real sweep")
     args = ap.parse_args(argv)
     workers = args.workers
-    backends = ["serial", "local"] + ([] if args.no_ray else ["ray"])
+    if not args.no_ray and not args.allow_network:
+        print("# ray skipped: a local Ray instance listens on all network interfaces; pass --allow-network")
+    backends = ["serial", "local"] + ([] if args.no_ray or not args.allow_network else ["ray"])
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"# approxlab sweep benchmark: {os.cpu_count()} cores, workers={workers or 'default'}, load avg {load:.1f}, "
           f"torch {torch.__version__}, cuda={torch.cuda.is_available()}")
 
     ray_init = None
-    if "ray" in backends:
-        import ray
+    with contextlib.ExitStack() as stack:
+        if "ray" in backends:
+            t0 = time.perf_counter()
+            stack.enter_context(ray_local_instance(workers or os.cpu_count() or 1))
+            ray_init = time.perf_counter() - t0
+        _run(args, backends, workers, ray_init)
 
-        t0 = time.perf_counter()
-        ray.init(num_cpus=workers or os.cpu_count(), include_dashboard=False, _node_ip_address="127.0.0.1",
-                 log_to_driver=False, configure_logging=False)
-        ray_init = time.perf_counter() - t0
 
+def _run(args: argparse.Namespace, backends: list[str], workers: int | None, ray_init: float | None) -> None:
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
         configs = [{"x": i, "seed": i} for i in range(args.n)]
@@ -147,11 +156,6 @@ def main(argv: list[str] | None = None) -> None:
         if not same:
             for b in backends:
                 print(b, records[b][:2])
-
-    if ray_init is not None:
-        import ray
-
-        ray.shutdown()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Module-level sweep functions for tests/test_sweep.py and benchmarks/sweep.py (picklable by reference).
 
-Run as a script it runs one sweep, so a test can SIGKILL it:
-``python tests/sweep_helpers.py STORE N BACKEND LOG SLEEP``.
+Run as a script it runs one sweep, so a test can SIGKILL it or run two at once:
+``python tests/sweep_helpers.py STORE N BACKEND LOG SLEEP [FN [BARRIER]]`` (FN: a function of this
+module, default slow_logged; BARRIER: create ``BARRIER.<pid>`` when ready, then wait for BARRIER).
 """
 
 from __future__ import annotations
@@ -43,6 +44,48 @@ def slow_logged(config: dict[str, Any]) -> dict[str, Any]:
         fh.flush()
     time.sleep(config["sleep"])
     return {"y": config["x"] ** 2, "u": random.random()}
+
+
+def logged_pid(config: dict[str, Any]) -> dict[str, Any]:
+    """:func:`slow_logged` that logs and returns the pid of the process that executed it."""
+    with open(config["log"], "a", encoding="utf-8") as fh:
+        fh.write(f"{config['x']} {os.getpid()}\n")
+        fh.flush()
+    time.sleep(config["sleep"])
+    return {"y": config["x"] ** 2, "pid": os.getpid()}
+
+
+def interrupted_at_5(config: dict[str, Any]) -> dict[str, Any]:
+    """x^2, but x == 5 raises KeyboardInterrupt (a clean interruption of the sweep, as Ctrl-C)."""
+    if config["x"] == 5:
+        raise KeyboardInterrupt
+    return {"y": config["x"] ** 2}
+
+
+def listeners() -> list[list]:
+    """Every listening TCP socket of the machine, ``[ip, port]``, from /proc/net/tcp{,6}."""
+    import socket
+
+    out = []
+    for fam, name in ((socket.AF_INET, "/proc/net/tcp"), (socket.AF_INET6, "/proc/net/tcp6")):
+        try:
+            lines = open(name, encoding="ascii").read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if f[3] != "0A":  # LISTEN
+                continue
+            ip_hex, port = f[1].split(":")
+            raw = bytes.fromhex(ip_hex)
+            raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))  # host-order words
+            out.append([socket.inet_ntop(fam, raw), int(port, 16)])
+    return out
+
+
+def ray_listeners(config: dict[str, Any]) -> dict[str, Any]:
+    """Run inside a Ray task: the machine's listening sockets while the Ray instance is up."""
+    return {"listeners": listeners()}
 
 
 def noisy_or_fail(config: dict[str, Any]) -> dict[str, Any]:
@@ -95,8 +138,14 @@ def main(argv: list[str]) -> None:
     from approxlab.sweep import run_sweep
 
     store, n, backend, log, sleep = argv[0], int(argv[1]), argv[2], argv[3], float(argv[4])
+    fn = globals()[argv[5]] if len(argv) > 5 else slow_logged
+    if len(argv) > 6:
+        barrier = argv[6]
+        open(f"{barrier}.{os.getpid()}", "w").close()
+        while not os.path.exists(barrier):
+            time.sleep(0.01)
     kwargs: dict[str, Any] = {"workers": 2} if backend == "local" else {}
-    rep = run_sweep(slow_logged, grid(n, log, sleep), store, backend=backend, progress=False, **kwargs)
+    rep = run_sweep(fn, grid(n, log, sleep), store, backend=backend, progress=False, **kwargs)
     print(f"done={rep.done} failed={rep.failed} ran={rep.ran}")
 
 

@@ -1,8 +1,10 @@
 """The ``sobolev-scaling`` figure: error against parameter count per family and target.
 
-Reads the sweep store (``APPROXLAB_SCALING_STORE`` or ``<outdir>/sobolev-scaling.sqlite``). If the
-store holds no scaling runs, the small default sweep of the constructed and classical families
-(no training) is run once through the store first. One panel per (target, d, n): every family's
+Reads the sweep store named by ``APPROXLAB_SCALING_STORE``; if it holds no scaling runs, the small
+default sweep of the constructed and classical families (no training) is run once through it first.
+Without the variable, the small default sweep runs through a cache store in the user cache directory
+(``<cache_dir>/sweeps/sobolev-scaling.sqlite``, see :mod:`approxlab.paths`; nothing is written to the
+output folder but the figure and its data), which skips the runs this approxlab version finished. One panel per (target, d, n): every family's
 L_inf error against its parameter count on log-log axes, the fitted exponent beta next to the
 theory's n/d in the legend, and the theory's rates drawn as dashed lines (P^(-n/d) for PolyReLU,
 (P / ln P)^(-n/d) for ReLU) anchored at the largest constructed network. A last panel shows polycom
@@ -29,20 +31,35 @@ STYLE = {
 }
 
 
-def store_path(outdir: Path) -> Path:
+def store_path(outdir: Path | None = None) -> Path:
+    """``APPROXLAB_SCALING_STORE``, else the cache store ``<cache_dir>/sweeps/sobolev-scaling.sqlite``
+    (never the output folder)."""
     env = os.environ.get("APPROXLAB_SCALING_STORE")
-    return Path(env) if env else Path(outdir) / "sobolev-scaling.sqlite"
+    if env:
+        return Path(env)
+    from approxlab.paths import cache_dir
+
+    return cache_dir("sweeps") / "sobolev-scaling.sqlite"
 
 
-def load_records(path: Path, seed: int = 0) -> list[dict]:
-    """Finished scaling records of the store; runs the small default sweep once if there are none."""
+def load_records(path: Path, seed: int = 0, *, cache: bool = False) -> list[dict]:
+    """Finished scaling records of the store; runs the small default sweep once if there are none.
+
+    With ``cache=True`` (the default store of the figure) the small default sweep always goes
+    through the store (finished runs are skipped) and only its records are used, so results of
+    another approxlab version or seed kept in the cache never enter the figure.
+    """
     from approxlab.approx.scaling import default_configs, run_scaling
     from approxlab.sweep import ResultStore, run_sweep
 
+    fams = ["polyrelu", "relu", "rational", "chebyshev", "aaa", "lemma2"]
     with ResultStore(path) as st:
+        if cache:
+            rep = run_sweep(run_scaling, default_configs(fams, small=True, seed=seed), st,
+                            progress=False, name=SWEEP)
+            return [r["result"] for r in rep.records if r["status"] == "done"]
         recs = [r["result"] for r in st.records(status="done", sweep=SWEEP)]
         if not recs:
-            fams = ["polyrelu", "relu", "rational", "chebyshev", "aaa", "lemma2"]
             run_sweep(run_scaling, default_configs(fams, small=True, seed=seed), st, progress=False, name=SWEEP)
             recs = [r["result"] for r in st.records(status="done", sweep=SWEEP)]
     return recs
@@ -54,7 +71,7 @@ def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
     from approxlab.approx.scaling import summarize
 
     outdir = Path(outdir)
-    recs = load_records(store_path(outdir), seed)
+    recs = load_records(store_path(outdir), seed, cache=not os.environ.get("APPROXLAB_SCALING_STORE"))
     fits = summarize(recs)
     fitmap = {(f["family"], f["target"], f["d"], f["n"]): f for f in fits}
     studies = sorted({(r["target"], r["d"], r["n"]) for r in recs if r["family"] != "lemma2"},

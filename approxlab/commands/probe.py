@@ -15,7 +15,8 @@ from typing import Annotated
 import typer
 
 from approxlab.cli import app
-from approxlab.sweep import AddressOption, BackendOption, RetryFailedOption, StoreOption, SweepOptions
+from approxlab.sweep import (AddressOption, AllowNetworkOption, BackendOption, RetryFailedOption,
+                             StoreOption, SweepOptions)
 
 
 def _ints(name: str, text: str) -> list[int]:
@@ -48,6 +49,7 @@ def probe_cmd(
     backend: BackendOption = "serial",
     address: AddressOption = None,
     retry_failed: RetryFailedOption = False,
+    allow_network: AllowNetworkOption = False,
 ) -> None:
     """Probe the separations of moa Theorems 4.1 and 4.2 with trained networks."""
     from approxlab.activations.base import check_choice, check_positive_int
@@ -72,7 +74,7 @@ def probe_cmd(
     if target == "adaptive":
         extra["w_scale"] = w_scale
     configs = probe_configs(type, target, _ints("--widths", widths), seeds, lam, **extra)
-    opts = SweepOptions.from_cli(store, backend, address, retry_failed)
+    opts = SweepOptions.from_cli(store, backend, address, retry_failed, allow_network)
     report = opts.run(run_probe, configs, name="probe", progress=not as_json)
     if report.failures():
         raise RuntimeError("probe runs failed: " + "; ".join(str(f.get("error")) for f in report.failures()))

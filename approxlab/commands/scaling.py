@@ -18,7 +18,8 @@ from typing import Annotated
 import typer
 
 from approxlab.cli import app
-from approxlab.sweep import AddressOption, BackendOption, RetryFailedOption, StoreOption, SweepOptions
+from approxlab.sweep import (AddressOption, AllowNetworkOption, BackendOption, RetryFailedOption,
+                             StoreOption, SweepOptions)
 
 
 @app.command("scaling")
@@ -37,6 +38,7 @@ def scaling(
     backend: BackendOption = "serial",
     address: AddressOption = None,
     retry_failed: RetryFailedOption = False,
+    allow_network: AllowNetworkOption = False,
 ) -> None:
     """Measure error against parameter count and fit the exponents and log factors."""
     from approxlab.approx.scaling import DEFAULT_TARGETS, check_family, default_configs, summarize
@@ -62,7 +64,7 @@ def scaling(
         if not targets:
             targets = [(TARGETS[d or 1][0], d or 1, n or 2)]
     configs = default_configs(fams, targets, small=small, seed=seed, device=device)
-    opts = SweepOptions.from_cli(store, backend, address, retry_failed)
+    opts = SweepOptions.from_cli(store, backend, address, retry_failed, allow_network)
     report = opts.run(_run, configs, name="sobolev-scaling", progress=not as_json)
     records = [r["result"] for r in report.records if r and r.get("status") == "done"]
     fits = summarize(records)

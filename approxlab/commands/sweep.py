@@ -1,25 +1,32 @@
 """`approxlab sweep status | export | clean`: look after a sweep's result store.
 
 ``approxlab sweep status STORE``
-    Runs by status (done, failed) and, for each sweep whose grid the store knows, done / failed /
+    Runs by status (done, failed), the runs claimed by a runner (in flight, or left by a runner
+    that died: such claims expire), and, for each sweep whose grid the store knows, done / failed /
     pending out of its total.
 ``approxlab sweep export STORE [--format jsonl|csv|parquet] [--out FILE]``
     The finished (``done``) runs: jsonl has one run per line with its ``key``, ``config`` and
     ``result`` (plus ``sweep``, ``seed``, ``host``, ``device``, timings); csv/parquet hold the flat
     table of :meth:`approxlab.sweep.ResultStore.to_pandas`. Without ``--out``, jsonl/csv go to stdout.
+``status`` and ``export`` open the store read-only (SQLite ``mode=ro``): they never write to it
+and never turn an empty or foreign file into a store; a missing, empty or foreign file, and an
+``--out`` that cannot be written, are one-line errors (exit 2) before any work.
 ``approxlab sweep clean STORE [--all] [--sweep NAME]``
     Deletes the failed runs (default), so they are rerun without ``--retry-failed``; ``--all``
     deletes every run and the known grids as well.
 
 Commands that run sweeps (``approxlab probe``, ``approxlab scaling``) share the options
-``--store PATH --backend serial|local|ray --address ADDR --retry-failed``: declare them with
+``--store PATH --backend serial|local|ray --address ADDR --retry-failed --allow-network``:
+declare them with
 :data:`approxlab.sweep.StoreOption`, :data:`~approxlab.sweep.BackendOption`,
-:data:`~approxlab.sweep.AddressOption`, :data:`~approxlab.sweep.RetryFailedOption` and build a
+:data:`~approxlab.sweep.AddressOption`, :data:`~approxlab.sweep.RetryFailedOption`,
+:data:`~approxlab.sweep.AllowNetworkOption` and build a
 :class:`approxlab.sweep.SweepOptions` with ``SweepOptions.from_cli(...)`` (see :mod:`approxlab.sweep`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -40,19 +47,40 @@ app.add_typer(sweep_app, name="sweep")
 StoreArg = Annotated[Path, typer.Argument(help="The result store (SQLite file).")]
 
 
-def _open(store: Path):
+def _open(store: Path, *, readonly: bool = False):
     from approxlab.sweep import ResultStore
 
-    return ResultStore(store, create=False)
+    return ResultStore(store, create=False, readonly=readonly)
+
+
+def check_out(out: Path, store: Path) -> None:
+    """Refuse an ``--out`` that cannot be written, before any work (``ValueError`` naming it)."""
+    if out.is_dir():
+        raise ValueError(f"--out {out} is a directory; give a file name")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.exists():
+        raise ValueError(f"--out {out}: the directory {parent} does not exist")
+    if not parent.is_dir():
+        raise ValueError(f"--out {out}: {parent} is not a directory")
+    if out.exists() and not os.access(out, os.W_OK):
+        raise ValueError(f"--out {out} is not writable")
+    if not out.exists() and not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {out}: the directory {parent} is not writable")
+    if out.exists() and store.exists() and out.resolve() == store.resolve():
+        raise ValueError(f"--out {out} is the store itself; give another file")
 
 
 @sweep_app.command("status")
 def status(store: StoreArg) -> None:
     """Counts of done and failed runs, and what is pending in each known grid."""
-    with _open(store) as st:
+    with _open(store, readonly=True) as st:
         counts = st.counts()
         sweeps = st.sweeps()
+        claims = st.claims()
     print(f"{store}: {counts['done']} done, {counts['failed']} failed")
+    if claims:
+        print(f"{len(claims)} runs claimed by {len({c['owner'] for c in claims})} runner(s) (running, "
+              "or left by a runner that died: such claims expire)")
     if sweeps:
         table = Table(title="sweeps")
         for col in ("sweep", "total", "done", "failed", "pending", "code"):
@@ -75,7 +103,13 @@ def export(
         raise ValueError(f"--format must be one of jsonl, csv, parquet; got {fmt!r}")
     if out is None and fmt == "parquet":
         raise ValueError("--out is required for --format parquet (binary output)")
-    with _open(store) as st:
+    if out is not None:
+        check_out(out, store)
+    if fmt != "jsonl":
+        from approxlab.sweep.store import need_pandas
+
+        need_pandas(fmt)
+    with _open(store, readonly=True) as st:
         if out is not None:
             n = st.export(out, fmt)
             print(f"{n} runs -> {out}", file=sys.stderr)

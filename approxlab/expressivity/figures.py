@@ -30,7 +30,7 @@ def load_rows(store: str | os.PathLike[str] | None = None) -> tuple[list[dict], 
     if path is not None:
         from approxlab.sweep import ResultStore
 
-        with ResultStore(path, create=False) as st:
+        with ResultStore(path, readonly=True) as st:
             rows = [r for rec in st.records(status="done") if rec["result"] and "rows" in rec["result"]
                     for r in rec["result"]["rows"]]
         return rows, str(path)

@@ -163,7 +163,8 @@ def probe_configs(type: str, target: str, widths: Sequence[int] = WIDTHS, seeds:
 
 def probe(type: str, target: str, widths: Sequence[int] = WIDTHS, seeds: int | Sequence[int] = 3,
           lam: float = 1.0, *, store: Any = ":memory:", backend: str = "serial", address: str | None = None,
-          retry_failed: bool = False, progress: bool = True, **extra: Any) -> list[dict[str, Any]]:
+          retry_failed: bool = False, progress: bool = True, allow_network: bool = False,
+          **extra: Any) -> list[dict[str, Any]]:
     """Run the probe through :func:`approxlab.sweep.run_sweep`; return every row of every run.
 
     Examples
@@ -177,7 +178,7 @@ def probe(type: str, target: str, widths: Sequence[int] = WIDTHS, seeds: int | S
     st = store if isinstance(store, ResultStore) else ResultStore(store)
     try:
         rep = run_sweep(run_probe, configs, st, backend=backend, address=address, retry_failed=retry_failed,
-                        progress=progress, name="probe")
+                        progress=progress, name="probe", allow_network=allow_network)
     finally:
         if not isinstance(store, ResultStore):
             st.close()
