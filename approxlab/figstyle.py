@@ -41,10 +41,11 @@ FAMILY_COLORS: dict[str, str] = {
     "polycom": "#d62728",  # red (PolyReLU, PolyNorm, PolyCom)
     "relu": "#7f7f7f",  # grey (ReLU and its powers)
     "gelu": "#8c564b",  # brown (GELU/SiLU family)
-    "moa": "#e377c2",  # pink
-    "other": "#bcbd22",  # olive
-    "chebyshev": "#555555",
-    "aaa": "#aaaaaa",
+    "moa": "#e377c2",  # pink (MoA, LA)
+    "saturating": "#17a589",  # teal (tanh, sigmoid)
+    "other": "#aec7e8",  # light blue
+    "chebyshev": "#bcbd22",  # olive (classical reference)
+    "aaa": "#e7a820",  # gold (classical reference)
 }
 
 _PREFIXES: tuple[tuple[str, str], ...] = (
@@ -52,7 +53,8 @@ _PREFIXES: tuple[tuple[str, str], ...] = (
     ("fourier", "fourier"), ("rational", "rational"), ("polyact", "rational"), ("safe", "rational"),
     ("polyrelu", "polycom"), ("polynorm", "polycom"), ("polycom", "polycom"), ("adaptive", "polycom"),
     ("relu", "relu"), ("leaky", "relu"), ("gelu", "gelu"), ("silu", "gelu"), ("swish", "gelu"),
-    ("moa", "moa"), ("chebyshev", "chebyshev"), ("aaa", "aaa"), ("target", "target"),
+    ("moa", "moa"), ("la", "moa"), ("tanh", "saturating"), ("sigmoid", "saturating"), ("selu", "relu"),
+    ("elu", "relu"), ("chebyshev", "chebyshev"), ("aaa", "aaa"), ("target", "target"),
 )
 
 #: rcParams of every figure: sizes readable when the PNG is shown at 100%, no TeX.
