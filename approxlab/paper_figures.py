@@ -10,13 +10,14 @@
 * ``ortho-fig6``: x^2/2 interpolated by the tropical-Laurent polynomial max_{k=-3..3}{kx - k^2/2},
   obtained as the Hermite fit of x^2/2 at the nodes -3..3.
 
-Each ``figN_data()`` returns the plotted data and the measured numbers that
+Each ``figN_data()`` (cached per process; do not mutate the result) returns the plotted data and the measured numbers that
 ``proofs_check/ortho_figures.py`` checks the paper's statements against. The decision-boundary
 figures (ortho Figs. 3 and 10) are in :mod:`approxlab.paper_figures_boundaries`.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,7 @@ FIG1_TOL = 0.01
 FIG1_RADII = tuple(np.round(np.arange(0.25, 6.01, 0.25), 2))
 
 
+@lru_cache(maxsize=1)
 def fig1_data() -> dict[str, Any]:
     """Hermite degree 3 and 8 Lagrange fits of GELU: for each degree, the widest interval [-R, R]
     (R on a 0.25 grid) on which the interpolant at Chebyshev points of [-R, R] stays within
@@ -126,6 +128,7 @@ def ortho_fig1(outdir: Path, seed: int = 0) -> list[Path]:
 FIG2_INTERVAL = (-2.0, 2.0)
 
 
+@lru_cache(maxsize=1)
 def fig2_data() -> dict[str, Any]:
     """Fourier degree 6: Lagrange (13 equispaced nodes) vs Hermite (7 nodes with slopes) on [-2, 2]."""
     lo, hi = FIG2_INTERVAL
@@ -184,6 +187,7 @@ def ortho_fig2(outdir: Path, seed: int = 0) -> list[Path]:
 
 
 # ------------------------------------------------------------------------------------------ Fig. 5
+@lru_cache(maxsize=1)
 def fig5_data() -> dict[str, Any]:
     """Tropical rational 6/6 (real powers) Hermite interpolation of GELU at 7 nodes of [-3, 3]; the best
     tropical polynomial (minimax at the same nodes) for comparison (Sec. 3.5: convex, cannot fit GELU)."""
@@ -234,6 +238,7 @@ def ortho_fig5(outdir: Path, seed: int = 0) -> list[Path]:
 
 
 # ------------------------------------------------------------------------------------------ Fig. 6
+@lru_cache(maxsize=1)
 def fig6_data() -> dict[str, Any]:
     """x^2/2 fitted by a tropical rational activation (Hermite, nodes -3..3): the numerator is the
     tropical-Laurent polynomial max_{k=-3..3}{kx - k^2/2} and the denominator is 0."""
