@@ -152,3 +152,19 @@ def test_load_fit_checks_shapes() -> None:
     r = fit("hermite", "gelu", 3, "l2", gains=False)
     with pytest.raises(ValueError, match="has 5 values"):
         create("hermite", degree=4).load_fit(r)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.floats(-2, 2, allow_nan=False), min_size=4, max_size=4),
+       st.sampled_from(["lagrange", "hermite", "l2"]))
+def test_a_hermite_activation_is_recovered_exactly_by_every_method(coeffs: list[float], method: str) -> None:
+    tgt = create("hermite", degree=3).double()
+    with torch.no_grad():
+        tgt.coefficients.copy_(torch.tensor(coeffs, dtype=torch.float64))
+    r = fit("hermite", tgt, 3, method, gains=False)
+    assert np.allclose(r.coefficients, coeffs, atol=1e-9)
+    assert r.errors["linf"] < 1e-9
