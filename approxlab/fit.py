@@ -478,7 +478,8 @@ def _fit_rational(module: nn.Module, f: _Target, method: str, nodes: np.ndarray 
 
 
 # ----------------------------------------------------------------------------------------- errors
-def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple[float, float]) -> dict[str, float]:
+def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple[float, float],
+               slope_nodes: np.ndarray | None = None) -> dict[str, float]:
     """L_inf on ``interval`` (value and derivative), L2(N(0,1)) with its error estimate, errors at nodes."""
     lo, hi = interval
     grid = np.linspace(lo, hi, 4001)
@@ -500,10 +501,11 @@ def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple
     out["l2_normal_err"] = err / (2 * out["l2_normal"]) if out["l2_normal"] > 0 else math.sqrt(err)
     if len(nodes):
         out["nodes"] = float(np.max(np.abs(_module_eval(module, nodes) - f(nodes))))
-        smooth = np.array([all(abs(t - k) > 1e-12 for k in kinks) for t in nodes], dtype=bool)
+        sn = nodes if slope_nodes is None else slope_nodes
+        smooth = np.array([all(abs(t - k) > 1e-12 for k in kinks) for t in sn], dtype=bool)
         if smooth.any():
-            out["nodes_derivative"] = float(np.max(np.abs(_module_eval(module, nodes[smooth], True)
-                                                          - f.deriv(nodes[smooth]))))
+            out["nodes_derivative"] = float(np.max(np.abs(_module_eval(module, sn[smooth], True)
+                                                          - f.deriv(sn[smooth]))))
     return out
 
 
@@ -559,7 +561,7 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     if nodes is not None:
         x = np.asarray(nodes, dtype=np.float64).ravel()
         if x.size == 0 or not np.all(np.isfinite(x)) or len(np.unique(x)) != len(x):
-            raise ValueError(f"nodes must be distinct finite numbers, got {list(np.asarray(nodes).ravel())}")
+            raise ValueError(f"nodes must be distinct finite numbers, got {[float(v) for v in np.asarray(nodes, dtype=float).ravel()]}")
         x = np.sort(x)
     f = _Target(target)
     options = _options(family, degree, den_degree)
@@ -578,7 +580,11 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     node_arr = np.array([]) if x is None else x
     result = FitResult(family, f.name, degree, method, [float(t) for t in node_arr], options,
                        _params_dict(module), den_degree, interval=(lo, hi))
-    result.errors = fit_errors(module, f, node_arr, (lo, hi))
+    slope_nodes = None
+    if method == "hermite" and family in _LINEAR + ("rational",):
+        n_unknowns = _n_params(module)
+        slope_nodes = node_arr[_hermite_rows(node_arr, n_unknowns, "hermite")[1]]
+    result.errors = fit_errors(module, f, node_arr, (lo, hi), slope_nodes)
     if gains:
         from approxlab.gains import compute_gains
 
