@@ -558,6 +558,8 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
         raise ValueError(f"interval must be two finite numbers lo < hi, got {interval!r}")
     x = None
+    if nodes is not None and (method == "l2" or (method == "minimax" and family == "rational")):
+        raise ValueError(f"nodes apply to lagrange and hermite (and tropical minimax), not to {family} {method}")
     if nodes is not None:
         x = np.asarray(nodes, dtype=np.float64).ravel()
         if x.size == 0 or not np.all(np.isfinite(x)) or len(np.unique(x)) != len(x):

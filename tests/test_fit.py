@@ -137,6 +137,8 @@ def test_tropical_lagrange_is_max_plus_residuation_below_the_target() -> None:
         (["fit", "hermite", "--method", "lagrange", "--nodes", "0,1"], "needs 4 nodes"),
         (["fit", "splines", "--method", "l2"], "FAMILY"),
         (["fit", "hermite", "--target", "nosuch"], "unknown activation"),
+        (["fit", "hermite", "--method", "l2", "--nodes", "0,1"], "nodes apply to"),
+        (["fit", "hermite", "--method", "l2", "--interval", "3,1"], "interval"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args: list[str], needle: str, capsys: pytest.CaptureFixture[str]) -> None:
