@@ -47,6 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "probe": ("approxlab.commands.probe", "Probe the separations of moa Theorems 4.1 and 4.2."),
     "sweep": ("approxlab.commands.sweep", "Inspect, export and clean a sweep's result store."),
     "figures": ("approxlab.commands.zoo", "Regenerate the theory figures (PNG plus data)."),
+    "fit": ("approxlab.commands.fit", "Fit a basis activation to a target activation."),
 }
 
 #: The command modules, in table order (kept for code that iterates over them).

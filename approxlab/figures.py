@@ -38,6 +38,8 @@ FIGURE_MODULES: tuple[str, ...] = (
     "approxlab.gains.propagation",
     "approxlab.approx.figures",
     "approxlab.expressivity.figures",
+    "approxlab.paper_figures",
+    "approxlab.paper_figures_boundaries",
 )
 
 

@@ -66,34 +66,66 @@ def zoo_curves(seed: int = 0, n: int = 601, lim: float = 3.0) -> list[dict[str, 
     return out
 
 
-@figure("zoo", "every activation at initialisation with its derivative, one panel per paper")
+ZOO_CAPTION = (
+    "Every registered activation at its default (paper) initialisation, one row per paper: value f(x) (left) and "
+    "derivative f'(x) by autograd (right) on [-3, 3]; colour = activation family (approxlab.figstyle), line style "
+    "= variant. Curves marked '(ray)' are vector activations (PolyNorm, adaptive PolyNorm, MoA, PolyCom Type II) "
+    f"whose output depends on the whole input vector: they are drawn along the ray x * u for a fixed random "
+    f"direction u in R^{RAY_DIM} (seeded, u_0 = 1), showing output coordinate 0 and its derivative in x; the moa "
+    "Type-II modules, which take two projections (y, z), are drawn on the diagonal y = z. The y-range is clipped "
+    "to [-3, 6]."
+)
+_STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 3)), (0, (3, 1, 3, 4)))
+
+
+@figure("zoo", "every activation at initialisation with its derivative, one row per paper")
 def zoo_figure(outdir: Path, seed: int = 0) -> list[Path]:
-    """Draw the zoo figure to ``outdir/zoo.png`` and its data to ``outdir/zoo.csv``."""
+    """Draw the zoo figure to ``outdir/zoo.png``, its data to ``outdir/zoo.csv`` and the caption to
+    ``outdir/zoo.json``."""
+    import json
+
+    from approxlab import figstyle
+
     curves = zoo_curves(seed)
     outdir.mkdir(parents=True, exist_ok=True)
     papers = sorted({str(c["paper"]) for c in curves})
-    fig, axes = plt.subplots(2, len(papers), figsize=(4.2 * len(papers), 7.0), squeeze=False)
-    for j, paper in enumerate(papers):
-        for c in (c for c in curves if c["paper"] == paper):
-            label = str(c["name"]) + ("" if c["elementwise"] else " (ray)")
-            (line,) = axes[0, j].plot(c["x"], c["y"], lw=1.2, label=label)
-            axes[1, j].plot(c["x"], c["dy"], lw=1.2, color=line.get_color())
-        axes[0, j].set_title(paper)
-        axes[0, j].set_ylim(-3, 6)
-        axes[1, j].set_ylim(-3, 6)
-        axes[1, j].set_xlabel("x")
-        axes[0, j].legend(fontsize=6, loc="upper left")
-    axes[0, 0].set_ylabel("f(x)")
-    axes[1, 0].set_ylabel("f'(x)")
-    fig.suptitle(f"approxlab activation zoo at initialisation (seed {seed})")
-    fig.tight_layout()
-    png, data = outdir / "zoo.png", outdir / "zoo.csv"
-    fig.savefig(png, dpi=110, metadata={"Software": None})
-    plt.close(fig)
+    with figstyle.style():
+        fig, axes = plt.subplots(len(papers), 2, figsize=(11, 2.7 * len(papers)), squeeze=False, sharex=True)
+        for i, paper in enumerate(papers):
+            seen: dict[str, int] = {}
+            for c in (c for c in curves if c["paper"] == paper):
+                fam = figstyle.family_of(str(c["name"]))
+                k = seen.get(fam, 0)
+                seen[fam] = k + 1
+                label = str(c["name"]) + ("" if c["elementwise"] else " (ray)")
+                kw = {"color": figstyle.FAMILY_COLORS[fam], "ls": _STYLES[k % len(_STYLES)], "lw": 1.5}
+                axes[i, 0].plot(c["x"], c["y"], label=label, **kw)
+                axes[i, 1].plot(c["x"], c["dy"], **kw)
+            for j in range(2):
+                axes[i, j].set_ylim(-3, 6)
+            axes[i, 0].set_ylabel(f"{paper}\nf(x)")
+            axes[i, 1].set_ylabel("f'(x)")
+        axes[0, 0].set_title("activation value")
+        axes[0, 1].set_title("derivative (autograd)")
+        axes[-1, 0].set_xlabel("x")
+        axes[-1, 1].set_xlabel("x")
+        for i in range(len(papers)):  # legends beside the derivative panels (outside the data)
+            h, lab = axes[i, 0].get_legend_handles_labels()
+            axes[i, 1].legend(h, lab, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=8, title=papers[i],
+                              title_fontsize=8)
+        fig.suptitle(f"approxlab activation zoo at initialisation (seed {seed}); '(ray)': vector activation drawn "
+                     f"along x * u, u a fixed random direction in R^{RAY_DIM}", fontsize=10)
+        fig.tight_layout(rect=(0, 0, 1, 0.985))
+        png, data = outdir / "zoo.png", outdir / "zoo.csv"
+        fig.savefig(png, metadata={"Software": None})
+        plt.close(fig)
     with data.open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["name", "paper", "elementwise", "x", "f", "df"])
         for c in curves:
             for xi, yi, di in zip(c["x"], c["y"], c["dy"], strict=True):
                 w.writerow([c["name"], c["paper"], c["elementwise"], f"{xi:.6g}", f"{yi:.10g}", f"{di:.10g}"])
-    return [png, data]
+    cap = outdir / "zoo.json"
+    cap.write_text(json.dumps({"figure": "zoo", "caption": ZOO_CAPTION, "command": f"approxlab figures zoo --out DIR "
+                               f"--seed {seed}", "seed": seed, "data": "zoo.csv"}, indent=1) + "\n")
+    return [png, data, cap]

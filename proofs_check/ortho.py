@@ -1817,3 +1817,6 @@ def thmj1() -> Verdict:
     return Verdict.unchecked(f"A cited external theorem (Kolmogorov 1957 / Arnold). Checked instead that Eq. 77 has the "
                              f"standard form: the outer sum q = 0..2n has {outer} terms (2n + 1, as in Kolmogorov's "
                              f"statement) and the inner sum runs over the n coordinates.")
+
+
+from proofs_check import ortho_figures  # noqa: E402,F401  (the regenerated figures' claims: Figs. 1-3, 5, 6, 10)

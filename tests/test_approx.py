@@ -279,7 +279,7 @@ def test_figure_reads_store(tmp_path, monkeypatch):
     monkeypatch.setenv("APPROXLAB_SCALING_STORE", str(store))
     paths = sobolev_scaling(tmp_path, 0)
     assert [p.suffix for p in paths] == [".png", ".csv", ".json"]
-    fits = json.loads(paths[2].read_text())
+    fits = json.loads(paths[2].read_text())["fits"]  # the JSON also carries the caption
     pr = [f for f in fits if f["family"] == "polyrelu"][0]
     assert pr["runs"] == 3 and pr["theory"] == 2.0
     assert len(paths[1].read_text().splitlines()) == 1 + 7

@@ -82,6 +82,14 @@ class Elementwise(nn.Module):
         """Points where the function or one of its first two derivatives is not continuous."""
         return ()
 
+    def load_fit(self, fit: object) -> Elementwise:
+        """Copy the coefficients of an :class:`approxlab.fit.FitResult` into this module's parameters
+        (in place; returns ``self``). The per-family mapping lives in :func:`approxlab.fit.load_into`."""
+        from approxlab.fit import load_into
+
+        load_into(self, fit)  # type: ignore[arg-type]
+        return self
+
 
 def check_positive_int(name: str, value: object, minimum: int = 1) -> int:
     """Validate an integer option (degree, order, width) and return it.

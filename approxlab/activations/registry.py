@@ -97,12 +97,17 @@ def get(name: str) -> Entry:
     return _REGISTRY[key]
 
 
-def create(name: str, **options: object) -> nn.Module:
+def create(name: str, fit: object | None = None, **options: object) -> nn.Module:
     """Build a registered activation with the given options.
 
-    Unknown options raise a ``ValueError`` listing the allowed ones.
+    ``fit`` (an :class:`approxlab.fit.FitResult`) builds the module with the fit's options (``options``
+    override them) and loads the fitted coefficients. Unknown options raise a ``ValueError`` listing the
+    allowed ones.
     """
     entry = get(name)
+    if fit is not None:
+        module = create(name, **{**getattr(fit, "options", {}), **options})
+        return module.load_fit(fit)  # type: ignore[operator]
     unknown = sorted(set(options) - set(entry.options))
     if unknown:
         allowed = ", ".join(entry.options) or "none"

@@ -1,10 +1,9 @@
 """The ``sobolev-scaling`` figure: error against parameter count per family and target.
 
-Reads the sweep store named by ``APPROXLAB_SCALING_STORE``; if it holds no scaling runs, the small
-default sweep of the constructed and classical families (no training) is run once through it first.
-Without the variable, the small default sweep runs through a cache store in the user cache directory
-(``<cache_dir>/sweeps/sobolev-scaling.sqlite``, see :mod:`approxlab.paths`; nothing is written to the
-output folder but the figure and its data), which skips the runs this approxlab version finished. One panel per (target, d, n): every family's
+Reads the sweep store named by ``APPROXLAB_SCALING_STORE`` when set (e.g. a full sweep run with
+``approxlab scaling``). Otherwise the small default sweep of the constructed and classical families
+(no training) is computed from scratch in a temporary store that is deleted afterwards, so nothing
+but the PNG and its data is written to the output folder. One panel per (target, d, n): every family's
 L_inf error against its parameter count on log-log axes, the fitted exponent beta next to the
 theory's n/d in the legend, and the theory's rates drawn as dashed lines (P^(-n/d) for PolyReLU,
 (P / ln P)^(-n/d) for ReLU) anchored at the largest constructed network. A last panel shows polycom
@@ -15,31 +14,33 @@ a + b ln(1/eps) + c ln^2(1/eps). Data: ``sobolev-scaling.csv`` (records) and
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
 
+from approxlab import figstyle
 from approxlab.figures import figure
 
 SWEEP = "sobolev-scaling"
-STYLE = {
-    "polyrelu": ("tab:red", "o"), "relu": ("tab:blue", "s"), "rational": ("tab:green", "^"),
-    "chebyshev": ("0.3", "x"), "aaa": ("0.6", "+"),
-}
+MARKERS = {"polyrelu": "o", "relu": "s", "rational": "^", "chebyshev": "x", "aaa": "+"}
 
 
-def store_path(outdir: Path | None = None) -> Path:
-    """``APPROXLAB_SCALING_STORE``, else the cache store ``<cache_dir>/sweeps/sobolev-scaling.sqlite``
-    (never the output folder)."""
+@contextlib.contextmanager
+def store_path(outdir: Path) -> Iterator[Path]:
+    """The store to read: ``APPROXLAB_SCALING_STORE`` if set, else one in a temporary directory
+    (removed on exit; never in ``outdir``)."""
     env = os.environ.get("APPROXLAB_SCALING_STORE")
     if env:
-        return Path(env)
-    from approxlab.paths import cache_dir
-
-    return cache_dir("sweeps") / "sobolev-scaling.sqlite"
+        yield Path(env)
+        return
+    with tempfile.TemporaryDirectory(prefix="approxlab-scaling-") as tmp:
+        yield Path(tmp) / "sobolev-scaling.sqlite"
 
 
 def load_records(path: Path, seed: int = 0, *, cache: bool = False) -> list[dict]:
@@ -71,14 +72,23 @@ def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
     from approxlab.approx.scaling import summarize
 
     outdir = Path(outdir)
-    recs = load_records(store_path(outdir), seed, cache=not os.environ.get("APPROXLAB_SCALING_STORE"))
+    with store_path(outdir) as path:
+        recs = load_records(path, seed)
     fits = summarize(recs)
     fitmap = {(f["family"], f["target"], f["d"], f["n"]): f for f in fits}
     studies = sorted({(r["target"], r["d"], r["n"]) for r in recs if r["family"] != "lemma2"},
                      key=lambda t: (t[1], t[2], t[0]))
-    ncols = len(studies) + 1
-    fig, axes = plt.subplots(1, ncols, figsize=(4.6 * ncols, 4.4))
-    axes = np.atleast_1d(axes)
+    npan = len(studies) + 1
+    ncols = min(3, npan)
+    nrows = -(-npan // ncols)
+    rc = dict(figstyle.RC)
+    ctx = plt.rc_context(rc)
+    ctx.__enter__()
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.0 * ncols, 5.2 * nrows), squeeze=False)
+    axes = axes.ravel()
+    for ax in axes[npan:]:
+        ax.set_visible(False)
+    axes = axes[:npan]
     for ax, (tgt, d, n) in zip(axes, studies):
         fams = sorted({r["family"] for r in recs if (r["target"], r["d"], r["n"]) == (tgt, d, n)})
         for fam in fams:
@@ -86,9 +96,9 @@ def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
                         key=lambda r: r["params"])
             P = np.array([r["params"] for r in rs], float)
             E = np.maximum(np.array([r["error"] for r in rs], float), 1e-17)
-            color, marker = STYLE.get(fam, (None, "."))
+            color, marker = figstyle.color(fam.removeprefix("trained-")), MARKERS.get(fam, ".")
             f = fitmap.get((fam, tgt, d, n), {})
-            lab = f"{fam}: beta={f.get('beta', float('nan')):.2f}"
+            lab = f"{fam}: fitted beta = {f.get('beta', float('nan')):.2f}"
             ls = ":" if fam.startswith("trained-") else "-"
             ax.loglog(P, E, ls, marker=marker, color=color, label=lab, ms=4, lw=1)
             if fam in ("polyrelu", "relu") and len(P):
@@ -98,10 +108,10 @@ def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
                 else:
                     th = E[-1] * ((Pt / np.log(Pt)) / (P[-1] / np.log(P[-1]))) ** (-n / d)
                 ax.loglog(Pt, th, "--", color=color, lw=0.8, alpha=0.7)
-        ax.set_title(f"{tgt}, d={d}, n={n}: theory beta = n/d = {n / d:.2f}", fontsize=9)
-        ax.set_xlabel("parameters")
-        ax.set_ylabel("L_inf error")
-        ax.legend(fontsize=6)
+        ax.set_title(f"target {tgt}, d = {d}, n = {n}: theory beta = n/d = {n / d:.2f}")
+        ax.set_xlabel("parameters P")
+        ax.set_ylabel("L_inf error on the domain")
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2)
         ax.grid(True, which="both", alpha=0.2)
     ax = axes[-1]
     l2 = sorted((r for r in recs if r["family"] == "lemma2"), key=lambda r: r["eps"])
@@ -109,18 +119,21 @@ def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
         L = np.log(1 / np.array([r["eps"] for r in l2]))
         P = np.array([r["params"] for r in l2], float)
         f = fitmap.get(("lemma2", "polyrelu", 1, 1), {})
-        ax.plot(L, P, "o", color="tab:blue", label="ReLU net for PolyReLU (Lemma 2)")
+        ax.plot(L, P, "o", color=figstyle.color("relu"), label="ReLU net for PolyReLU (Lemma 2)")
         Lt = np.linspace(L.min(), L.max(), 50)
         ax.plot(Lt, f["a"] + f["b"] * Lt + f["c"] * Lt**2, "-", color="k", lw=0.8,
-                label=f"fit {f['a']:.1f} + {f['b']:.1f} ln + {f['c']:.3f} ln^2")
+                label=f"fit {f['a']:.1f} {f['b']:+.1f} ln(1/eps) {f['c']:+.3f} ln(1/eps)^2")
         ax.set_xlabel("ln(1/eps)")
-        ax.set_ylabel("parameters")
-        ax.set_title("polycom Lemma 2: size vs ln(1/eps)", fontsize=9)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
+        ax.set_ylabel("parameters of the ReLU network")
+        ax.set_title("polycom Lemma 2: size vs ln(1/eps)")
+        ax.legend(fontsize=7, loc="upper left")
+    fig.suptitle("error vs parameters (log-log); dashed: theory rate through the largest construction; "
+                 "beta = fitted slope of ln(error) vs ln(P)", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     png = outdir / "sobolev-scaling.png"
-    fig.savefig(png, dpi=110)
+    fig.savefig(png, metadata={"Software": None})
     plt.close(fig)
+    ctx.__exit__(None, None, None)
     csv = outdir / "sobolev-scaling.csv"
     keys = ["family", "target", "d", "n", "level", "params", "error", "method"]
     lines = [",".join(keys)]
@@ -128,5 +141,12 @@ def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
         lines.append(",".join(str(r.get(k, "")) for k in keys))
     csv.write_text("\n".join(lines) + "\n")
     js = outdir / "sobolev-scaling.json"
-    js.write_text(json.dumps(fits, indent=1, sort_keys=True) + "\n")
+    caption = ("L_inf error against parameter count for ReLU, PolyReLU and rational network constructions, "
+               "Chebyshev interpolation and AAA (the largest pole-free AAA iterate with at most the requested "
+               "terms: the truncated AAA of the non-smooth |x|^(n+1/2) target has real poles next to 0), with "
+               "the fitted exponents beta against the theory n/d (polycom Thm. 3, Yarotsky 2017, Boulle et al. "
+               "2020), and polycom Lemma 2's network size against ln(1/eps). Records: sobolev-scaling.csv.")
+    js.write_text(json.dumps({"figure": "sobolev-scaling", "caption": caption,
+                              "command": f"approxlab figures sobolev-scaling --out DIR --seed {seed}",
+                              "seed": seed, "fits": fits}, indent=1, sort_keys=True) + "\n")
     return [png, csv, js]

@@ -1,0 +1,597 @@
+"""Fitting a basis activation of the zoo to a target activation (ortho Sec. 3.5, App. H).
+
+``fit(family, target, degree, method)`` returns a :class:`FitResult` whose coefficients load into the
+zoo module (``module.load_fit(fit)`` or ``create(name, fit=fit)``). Methods:
+
+``lagrange``
+    Values at the nodes: an exact linear solve (ortho Sec. 3.5, "inversion of a Vandermonde matrix").
+``hermite``
+    Values *and first derivatives* at the nodes (ortho Sec. 3.5, Figs. 1-2; App. H, Fig. 5).
+``l2``
+    Least squares in :math:`L^2(\\mathcal N(0, 1))`. For the Hermite family this is the orthogonal
+    projection: with ortho Eq. 8, :math:`F = \\sum_k a_k \\mathrm{He}_k/k!` and
+    :math:`E[\\mathrm{He}_j \\mathrm{He}_k] = k!\\,\\delta_{jk}`, so :math:`a_k = E[f(x)\\mathrm{He}_k(x)]`.
+``minimax``
+    Best uniform approximation on ``interval`` where it applies (rational: Lawson's iteratively
+    reweighted least squares on the linearised problem; tropical: the max-plus residuation shifted by
+    half its largest residual, which is the best uniform max-plus approximation at the nodes).
+
+Families and what each method does:
+
+* ``hermite``, ``fourier``, ``polyrelu`` are linear in their parameters. The basis is read from the zoo
+  module itself (its output for unit coefficient vectors; derivatives by autograd), so nothing re-types
+  the module's formula. lagrange/hermite solve the square system; l2 solves the normal equations with the
+  Gram matrix :math:`E[\\phi_i\\phi_j]` (exact ``diag(1/k!)`` for Hermite) and the moments
+  :math:`E[f\\phi_i]` by adaptive quadrature (``scipy.integrate.quad_vec``, split at the kinks) with an
+  error estimate that must meet its tolerance.
+* ``tropical`` (ortho Eq. 21, fixed integer powers): the max-plus residuation
+  :math:`a_k = \\min_i (f(t_i)/s - k t_i)` (the greatest tropical polynomial below f at the nodes;
+  it interpolates whenever interpolation by this form is possible), and minimax.
+* ``tropical-rational`` (ortho Def. H.2, real powers): hermite takes :math:`F_1` = the tangents of
+  :math:`f + \\lambda x^2/2` and :math:`F_2` = the tangents of :math:`\\lambda x^2/2` at the nodes, with
+  the smallest :math:`\\lambda \\ge 0` (plus a margin) for which every tangent of :math:`f + \\lambda
+  x^2/2` is the active line at its own node; then :math:`F_1 - F_2` matches values and slopes at every
+  node. For a convex f, :math:`\\lambda = 0` and :math:`F_2 = 0`: e.g. :math:`x^2/2` with nodes
+  :math:`-3..3` gives exactly ortho Fig. 6's :math:`\\max_{k=-3}^3\\{kx - k^2/2\\}`. lagrange splits the
+  piecewise-linear interpolant into its convex and concave slope changes.
+* ``rational`` (the ``SafeRational`` module, ``P(x) / (1 + sum |b_k| |x|^k)``): linearised
+  interpolation :math:`P(t) - f(t)(D(t) - 1) = f(t)` (hermite adds its derivative), l2 by Gauss-Hermite
+  least squares (nonlinear, ``scipy.optimize.least_squares`` on the module's own form), minimax by Lawson.
+
+Examples
+--------
+>>> r = fit("hermite", "gelu", 3, "l2")
+>>> [round(a, 6) + 0.0 for a in r.coefficients]  # a_k = E[GELU He_k]; a_0 = 1/(2 sqrt(pi)), a_3 = 0
+[0.282095, 0.5, 0.423142, 0.0]
+>>> round(r.errors["l2_normal"], 4)  # sqrt(E[GELU^2] - sum_k a_k^2 / k!)
+0.0782
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+from scipy import integrate, optimize
+from torch import nn
+
+FAMILIES: tuple[str, ...] = ("hermite", "fourier", "polyrelu", "tropical", "tropical-rational", "rational")
+METHODS: tuple[str, ...] = ("lagrange", "hermite", "l2", "minimax")
+#: Which methods apply to which family.
+SUPPORTED: dict[str, tuple[str, ...]] = {
+    "hermite": ("lagrange", "hermite", "l2"),
+    "fourier": ("lagrange", "hermite", "l2"),
+    "polyrelu": ("lagrange", "hermite", "l2"),
+    "tropical": ("lagrange", "minimax"),
+    "tropical-rational": ("lagrange", "hermite"),
+    "rational": ("lagrange", "hermite", "l2", "minimax"),
+}
+_LINEAR = ("hermite", "fourier", "polyrelu")
+#: Absolute tolerance the L2 quadratures must meet (else ValueError).
+QUAD_TOL = 1e-11
+#: Default interval of the L_inf errors and of the default nodes.
+DEFAULT_INTERVAL: tuple[float, float] = (-4.0, 4.0)
+
+
+@dataclass
+class FitResult:
+    """A fitted activation: what was fitted, the coefficients ready to load, and the errors.
+
+    Attributes
+    ----------
+    family, target, method : str
+    degree : int
+    den_degree : int or None
+        Denominator degree (tropical-rational, rational).
+    nodes : list of float
+        Interpolation nodes (lagrange, hermite, tropical minimax); Gauss-Hermite or grid for l2/minimax
+        are not listed (empty).
+    options : dict
+        The registry options that build the module (``create(family, **options)``).
+    parameters : dict
+        Parameter name (``module.named_parameters()`` order) -> values.
+    coefficients : list of float
+        ``parameters`` flattened in that order (Hermite: :math:`a_0..a_n` of ortho Eq. 8).
+    errors : dict
+        ``linf`` (max |F - f| on ``interval``, on a 4001-point grid), ``linf_derivative`` (the same for
+        F' - f'), ``l2_normal`` (:math:`\\sqrt{E[(F - f)^2]}`, x ~ N(0, 1), quadrature), ``l2_normal_err``
+        (its error estimate), ``nodes`` (max |F - f| at the nodes), ``nodes_derivative`` (max |F' - f'|
+        at the nodes).
+    gains : dict
+        :func:`approxlab.gains.compute_gains` of the fitted module (record schema).
+    interval : tuple of float
+    """
+
+    family: str
+    target: str
+    degree: int
+    method: str
+    nodes: list[float]
+    options: dict[str, Any]
+    parameters: dict[str, list[float]]
+    den_degree: int | None = None
+    errors: dict[str, float] = field(default_factory=dict)
+    gains: dict[str, Any] = field(default_factory=dict)
+    interval: tuple[float, float] = DEFAULT_INTERVAL
+
+    @property
+    def coefficients(self) -> list[float]:
+        return [v for vals in self.parameters.values() for v in vals]
+
+    def module(self, dtype: torch.dtype = torch.float64) -> nn.Module:
+        """A new zoo module of the family (in ``dtype``) with the fitted coefficients loaded."""
+        from approxlab.activations import create
+
+        return create(self.family, **self.options).to(dtype).load_fit(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["coefficients"] = self.coefficients
+        out["interval"] = list(self.interval)
+        return out
+
+
+def load_into(module: nn.Module, fit: FitResult) -> nn.Module:
+    """Copy ``fit.parameters`` into ``module``'s parameters (the per-family mapping is by name).
+
+    Raises
+    ------
+    ValueError
+        If the module is not of the fit's family/shape (a parameter is missing or has another size).
+    """
+    params = dict(module.named_parameters())
+    missing = [n for n in fit.parameters if n not in params]
+    if missing:
+        raise ValueError(f"fit: module {type(module).__name__} has no parameter {', '.join(missing)} "
+                         f"(the fit is for family {fit.family!r} with options {fit.options})")
+    with torch.no_grad():
+        for name, vals in fit.parameters.items():
+            p = params[name]
+            if p.numel() != len(vals):
+                raise ValueError(f"fit: parameter {name!r} has {p.numel()} values, the fit has {len(vals)} "
+                                 f"(fit options {fit.options})")
+            p.copy_(torch.tensor(vals, dtype=torch.float64).reshape(p.shape).to(p.dtype))
+    return module
+
+
+# ---------------------------------------------------------------------------------------------- target
+class _Target:
+    """The target as float64 numpy callables f and f' (autograd), with its kinks."""
+
+    def __init__(self, target: object) -> None:
+        from approxlab.gains.target import resolve
+
+        tgt = resolve(target)
+        if not tgt.elementwise or tgt.fn is None:
+            raise ValueError(f"target must be an elementwise activation with a numeric form, got {tgt.name}")
+        fn = tgt.fn
+        if isinstance(fn, nn.Module):
+            fn = fn.to(torch.float64)
+        self.fn, self.name, self.kinks = fn, tgt.name, tuple(sorted(set(tgt.kinks)))
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            out = self.fn(torch.as_tensor(np.asarray(x, dtype=np.float64)))
+        return _finite(torch.as_tensor(out, dtype=torch.float64).numpy(), "target values")
+
+    def deriv(self, x: np.ndarray) -> np.ndarray:
+        t = torch.as_tensor(np.asarray(x, dtype=np.float64)).clone().requires_grad_(True)
+        out = self.fn(t)
+        (g,) = torch.autograd.grad(out.sum(), t, allow_unused=True)
+        g = torch.zeros_like(t) if g is None else g
+        return _finite(g.detach().numpy(), "target derivative")
+
+
+def _finite(v: np.ndarray, what: str) -> np.ndarray:
+    if not np.all(np.isfinite(v)):
+        raise ValueError(f"fit: {what} are not finite (NaN/inf) at some points")
+    return v
+
+
+def _module_eval(module: nn.Module, x: np.ndarray, deriv: bool = False) -> np.ndarray:
+    t = torch.as_tensor(np.asarray(x, dtype=np.float64)).clone().requires_grad_(deriv)
+    out = module(t)
+    if not deriv:
+        return out.detach().numpy()
+    (g,) = torch.autograd.grad(out.sum(), t, allow_unused=True)
+    return (torch.zeros_like(t) if g is None else g).detach().numpy()
+
+
+# ----------------------------------------------------------------------------------------- options
+def _options(family: str, degree: int, den_degree: int | None) -> dict[str, Any]:
+    if family == "hermite":
+        return {"degree": degree}
+    if family == "fourier":
+        return {"degree": degree}
+    if family == "polyrelu":
+        return {"order": degree}
+    if family == "tropical":
+        return {"degree": degree, "scaled": True}
+    if family == "tropical-rational":
+        return {"num_degree": degree, "den_degree": den_degree, "powers": "real", "init": "zeros"}
+    return {"p_degree": degree, "q_degree": den_degree, "denominator": "safe"}
+
+
+def _new_module(family: str, options: dict[str, Any]) -> nn.Module:
+    from approxlab.activations import create
+
+    return create(family, **options).to(torch.float64)
+
+
+def _named(module: nn.Module) -> list[tuple[str, nn.Parameter]]:
+    return list(module.named_parameters())
+
+
+def _set_flat(module: nn.Module, vec: np.ndarray) -> None:
+    i = 0
+    with torch.no_grad():
+        for _, p in _named(module):
+            p.copy_(torch.as_tensor(vec[i:i + p.numel()]).reshape(p.shape))
+            i += p.numel()
+
+
+def _params_dict(module: nn.Module) -> dict[str, list[float]]:
+    return {n: [float(v) for v in p.detach().double().reshape(-1)] for n, p in _named(module)}
+
+
+def _n_params(module: nn.Module) -> int:
+    return sum(p.numel() for _, p in _named(module))
+
+
+def _basis(module: nn.Module, x: np.ndarray, deriv: bool = False) -> np.ndarray:
+    """Columns phi_j(x) (or phi_j'(x)) of a module linear in its parameters, read from the module."""
+    n = _n_params(module)
+    cols = []
+    for j in range(n):
+        e = np.zeros(n)
+        e[j] = 1.0
+        _set_flat(module, e)
+        cols.append(_module_eval(module, x, deriv))
+    return np.stack(cols, axis=1)
+
+
+def default_nodes(family: str, method: str, n_unknowns: int, interval: tuple[float, float]) -> np.ndarray:
+    """Chebyshev points of the second kind on ``interval`` (PolyReLU: one node at lo/2, the rest in (0, hi];
+    Fourier: the interval clipped to [-3, 3], inside one period 2 pi of the fundamental, else the
+    nodes alias).
+
+    lagrange needs one node per unknown, hermite one node per two unknowns (rounded up).
+    """
+    lo, hi = interval
+    if family == "fourier":  # inside one period of the fundamental (omega = 1): nodes on [-3, 3] at most
+        lo, hi = max(lo, -3.0), min(hi, 3.0)
+    m = n_unknowns if method == "lagrange" else (n_unknowns + 1) // 2
+    if family == "polyrelu":
+        k = np.arange(1, m)
+        pos = hi * (1 - np.cos(np.pi * k / max(m - 1, 1))) / 2 if m > 1 else np.array([])
+        return np.concatenate([[lo / 2], pos[pos > 0] if m > 1 else pos])
+    if m == 1:
+        return np.array([(lo + hi) / 2])
+    k = np.arange(m)
+    return (lo + hi) / 2 - (hi - lo) / 2 * np.cos(np.pi * k / (m - 1))
+
+
+def _solve_square(A: np.ndarray, y: np.ndarray, what: str) -> np.ndarray:
+    cond = np.linalg.cond(A)
+    if not np.isfinite(cond) or cond > 1e14:
+        raise ValueError(f"fit: the {what} system is singular or ill-conditioned (condition number {cond:.3g}); "
+                         "choose other --nodes or a lower degree")
+    return np.linalg.solve(A, y)
+
+
+def _hermite_rows(x: np.ndarray, n_unknowns: int, method: str) -> tuple[np.ndarray, np.ndarray]:
+    """Which nodes carry a value / slope condition: all values; all slopes, but when the count is odd
+    the slope at the node nearest the centre of the node set is left out."""
+    vals = np.ones(len(x), dtype=bool)
+    slopes = np.full(len(x), method == "hermite")
+    count = vals.sum() + slopes.sum()
+    if method == "hermite" and count == n_unknowns + 1:
+        slopes[np.argmin(np.abs(x - (x.min() + x.max()) / 2))] = False
+        count -= 1
+    if count != n_unknowns:
+        need = n_unknowns if method == "lagrange" else f"{(n_unknowns + 1) // 2}"
+        raise ValueError(f"fit: method {method!r} with {n_unknowns} unknowns needs {need} nodes, got {len(x)}")
+    return vals, slopes
+
+
+# ----------------------------------------------------------------------------------------- linear
+def _moments(fun, kinks: tuple[float, ...], what: str) -> tuple[np.ndarray, float]:
+    """E[fun(x)] for x ~ N(0,1), a vector-valued fun, by quad_vec split at the kinks."""
+    pts = [-np.inf, *sorted(k for k in kinks if np.isfinite(k)), np.inf]
+    total, err = 0.0, 0.0
+    for a, b in zip(pts[:-1], pts[1:]):
+        val, e = integrate.quad_vec(lambda t: fun(t) * math.exp(-t * t / 2) / math.sqrt(2 * math.pi), a, b,
+                                    epsabs=QUAD_TOL / 10, epsrel=1e-13, limit=2000)
+        total, err = total + val, err + e
+    if not np.all(np.isfinite(total)) or err > QUAD_TOL:
+        raise ValueError(f"fit: quadrature of {what} missed its tolerance {QUAD_TOL:g} (estimate {err:.3g})")
+    return np.asarray(total), float(err)
+
+
+def _fit_linear(family: str, module: nn.Module, f: _Target, method: str, nodes: np.ndarray | None,
+                interval: tuple[float, float]) -> np.ndarray:
+    n = _n_params(module)
+    if method in ("lagrange", "hermite"):
+        x = default_nodes(family, method, n, interval) if nodes is None else nodes
+        vals, slopes = _hermite_rows(x, n, method)
+        A = np.concatenate([_basis(module, x[vals]), _basis(module, x[slopes], deriv=True)])
+        y = np.concatenate([f(x[vals]), f.deriv(x[slopes])])
+        return _solve_square(A, y, f"{method} interpolation")
+    # l2: Gram matrix and moments
+    mod_kinks = tuple(float(k) for k in getattr(module, "kinks", lambda: ())())
+    kinks = tuple(sorted(set(f.kinks) | set(mod_kinks) | ({0.0} if family == "polyrelu" else set())))
+    rhs, _ = _moments(lambda t: _basis(module, np.array([t]))[0] * f(np.array([t]))[0], kinks, "E[f phi_k]")
+    if family == "hermite":
+        gram = np.diag([1.0 / math.factorial(k) for k in range(n)])  # E[He_j He_k] = k! delta_jk
+    else:
+        gram, _ = _moments(lambda t: np.outer(*(2 * [_basis(module, np.array([t]))[0]])).ravel(), kinks,
+                           "the Gram matrix")
+        gram = gram.reshape(n, n)
+    return _solve_square(gram, rhs, "L2 normal-equation")
+
+
+# ----------------------------------------------------------------------------------------- tropical
+def _fit_tropical(module: nn.Module, f: _Target, method: str, nodes: np.ndarray | None,
+                  interval: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    n = module.degree
+    x = default_nodes("tropical", "lagrange", n + 1, interval) if nodes is None else nodes
+    s = module.scale
+    k = np.arange(n + 1)
+    a = np.min(f(x)[None, :] / s - k[:, None] * x[None, :], axis=1)  # max-plus residuation
+    if method == "minimax":
+        resid = f(x) - s * np.max(a[:, None] + k[:, None] * x[None, :], axis=0)
+        a = a + resid.max() / (2 * s)
+    return a, x
+
+
+def _tangent_lines(x: np.ndarray, v: np.ndarray, dv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return v - dv * x, dv  # intercepts, slopes
+
+
+def _convexity_lambda(x: np.ndarray, v: np.ndarray, dv: np.ndarray) -> float:
+    """Smallest lambda >= 0 with v_i >= v_j + dv_j (x_i - x_j) + lambda (x_i - x_j)^2 / 2 ... violated
+    otherwise: i.e. every tangent of f + lambda x^2/2 is below f + lambda x^2/2 at the other nodes."""
+    dx = x[:, None] - x[None, :]
+    gap = v[:, None] - v[None, :] - dv[None, :] * dx  # f(x_i) - tangent_j(x_i)
+    off = ~np.eye(len(x), dtype=bool)
+    need = np.where(off, -2 * gap / np.where(off, dx * dx, 1.0), 0.0)
+    return float(max(0.0, need.max()))
+
+
+def _pl_split(x: np.ndarray, v: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """The piecewise-linear interpolant through (x, v), extended linearly, as F1 - F2 with F1, F2 convex
+    max-of-lines: positive slope changes go to F1, negative ones to F2."""
+    slopes = np.diff(v) / np.diff(x)
+    jumps = np.diff(slopes)
+    s1, s2 = [slopes[0]], [0.0]
+    for d in jumps:
+        s1.append(s1[-1] + max(d, 0.0))
+        s2.append(s2[-1] + max(-d, 0.0))
+    # each part's j-th line is its piece on (x_j, x_{j+1}); F2 = 0 at x_0, F1(x_0) = v_0
+    def lines(sl: list[float], value0: float) -> tuple[np.ndarray, np.ndarray]:
+        vals = [value0]
+        for j in range(1, len(sl)):
+            vals.append(vals[-1] + sl[j - 1] * (x[j] - x[j - 1]))
+        sl_a = np.array(sl)
+        return np.array(vals) - sl_a * x[: len(sl)], sl_a
+
+    return lines(s1, v[0]), lines(s2, 0.0)
+
+
+def _pad(c: np.ndarray, p: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    if len(c) > size:
+        raise ValueError(f"fit: {len(c)} lines do not fit a tropical polynomial of degree {size - 1}")
+    reps = size - len(c)
+    return np.concatenate([c, np.repeat(c[-1:], reps)]), np.concatenate([p, np.repeat(p[-1:], reps)])
+
+
+def _fit_tropical_rational(module: nn.Module, f: _Target, method: str, nodes: np.ndarray | None,
+                           interval: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    m1, m2 = module.num_degree + 1, module.den_degree + 1
+    if method == "hermite":
+        x = default_nodes("tropical-rational", "lagrange", min(m1, m2), interval) if nodes is None else nodes
+        if len(x) > min(m1, m2):
+            raise ValueError(f"fit: hermite for tropical-rational {m1 - 1}/{m2 - 1} takes at most {min(m1, m2)} nodes")
+        v, dv = f(x), f.deriv(x)
+        lam = _convexity_lambda(x, v, dv)
+        lam = lam * 1.05 + (1e-3 if lam > 0 else 0.0)  # a margin: each tangent strictly active at its node
+        c1, p1 = _tangent_lines(x, v + lam * x * x / 2, dv + lam * x)
+        c2, p2 = _tangent_lines(x, lam * x * x / 2, lam * x)
+    else:
+        x = default_nodes("tropical-rational", "lagrange", min(m1, m2) + 1, interval) if nodes is None else nodes
+        if len(x) < 2:
+            raise ValueError("fit: lagrange for tropical-rational needs at least 2 nodes")
+        (c1, p1), (c2, p2) = _pl_split(x, f(x))
+    c1, p1 = _pad(c1, p1, m1)
+    c2, p2 = _pad(c2, p2, m2)
+    return np.concatenate([c1, c2, p1, p2]), x
+
+
+# ----------------------------------------------------------------------------------------- rational
+def _rat_parts(x: np.ndarray, p: int, q: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """x^j (j <= p), |x|^k (1 <= k <= q) and their derivatives (SafeRational's 'safe' denominator)."""
+    j = np.arange(p + 1)
+    k = np.arange(1, q + 1)
+    P = x[:, None] ** j
+    dP = np.where(j > 0, j * x[:, None] ** np.maximum(j - 1, 0), 0.0)
+    ax = np.abs(x)[:, None]
+    D = ax ** k
+    dD = k * ax ** (k - 1) * np.sign(x)[:, None]
+    return P, dP, D, dD
+
+
+def _fit_rational(module: nn.Module, f: _Target, method: str, nodes: np.ndarray | None,
+                  interval: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    p, q = module.p_degree, module.q_degree
+    n = p + 1 + q
+    if method in ("lagrange", "hermite"):
+        x = default_nodes("rational", method, n, interval) if nodes is None else nodes
+        vals, slopes = _hermite_rows(x, n, method)
+        if method == "hermite" and np.any(x[slopes] == 0) and q > 0:
+            raise ValueError("fit: |x| is not differentiable at 0; hermite nodes for rational must avoid 0")
+        P, dP, D, dD = _rat_parts(x, p, q)
+        fv, fd = f(x), f.deriv(x) if slopes.any() else np.zeros_like(x)
+        # P(t) - f(t) S(t) = f(t); d/dt: P'(t) - f'(t) S(t) - f(t) S'(t) = f'(t), S = sum c_k |t|^k
+        A = np.concatenate([np.hstack([P, -fv[:, None] * D])[vals],
+                            np.hstack([dP, -fd[:, None] * D - fv[:, None] * dD])[slopes]])
+        y = np.concatenate([fv[vals], fd[slopes]])
+        sol = _solve_square(A, y, f"{method} rational interpolation")
+        if np.any(sol[p + 1:] < -1e-12):
+            raise ValueError("fit: the rational interpolant's denominator has negative coefficients "
+                             f"{sol[p + 1:].round(6).tolist()}; the safe module 1 + sum |b_k||x|^k cannot hold it: "
+                             "use other --nodes, degrees or --method l2")
+        return sol, x
+    lo, hi = interval
+    if method == "l2":
+        from numpy.polynomial.hermite_e import hermegauss
+
+        x, w = hermegauss(120)
+        w = w / math.sqrt(2 * math.pi)
+    else:
+        x = np.linspace(lo, hi, 801)
+        w = np.full_like(x, 1.0 / len(x))
+    fv = f(x)
+    P, _, D, _ = _rat_parts(x, p, q)
+    A0 = np.hstack([P, -fv[:, None] * D])
+    den = np.ones_like(x)
+    wt = w.copy()
+    sol = np.zeros(n)
+    for _ in range(60 if method == "minimax" else 20):  # Sanathanan-Koerner (+ Lawson weights)
+        sw = np.sqrt(wt) / den
+        res = optimize.lsq_linear(A0 * sw[:, None], fv * sw, bounds=(np.r_[np.full(p + 1, -np.inf), np.zeros(q)],
+                                                                     np.full(n, np.inf)))
+        sol = res.x
+        den = 1 + D @ sol[p + 1:]
+        err = np.abs(P @ sol[: p + 1] / den - fv)
+        if method == "minimax":
+            wt = wt * (err + 1e-300)
+            wt /= wt.sum()
+    if method == "l2":  # refine on the module's own form
+        def resid(z: np.ndarray) -> np.ndarray:
+            return np.sqrt(w) * (P @ z[: p + 1] / (1 + D @ np.abs(z[p + 1:])) - fv)
+
+        sol = optimize.least_squares(resid, sol, xtol=1e-15, ftol=1e-15, gtol=1e-15).x
+    return sol, np.array([])
+
+
+# ----------------------------------------------------------------------------------------- errors
+def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple[float, float],
+               slope_nodes: np.ndarray | None = None) -> dict[str, float]:
+    """L_inf on ``interval`` (value and derivative), L2(N(0,1)) with its error estimate, errors at nodes."""
+    lo, hi = interval
+    grid = np.linspace(lo, hi, 4001)
+    out = {
+        "linf": float(np.max(np.abs(_module_eval(module, grid) - f(grid)))),
+        "linf_derivative": float(np.max(np.abs(_module_eval(module, grid, True) - f.deriv(grid)))),
+    }
+    kinks = set(f.kinks) | {float(k) for k in getattr(module, "kinks", lambda: ())()}
+    pts = [-np.inf, *sorted(kinks), np.inf]
+    tot, err = 0.0, 0.0
+    for a, b in zip(pts[:-1], pts[1:]):
+        v, e = integrate.quad(lambda t: float((_module_eval(module, np.array([t])) - f(np.array([t])))[0]) ** 2
+                              * math.exp(-t * t / 2) / math.sqrt(2 * math.pi), a, b, epsabs=1e-14, epsrel=1e-10,
+                              limit=500)
+        tot, err = tot + v, err + e
+    if not math.isfinite(tot) or err > max(1e-10, 1e-6 * tot):
+        raise ValueError(f"fit: the L2 error quadrature missed its tolerance (estimate {err:.3g})")
+    out["l2_normal"] = math.sqrt(max(tot, 0.0))
+    out["l2_normal_err"] = err / (2 * out["l2_normal"]) if out["l2_normal"] > 0 else math.sqrt(err)
+    if len(nodes):
+        out["nodes"] = float(np.max(np.abs(_module_eval(module, nodes) - f(nodes))))
+        sn = nodes if slope_nodes is None else slope_nodes
+        smooth = np.array([all(abs(t - k) > 1e-12 for k in kinks) for t in sn], dtype=bool)
+        if smooth.any():
+            out["nodes_derivative"] = float(np.max(np.abs(_module_eval(module, sn[smooth], True)
+                                                          - f.deriv(sn[smooth]))))
+    return out
+
+
+# ----------------------------------------------------------------------------------------- entry
+def fit(family: str, target: object, degree: int, method: str, *, nodes: list[float] | np.ndarray | None = None,
+        den_degree: int | None = None, interval: tuple[float, float] = DEFAULT_INTERVAL,
+        gains: bool = True) -> FitResult:
+    """Fit the zoo activation ``family`` of ``degree`` to ``target``.
+
+    Parameters
+    ----------
+    family : {"hermite", "fourier", "polyrelu", "tropical", "tropical-rational", "rational"}
+    target : str, nn.Module, callable or sympy.Expr
+        A registry name or formula (anything :func:`approxlab.gains.target.resolve` accepts).
+    degree : int
+        Degree (Hermite, Fourier harmonics, tropical), order (PolyReLU), numerator degree (rationals).
+    method : {"lagrange", "hermite", "l2", "minimax"}
+        See the module docstring; :data:`SUPPORTED` lists the methods of each family.
+    nodes : sequence of float, optional
+        Interpolation nodes (default: Chebyshev points on ``interval``, see :func:`default_nodes`).
+    den_degree : int, optional
+        Denominator degree (tropical-rational, rational); default ``degree``.
+    interval : (float, float)
+        Where the L_inf errors are measured and the default nodes lie.
+    gains : bool
+        Compute the fitted module's gains (quadrature).
+
+    Returns
+    -------
+    FitResult
+
+    Raises
+    ------
+    ValueError
+        Unknown family/method, a method that does not apply, bad nodes (non-finite, repeated, wrong
+        count), a singular system, or a quadrature that misses its tolerance.
+    """
+    from approxlab.activations.base import check_choice, check_positive_int
+
+    family = check_choice("family", family, FAMILIES)
+    method = check_choice("method", method, METHODS)
+    if method not in SUPPORTED[family]:
+        raise ValueError(f"method {method!r} does not apply to family {family!r}; allowed: {', '.join(SUPPORTED[family])}")
+    degree = check_positive_int("degree", degree)
+    if family in ("tropical-rational", "rational"):
+        den_degree = degree if den_degree is None else check_positive_int("den_degree", den_degree, minimum=0)
+    elif den_degree is not None:
+        raise ValueError(f"den_degree applies to tropical-rational and rational only, not {family!r}")
+    lo, hi = (float(v) for v in interval)
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError(f"interval must be two finite numbers lo < hi, got {interval!r}")
+    x = None
+    if nodes is not None and (method == "l2" or (method == "minimax" and family == "rational")):
+        raise ValueError(f"nodes apply to lagrange and hermite (and tropical minimax), not to {family} {method}")
+    if nodes is not None:
+        x = np.asarray(nodes, dtype=np.float64).ravel()
+        if x.size == 0 or not np.all(np.isfinite(x)) or len(np.unique(x)) != len(x):
+            raise ValueError(f"nodes must be distinct finite numbers, got {[float(v) for v in np.asarray(nodes, dtype=float).ravel()]}")
+        x = np.sort(x)
+    f = _Target(target)
+    options = _options(family, degree, den_degree)
+    module = _new_module(family, options)
+    if family in _LINEAR:
+        sol = _fit_linear(family, module, f, method, x, (lo, hi))
+        if x is None and method != "l2":
+            x = default_nodes(family, method, _n_params(module), (lo, hi))
+    elif family == "tropical":
+        sol, x = _fit_tropical(module, f, method, x, (lo, hi))
+    elif family == "tropical-rational":
+        sol, x = _fit_tropical_rational(module, f, method, x, (lo, hi))
+    else:
+        sol, x = _fit_rational(module, f, method, x, (lo, hi))
+    _set_flat(module, np.asarray(sol, dtype=np.float64))
+    node_arr = np.array([]) if x is None else x
+    result = FitResult(family, f.name, degree, method, [float(t) for t in node_arr], options,
+                       _params_dict(module), den_degree, interval=(lo, hi))
+    slope_nodes = None
+    if method == "hermite" and family in _LINEAR + ("rational",):
+        n_unknowns = _n_params(module)
+        slope_nodes = node_arr[_hermite_rows(node_arr, n_unknowns, "hermite")[1]]
+    result.errors = fit_errors(module, f, node_arr, (lo, hi), slope_nodes)
+    if gains:
+        from approxlab.gains import compute_gains
+
+        result.gains = compute_gains(module, method="quad").to_dict()
+    return result
+
+
+__all__ = ["fit", "FitResult", "load_into", "default_nodes", "fit_errors", "FAMILIES", "METHODS", "SUPPORTED"]
