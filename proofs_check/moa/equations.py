@@ -175,6 +175,6 @@ def other_gates() -> Verdict:
             "both signs.",
             correction="The hierarchy F_sigma^(m) subset F_LA^(m) subset F_MoA^(m) is proved for tanh gates (or any gate "
             "whose range contains a neighbourhood of 0); for sigmoid/softmax gates the inclusions fail at equal width (the "
-            "separations may still hold for those classes, but need their own proof).",
+            "separations may still hold for those classes, but need their own proof).", severity="substantive"
         )
     return Verdict.numerical(f"signed {signed}, relu_like {relu_like}, positive {positive}, nonzero {nonzero}")

@@ -261,7 +261,7 @@ def b14_bound() -> Verdict:
             "half its oscillation is (||w||_2/2) osc, and the trace step gives (||w||_2/4) osc. F_LA^(m) is a cone, so "
             "the left side scales like ||w||_2 while the printed right side does not depend on the scale of (w, b).",
             correction=f"inf_f ||T - f||_{{W^{{1,inf}}}} >= (||w||_2 / 4) osc_{{S cap Omega}} tanh(u^T x + beta) (gradient "
-            f"norm Euclidean); here {corrected:.4f} <= {upper:.4f}. Proposition B.5 is the case ||w||_2 = 1.",
+            f"norm Euclidean); here {corrected:.4f} <= {upper:.4f}. Proposition B.5 is the case ||w||_2 = 1.", severity="minor"
         )
     return Verdict.numerical(f"no counterexample: {upper} >= {rhs}")
 

@@ -74,7 +74,7 @@ def eq6() -> Verdict:
             "leaves a linear part eta/(1-eta) x1 that GELU, SiLU, tanh of the same ridge cannot cancel at both ends -- or in "
             "span{Id, ReLU, ReLU^2}(r x1 + s) (ReLU side on z), which is piecewise polynomial and cannot give tanh.",
             correction="Define qd-LA with 1 <= k <= l <= |K_G| (as Eq. 10 does for qd-MoA), or state that Theorem 4.2 is "
-            "about the class with diagonal pairs; the zoo's LearnableActivationQuadratic offers both (pairs='k<l' | 'k<=l').",
+            "about the class with diagonal pairs; the zoo's LearnableActivationQuadratic offers both (pairs='k<l' | 'k<=l').", severity="minor"
         )
     return Verdict.proved("pair sets agree")
 

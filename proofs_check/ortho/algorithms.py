@@ -55,7 +55,12 @@ def alg1() -> Verdict:
 @claim(f"{P}/Algorithm 2",
        "Forward pass: x repeated to [n+1, n/2+1], x <- |x|^grid * sign(x)^grid, x <- x @ coeffs, x <- x @ A, with "
        "learnable A in R^n, computes the Hermite activation (Eq. 8, via Eq. 22).",
-       source="ortho Appendix G, Algorithm 2")
+       source="ortho Appendix G, Algorithm 2",
+       reading=("The shape errors (A in R^n instead of R^(n+1), 'x @ coeffs' for a contraction) are "
+                "pseudo-code typos: once repaired the algorithm computes Eq. 8 to 1e-13. The side points "
+                "(autograd of |x|^p sign(x)^p at x = 0) affect only a measure-zero set. Another reading (A "
+                "holds a_1..a_n with a_0 separate) repairs the same way; none changes the mathematics, hence "
+                "presentation."))
 def alg2() -> Verdict:
     import torch
 
@@ -98,8 +103,8 @@ def alg2() -> Verdict:
         return Verdict.failed(ev, "A in R^(n+1) (a_0..a_n, as Eq. 8 and the 72 = 18 x 4 parameter count of Sec. 5 "
                                   "imply), and 'x <- x @ coeffs' is a contraction over j: x <- sum_j x[..., i, j] "
                                   "coeffs[i, j] (x.mul(coeffs).sum(-1)); compute x^p with torch.pow(x, p) (integer p) or "
-                                  "differentiate with Property C.5, since autograd through |x|^p sign(x)^p is 0 at x = 0.")
-    return Verdict.numerical(ev) if err < 1e-10 else Verdict.failed(ev)
+                                  "differentiate with Property C.5, since autograd through |x|^p sign(x)^p is 0 at x = 0.", severity="presentation")
+    return Verdict.numerical(ev) if err < 1e-10 else Verdict.failed(ev, severity="presentation")
 
 
 def _alg3(xs: np.ndarray, n: int, stride: int) -> np.ndarray:
@@ -117,7 +122,12 @@ def _alg3(xs: np.ndarray, n: int, stride: int) -> np.ndarray:
 @claim(f"{P}/Algorithm 3",
        "The Hermite forward kernel out[i n] = 1, out[i n + 1] = x[i] if n > 1, out[i n + k] = x[i] out[i n + k - 1] - "
        "(k - 1) out[i n + k - 2] (k = 2..n) computes He_0..He_n(x[i]) in O(n) (Eq. 23).",
-       source="ortho Appendix G, Algorithm 3")
+       source="ortho Appendix G, Algorithm 3",
+       reading=("Read with n = the degree of Eq. 8 (n + 1 polynomials He_0..He_n), the stride n overlaps "
+                "neighbouring elements and the guard 'if n > 1' skips He_1: fails. Read with n = the number of"
+                " polynomials (He_0..He_(n-1)) and half-open loops, stride n is right and the algorithm is "
+                "correct; the paper uses n for the degree elsewhere, so this is an inconsistency of notation: "
+                "presentation."))
 def alg3() -> Verdict:
     from scipy.special import eval_hermitenorm
 
@@ -136,13 +146,16 @@ def alg3() -> Verdict:
           f"error is {fixed_err:.1e}. For n = 1 the guard 'if n > 1' skips He_1: out = {one[:2].tolist()} instead of "
           f"[1, 0.7]. The loop does n - 1 multiply-adds per element: O(n).")
     if lit_err > 1e-9 and fixed_err < 1e-12:
-        return Verdict.failed(ev, "index out[i (n+1) + k] (n + 1 values He_0..He_n per element) and guard 'if n >= 1'.")
+        return Verdict.failed(ev, "index out[i (n+1) + k] (n + 1 values He_0..He_n per element) and guard 'if n >= 1'.", severity="presentation")
     return Verdict.numerical(ev)
 
 
 @claim(f"{P}/Algorithm 4",
        "The Hermite backward kernel: grad = sum_{k=1}^n x[i n + k] k out[i n + k - 1] gives the input gradient "
-       "(He_k' = k He_{k-1}, Eq. 41).", source="ortho Appendix G, Algorithm 4")
+       "(He_k' = k He_{k-1}, Eq. 41).", source="ortho Appendix G, Algorithm 4",
+       reading=("As for Algorithm 3: with n = the degree the stride-n buffers overlap (error 2.35); with n = "
+                "the number of polynomials and half-open loops the backward kernel agrees with autograd. "
+                "Notation inconsistency with Eq. 8: presentation."))
 def alg4() -> Verdict:
     import torch
     from scipy.special import eval_hermitenorm
@@ -182,7 +195,7 @@ def alg4() -> Verdict:
           f"reads element (i+1)'s k = 0 slot): max |kernel - autograd| = {lit:.3g}; stride n + 1: {fixed:.1e}.")
     if lit > 1e-9 and fixed < 1e-12:
         return Verdict.failed(ev, "grad_x[i] = sum_(k=1..n) g[i (n+1) + k] * k * out[i (n+1) + k - 1] with g the "
-                                  "upstream gradient of He_k(x_i) (stride n + 1, as in Algorithm 3 corrected).")
+                                  "upstream gradient of He_k(x_i) (stride n + 1, as in Algorithm 3 corrected).", severity="presentation")
     return Verdict.numerical(ev)
 
 
@@ -214,8 +227,8 @@ def alg5() -> Verdict:
           f"with a_k = k! A_k (the 1/k! of Eq. 24 is folded into A): max error {err:.1e} (tolerance 1e-12).")
     if literal != "ran" and err < 1e-12:
         return Verdict.failed(ev, "x <- x.repeat(n) (n frequencies f_1..f_n; a_0 is the separate 'fundamental' a), and "
-                                  "A_k = a_k / k! to match Eq. 24.")
-    return Verdict.numerical(ev) if err < 1e-12 else Verdict.failed(ev)
+                                  "A_k = a_k / k! to match Eq. 24.", severity="presentation")
+    return Verdict.numerical(ev) if err < 1e-12 else Verdict.failed(ev, severity="presentation")
 
 
 @claim(f"{P}/Algorithm 6",
@@ -250,7 +263,7 @@ def alg6() -> Verdict:
           f"{err:.1e} on 100 inputs (tolerance 1e-12); at the Thm 3.19 init it matches the zoo Tropical({n}) module to "
           f"{zoo_err:.1e} (float32).")
     if literal != "ran" and err < 1e-12:
-        return Verdict.failed(ev, "A in R^(n+1) (a_0..a_n, as Eq. 18 and Eq. 20 require).")
-    return Verdict.numerical(ev) if err < 1e-12 else Verdict.failed(ev)
+        return Verdict.failed(ev, "A in R^(n+1) (a_0..a_n, as Eq. 18 and Eq. 20 require).", severity="presentation")
+    return Verdict.numerical(ev) if err < 1e-12 else Verdict.failed(ev, severity="presentation")
 
 

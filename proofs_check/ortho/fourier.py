@@ -55,7 +55,7 @@ def propd2() -> Verdict:
         return Verdict.failed(ev + f" For m, n in 1..4 all three identities hold: {pos_ok}.",
                               "Eq. 55 holds for m, n in N* (positive integers). On Z^2: int cos(mx)cos(nx) = "
                               "pi (delta_(m,n) + delta_(m,-n)) for (m,n) != (0,0) and 2 pi for m = n = 0; "
-                              "int sin(mx)sin(nx) = pi (delta_(m,n) - delta_(m,-n)); the mixed integral is 0.")
+                              "int sin(mx)sin(nx) = pi (delta_(m,n) - delta_(m,-n)); the mixed integral is 0.", severity="minor")
     return Verdict.proved(ev)
 
 
@@ -147,7 +147,7 @@ def remd5() -> Verdict:
           f"either way.")
     if sup > bound:
         return Verdict.failed(ev, "|F'(x)| <= max_k sqrt(a_k^2 + b_k^2) * sum_(k=1..n) 1/(k-1)! <= sqrt(2) e "
-                                  "max_k(|a_k|, |b_k|): the factor sqrt(2) (or |a_k| + |b_k|) is missing.")
+                                  "max_k(|a_k|, |b_k|): the factor sqrt(2) (or |a_k| + |b_k|) is missing.", severity="minor")
     return Verdict.proved(ev)
 
 
@@ -184,7 +184,7 @@ def propd7() -> Verdict:
           f"mismatch for n in {bad}. With a_k = b_k = 1 Eq. 67 as printed gives a_0^2 = 2 (1 - 1/(n!)^2), "
           f"contradicting Eq. 68.")
     return Verdict.failed(ev, "a_0^2 = 1/2 sum_(k=1..n) (k^2 - 1)/(k!)^2 (a_k^2 + b_k^2) (factor 1/2 missing); "
-                              "with a_k = b_k = 1 this gives Eq. 68.")
+                              "with a_k = b_k = 1 this gives Eq. 68.", severity="minor")
 
 
 @lru_cache(maxsize=None)
@@ -238,7 +238,7 @@ def thm313() -> Verdict:
     if len(sol) == 2 and all(ok_b1):
         return Verdict.failed(ev, "Let a_k = b_k = 1 (k = 1..n) (any b_k = +-1) and a_0 = sqrt(1 - 1/(n!)^2). Then "
                                   "alpha = alpha' = Var[x] (sum_(k=0..n-1) 1/(k!)^2)^(-1), which is Eq. 14 when the "
-                                  "gain is normalised by Var[x] = 1.")
+                                  "gain is normalised by Var[x] = 1.", severity="minor")
     return Verdict.proved(ev)
 
 
@@ -263,13 +263,18 @@ def cor314() -> Verdict:
           f"1/sqrt(I_0(2)) = {float(1 / sp.sqrt(sp.besseli(0, 2))):.4f}.")
     if s == sp.besseli(0, 2) and abs(float(1 / e2) - 1) > 0.05:
         return Verdict.failed(ev, "a_k = b_k = 1/sqrt(I_0(2)) (k = 1..n), a_0 = sqrt(1 - 1/(n!)^2)/sqrt(I_0(2)): the "
-                                  "same b_k omission as Theorem 3.13; with it the limit gains are 1.")
+                                  "same b_k omission as Theorem 3.13; with it the limit gains are 1.", severity="minor")
     return Verdict.proved(ev)
 
 
 @claim(f"{P}/Remark 3.15",
        "Instead of 1/k!, the terms can be scaled by other converging series such as 1/k^p with p > 1.",
-       source="ortho Remark 3.15")
+       source="ortho Remark 3.15",
+       reading=("Read as a statement about n -> inf (the limit gains of Corollary 3.14, the context of the "
+                "remark): fails for the Hermite activation (sum k!/k^(2p) diverges) and for the Fourier "
+                "backward moment when p <= 3/2. Read as a practical finite-n remark (any fixed scaling at the "
+                "degrees used, n <= 6): every moment is a finite sum and the remark is vacuous but true; the "
+                "misleading 'p > 1' makes it minor, not presentation."))
 def rem315() -> Verdict:
     k = sp.Symbol("k", integer=True, positive=True)
     p = sp.Rational(5, 4)
@@ -285,7 +290,7 @@ def rem315() -> Verdict:
     if not herm_fwd or not four_bwd:
         return Verdict.failed(ev, "1/k^p scaling keeps the limit gains finite only for the Fourier activation and only "
                                   "with p > 3/2 (backward moment sum k^(2-2p)); for the Hermite activation E[He_k^2] = "
-                                  "k! needs coefficients decaying faster than 1/sqrt(k!), which no 1/k^p does.")
+                                  "k! needs coefficients decaying faster than 1/sqrt(k!), which no 1/k^p does.", severity="minor")
     return Verdict.proved(ev)
 
 
@@ -307,7 +312,7 @@ def remd8() -> Verdict:
     if var == 1 and f_ratio == 1 and sp.simplify(b_ratio - sp.pi**2 / 3) == 0:
         return Verdict.failed(ev, "E[F(x)^2] is unchanged and E[F'(x)^2] is multiplied by (pi/sqrt 3)^2 = pi^2/3 (chain "
                                   "rule, pi/l in general); equal gains then need a_0^2 = 1/2 sum (k^2 pi^2/l^2 - 1)"
-                                  "(a_k^2 + b_k^2)/(k!)^2.")
+                                  "(a_k^2 + b_k^2)/(k!)^2.", severity="minor")
     return Verdict.proved(ev)
 
 

@@ -204,7 +204,11 @@ def eq45() -> Verdict:
 
 @claim(f"{P}/Remark C.7",
        "For all n > 2, F' is unbounded (lim_{x->inf} F'(x) -> inf), so F is not Lipschitz continuous.",
-       source="ortho Appendix C, Remark C.7")
+       source="ortho Appendix C, Remark C.7",
+       reading=("Read literally (every coefficient vector of a degree-n Hermite activation) it fails: a = (0, "
+                "1, 0, 0) gives a Lipschitz F and a_3 < 0 gives lim F' = -inf. Read as the remark is meant "
+                "(a_n != 0, e.g. the Theorem 3.8 init a_k = 1): |F'| -> inf holds, and the only real point is "
+                "that the bound is not sharp (n >= 2 suffices, not n > 2); hence presentation."))
 def remc7() -> Verdict:
     # as printed: a statement about every Hermite activation of degree n > 2 (any coefficients)
     n = 3
@@ -224,7 +228,7 @@ def remc7() -> Verdict:
     if ok:
         return Verdict.failed(ev, "F' is unbounded (and F not Lipschitz) iff a_k != 0 for some k >= 2 -- "
                                   "possible for every n >= 2; then |F'(x)| -> inf as |x| -> inf, with "
-                                  "lim_(x->+inf) F'(x) = sign(a_m) * inf for the largest m with a_m != 0.")
+                                  "lim_(x->+inf) F'(x) = sign(a_m) * inf for the largest m with a_m != 0.", severity="presentation")
     return Verdict.proved(ev)
 
 

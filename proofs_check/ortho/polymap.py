@@ -42,7 +42,7 @@ def propf3_base() -> Verdict:
     if d1 == 1 and d2 == 2:
         return Verdict.failed(ev, "Base case L = 1: F(x) = W_1 x + b_1 has degree 1 = d^0; inductive step: "
                                   "F_L = W_L s(F_(L-1)) + b_L has degree <= d * d^(L-2) = d^(L-1). Prop. F.3's bound d^L "
-                                  "then holds a fortiori (tight form: d^(L-1)).")
+                                  "then holds a fortiori (tight form: d^(L-1)).", severity="minor")
     return Verdict.proved(ev)
 
 
@@ -60,7 +60,7 @@ def corf4() -> Verdict:
 def remf5() -> Verdict:
     from approxlab.polymap import check_remark_f5
 
-    return check_remark_f5()
+    return check_remark_f5().rated("minor")
 
 
 @claim(f"{P}/Remark F.6", "An equivalent statement for trigonometric polynomials can be established by approximation.",

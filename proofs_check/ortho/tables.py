@@ -131,7 +131,7 @@ def table2() -> Verdict:
             "If PPL_i = exp(loss_i) for each seed, std(PPL) / mean(PPL) must lie within std(loss) e^(+-r), r = std(loss) "
             "sqrt(8): the Val PPL std of Hermite (0.293) should be about 18.821 x 0.0175 = 0.33 and of Fourier (0.154) "
             "about 0.163 (or the loss stds are wrong); the SiLU Train PPL 19.324 is below exp(2.962) = 19.337, which "
-            "Jensen's inequality forbids (mean of exp >= exp of mean)." if bad else None)
+            "Jensen's inequality forbids (mean of exp >= exp of mean)." if bad else None, severity="presentation")
     return Verdict.numerical(ev + " Tolerances: the rounding of each printed number.")
 
 
@@ -161,7 +161,7 @@ def table3() -> Verdict:
           + " (Fourier 6 is 4.6 std below its Table 1 mean).")
     if drops:
         return Verdict.failed(ev, "Top-1 improves monotonically with degree for all three activations; Top-5 does not "
-                                  "for Tropical (96.00 at d = 5, 95.90 at d = 6).")
+                                  "for Tropical (96.00 at d = 5, 95.90 at d = 6).", severity="minor")
     return Verdict.numerical(ev)
 
 
@@ -184,7 +184,7 @@ def table4() -> Verdict:
     if worse:
         return Verdict.failed(ev, "The proposed initialization improves on GELU-fitted initialization for Hermite "
                                   "(all three metrics) but not for Fourier, where GELU-fitted init is better on train "
-                                  "loss (2.775 vs 2.837), Top-1 (81.91 vs 80.93) and Top-5 (95.77 vs 95.44).")
+                                  "loss (2.775 vs 2.837), Top-1 (81.91 vs 80.93) and Top-5 (95.77 vs 95.44).", severity="substantive")
     return Verdict.numerical(ev)
 
 
@@ -238,7 +238,7 @@ def sec41() -> Verdict:
           f". Below GELU on Top-5: {below or 'none'}; not significant on Top-5: {ns}.")
     if below or ns:
         return Verdict.failed(ev, "The three activations are significantly above GELU on Top-1 accuracy only; on Top-5 "
-                                  "they are indistinguishable from GELU (p > 0.3) and Fourier is slightly below it.")
+                                  "they are indistinguishable from GELU (p > 0.3) and Fourier is slightly below it.", severity="minor")
     return Verdict.numerical(ev)
 
 

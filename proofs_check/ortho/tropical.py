@@ -39,7 +39,7 @@ def def316() -> Verdict:
           f"a x for a = 1..7: {pow_ok}.")
     if not zero_candidates:
         return Verdict.failed(ev, "The max-plus (tropical) semiring is (R u {-inf}, max, +), with -inf the neutral "
-                                  "element of max and absorbing for +; (R u {+inf}, min, +) is the min-plus semiring.")
+                                  "element of max and absorbing for +; (R u {+inf}, min, +) is the min-plus semiring.", severity="presentation")
     return Verdict.proved(ev)
 
 

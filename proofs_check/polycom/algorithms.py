@@ -110,7 +110,10 @@ def algorithm1() -> Verdict:
     "The PyTorch PolyNorm of Appendix D (_norm(x) = x rsqrt(mean(x^2) + eps)) computes Eq. 3: "
     "PolyNorm(x) = sum_{i=0}^r a_i x^i / ||x^i||_2.",
     source="polycom Appendix D, Algorithm 2 vs Eq. 3",
-)
+       reading=("Read literally, Eq. 3 divides by ||x||_2 and Algorithm 2 by RMS(x) = ||x||_2/sqrt(d): the "
+                "outputs differ by the constant factor sqrt(d). Read as a normalisation convention (the "
+                "learnable a_i absorb any constant scale, and the experiments use Algorithm 2), the two define"
+                " the same function class; the mismatch is a convention of the text: presentation."))
 def algorithm2() -> Verdict:
     import torch
 
@@ -148,7 +151,7 @@ def algorithm2() -> Verdict:
             f"{max(e for *_, e in rows):.1e}. Also Eq. 3's i = 0 term is a_0/sqrt(d) per entry, Algorithm 2's is a_0. "
             f"{zoo_txt}.",
             correction="PolyNorm(x) = sum_{i=1}^r a_i x^i / RMS(x^i) + a_0 with RMS(v) = sqrt(mean(v^2) + eps) = "
-            "sqrt(||v||_2^2/d + eps) (what Algorithm 2 and the experiments compute).",
+            "sqrt(||v||_2^2/d + eps) (what Algorithm 2 and the experiments compute).", severity="presentation"
         )
     return Verdict.numerical("Algorithm 2 agrees with Eq. 3: " + str(rows))
 

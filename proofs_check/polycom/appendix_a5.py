@@ -170,7 +170,7 @@ def eq23() -> Verdict:
             f"x^(r^i), and x^(c_i) multiplies instead of exponentiating. E.g. r = {r}, n = {n}: prod x^(c_i) (x^r)^i = "
             f"x^{deg} != x^{n}. It fails for {len(bad)} of the 64 (r, n) pairs checked.",
             correction="x^n = prod_{i=0}^k (x^(r^i))^(c_i), where x^(r^i) is i compositions of t -> t^r (i layers) "
-            "followed by one layer t -> t^(c_i); this is what the size count of Eq. 24 assumes.",
+            "followed by one layer t -> t^(c_i); this is what the size count of Eq. 24 assumes.", severity="minor"
         )
     return Verdict.proved("second equality holds for all n, r checked")
 

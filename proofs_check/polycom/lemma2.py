@@ -57,7 +57,7 @@ def lemma2() -> Verdict:
             f"by polarisation) reaches the tolerance with {table}; size vs ln(1/eps) is linear (slope {slope:.1f}, "
             f"r^2 = {rval**2:.4f}), i.e. O(ln(1/eps)), inside the printed O(ln^2(1/eps)).",
             correction="Assume in addition PolyReLU([-1,1]) in [-1,1] (as Theorem 2 does), or let f map into "
-            "[-(r+1), r+1]; then a ReLU network of size O(ln(1/eps)) (hence also O(ln^2(1/eps))) exists.",
+            "[-(r+1), r+1]; then a ReLU network of size O(ln(1/eps)) (hence also O(ln^2(1/eps))) exists.", severity="minor"
         )
     return Verdict.numerical(table)
 

@@ -64,7 +64,7 @@ def theorem4() -> Verdict:
             correction="DeVore, Howard & Micchelli's lower bound holds when the parameters theta = a(f) depend "
             "continuously on f (continuous nonlinear widths). With that hypothesis Eq. 36 holds; without it deep "
             "ReLU networks beat eps^(-d/n) (Yarotsky 2018: O(eps^(-d/(2n))) up to logs), so Appendix B's "
-            "'optimal rate' is optimal among continuous parameter selections only.",
+            "'optimal rate' is optimal among continuous parameter selections only.", severity="substantive"
         )
     return Verdict.unchecked("enumeration did not reach eps (check the construction)")
 

@@ -45,9 +45,9 @@ def eq39() -> Verdict:
             "sums in Eq. 39 and in p_i run from 0, over an undefined sigma_0 / p_0. With the sums over 1..n the "
             f"definition is Roy & Vetterli's and behaves as it should (computed): Ernk(I_7) = {eye:.12f}, "
             f"Ernk(rank one) = {rank1:.12f}, and 1 <= Ernk <= rank for 50 random rank-3 matrices.",
-            correction="Ernk(A) = exp(-sum_{i=1}^n p_i ln p_i), p_i = sigma_i / sum_{j=1}^n sigma_j (0 ln 0 = 0).",
+            correction="Ernk(A) = exp(-sum_{i=1}^n p_i ln p_i), p_i = sigma_i / sum_{j=1}^n sigma_j (0 ln 0 = 0).", severity="presentation"
         )
-    return Verdict.failed("effective rank properties violated")
+    return Verdict.failed("effective rank properties violated", severity="presentation")
 
 
 def _pct(v: Fr, digits: int) -> str:
@@ -83,7 +83,9 @@ def _round_pct(v: Fr, printed: str) -> bool:
     "FLOPs ratios (FLOPs / 24BSH^2) and memory of the activations without gradient checkpointing, H = 1024, "
     "B = 4, S = 4096, BF16.",
     source="polycom Appendix F, Table 8",
-)
+       reading=("Read as rounding to three decimals, 1/(3H) = 0.0326% should print as 0.033% (as Table 9 "
+                "prints the same ratio). Read as truncation, 0.032% is right but then Table 9's 0.033% is not:"
+                " either way the two tables disagree on one digit: presentation."))
 def table8() -> Verdict:
     bad, good = [], 0
     for name, (_, fl, (c, den), pr, mem, mb) in _T8.items():
@@ -103,7 +105,7 @@ def table8() -> Verdict:
             "Exact rationals: every FLOPs/(24BSH^2) formula and every memory entry (elements x 2 bytes, in MiB) match; "
             f"{good} of 6 percentages round correctly; mismatches: " + "; ".join(bad) + ". (The same 1/(3H) is printed "
             "as 0.033% for ReLU in Table 9.)",
-            correction="ReLU^2 without checkpointing: 1/(3H) = 0.0326% -> 0.033%.",
+            correction="ReLU^2 without checkpointing: 1/(3H) = 0.0326% -> 0.033%.", severity="presentation"
         )
     return Verdict.proved("all entries consistent")
 
@@ -137,7 +139,11 @@ def table9() -> Verdict:
     "FLOPs ratio = FLOPs for activation / 24BSH^2, where 24BSH^2 is the total computational cost of the FFN "
     "matrix computations.",
     source="polycom Appendix F, displayed FLOPs-ratio formula and the sentence before it",
-)
+       reading=("Read as the FFN's forward FLOPs (2 FLOPs per multiply-add) the denominator should be 16BSH^2 "
+                "and 24BSH^2 counts FFN + QKVO projections. Read as the FFN's forward + backward cost counted "
+                "in multiply-adds (3 x 8BSH^2 = 24BSH^2) the denominator is right. The paper does not say "
+                "which it means, and the ratios are tiny either way (< 1%), so the conclusion (negligible "
+                "overhead) stands: presentation."))
 def flops_denominator() -> Verdict:
     B, S, H = sp.symbols("B S H", positive=True)
     ffn_4h = 2 * (2 * B * S * H * 4 * H)  # two matmuls H -> 4H -> H, 2 FLOPs per multiply-add
@@ -150,7 +156,7 @@ def flops_denominator() -> Verdict:
             f"attention projections ({sp.factor(attn_proj)}), i.e. a whole layer's matmuls without the attention scores.",
             correction="Either call 24BSH^2 the layer's projection FLOPs (FFN + QKVO), or divide by the FFN's "
             "16BSH^2, which multiplies every ratio of Tables 8-9 by 3/2 (e.g. ReLU 1/(4H) = 0.024%, PolyNorm "
-            "9/(2H) = 0.44% without checkpointing).",
+            "9/(2H) = 0.44% without checkpointing).", severity="presentation"
         )
     return Verdict.proved("denominator is the FFN cost")
 
@@ -248,7 +254,7 @@ def table7() -> Verdict:
             f"but {float(text_min):g} in Section 4.1 (LR/{lr / text_min}); they differ by a factor {table_min / text_min}. "
             "(MoE: 4E-4 -> 5E-5 in Table 7, no value in the text.)",
             correction="One of the two values is wrong; the paper should state a single minimum LR for the dense "
-            "model (3e-5 = LR/10 or 1.5e-5 = LR/20).",
+            "model (3e-5 = LR/10 or 1.5e-5 = LR/20).", severity="minor"
         )
     return Verdict.proved("consistent")
 
@@ -332,11 +338,11 @@ def table3() -> Verdict:
     bad = _avg_check({"SwiGLU": sw, "PolyNorm": pn}, {"SwiGLU": 62.78, "PolyNorm": 63.37})
     wins = sum(p > s for p, s in zip(pn, sw))
     if bad:
-        return Verdict.failed("; ".join(bad))
+        return Verdict.failed("; ".join(bad), severity="minor")
     if wins != 8:
         return Verdict.failed(
             f"Averages check (62.78, 63.37), but PolyNorm beats SwiGLU on {wins} of the 9 tasks, not 8: SwiGLU is "
             "better on ARC-E (71.58 vs 70.70) and WinoGrande (62.75 vs 62.19), as the table's own bold shows.",
-            correction=f"'PolyNorm outperforms SwiGLU on {wins} of 9 downstream tasks (and on the average)'.",
+            correction=f"'PolyNorm outperforms SwiGLU on {wins} of 9 downstream tasks (and on the average)'.", severity="minor"
         )
     return Verdict.numerical(f"averages and the 8 wins check")

@@ -136,7 +136,7 @@ def eq17() -> Verdict:
             "PolyReLU, like its approximant f_1(ReLU(.)), is constant on (-inf, 0]; the proof's construction with "
             f"first-layer biases shifted by -3 still reaches max|f - g| = {errs[-1][0]:.2e} < 1e-3.",
             correction="Assume ||a||_1 + |b| <= 1 (then Eq. 17 holds as printed), or keep ||a||_1 + b <= 1 and note "
-            "a^T x + b <= 1 with PolyReLU constant on negative inputs.",
+            "a^T x + b <= 1 with PolyReLU constant on negative inputs.", severity="minor"
         )
     return Verdict.proved("no counterexample")
 

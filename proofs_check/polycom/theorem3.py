@@ -235,7 +235,7 @@ def eq32() -> Verdict:
             f"d = 1: the number of multi-indices with ||n||_1 < n is C(n-1+d, d), which exceeds d^n at (d, n, count, d^n) "
             f"= {bad_count[:3]}.",
             correction="Sum over ||n||_1 < n (= <= n-1) in Eqs. 32-33; the number of terms is C(n-1+d, d)(2N+1)^d "
-            "(<= d^n (2N+1)^d for d >= 2, = n(2N+1) for d = 1), still O(eps^(-d/n)) for fixed n, d.",
+            "(<= d^n (2N+1)^d for d >= 2, = n(2N+1) for d = 1), still O(eps^(-d/n)) for fixed n, d.", severity="minor"
         )
     return Verdict.proved("no difference")
 
