@@ -98,6 +98,10 @@ class Verdict:
         """``fails``: does not hold as printed; ``severity`` one of :data:`SEVERITIES`."""
         return cls("fails", evidence, correction, severity)
 
+    def rated(self, severity: Severity) -> Verdict:
+        """This verdict with ``severity`` when it is a ``fails`` (for checks computed elsewhere), else itself."""
+        return Verdict(self.kind, self.evidence, self.correction, severity) if self.kind == "fails" else self
+
     @classmethod
     def unchecked(cls, evidence: str) -> Verdict:
         """``not-checkable``: the reason, and what was checked instead."""

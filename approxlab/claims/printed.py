@@ -229,7 +229,8 @@ def _variants(value: Any) -> Iterator[tuple[str, Any]]:
         return
     if isinstance(value, PrintedNumber):
         for new in (value.scaled(), value.shifted(+1), value.shifted(-1)):
-            yield f"{value.text} -> {new.text}", new
+            if new != value:  # 0 * (1 + 1e-3) is 0: not a mutant
+                yield f"{value.text} -> {new.text}", new
         return
     if isinstance(value, int):
         for new in (value + 1, value - 1):

@@ -10,7 +10,7 @@ from fractions import Fraction as Fr
 import numpy as np
 import sympy as sp
 
-from approxlab.claims import Verdict, claim
+from approxlab.claims import Verdict, claim, compare
 
 from proofs_check.polycom.appendix_a5 import _phi
 
@@ -245,8 +245,9 @@ def eq32() -> Verdict:
     "f_N(x) = g_N(x) for all x in R^d, where g_N (Eq. 33) is built from PolyReLU networks phi^_m = phi_m "
     "(Corollary A.1) and g_m = (x - m/N)^n (Lemma A.4).",
     source="polycom Appendix A.5, Eqs. 33-34",
+    printed={"phi_kinks": ("-2", "-1", "1", "2"), "degree_relation": "<"},
 )
-def eq34() -> Verdict:
+def eq34(p) -> Verdict:
     # d = 1, n = 3, N = 2, f = sin/2 with derivative values rounded to rationals (the identity is about the
     # network, not f). Both sides are piecewise polynomials of degree <= n on the intervals between the kinks
     # of the phi_m; agreement at n + 2 rational points per interval proves equality on [-1, 1] (and beyond,
@@ -261,9 +262,15 @@ def eq34() -> Verdict:
     sq = lambda v: relu(v) ** 2 + relu(-v) ** 2  # noqa: E731  v^2 by one PolyReLU pair (Eq. 14)
     mult = lambda u, v: (sq(u + v) - sq(u - v)) / 4  # noqa: E731  exact product by squares
 
-    def phi_hat(t: Fr) -> Fr:  # Corollary A.1 with the breakpoints of phi(3N(t - m/N)) ... via ReLU units
-        s = t
-        return relu(s + 2) - relu(s + 1) - relu(s - 1) + relu(s - 2)
+    k1, k2, k3, k4 = (Fr(v) for v in p["phi_kinks"])
+    if not k1 < k2 < k3 < k4:
+        return Verdict.failed(f"kinks {k1}, {k2}, {k3}, {k4} define no trapezoid (Eq. 25 needs k1 < k2 < k3 < k4)")
+
+    def phi_hat(t: Fr) -> Fr:  # Corollary A.1: the trapezoid phi of Eq. 25 by four ReLU units, kinks as printed
+        return (relu(t - k1) - relu(t - k2)) / (k2 - k1) - (relu(t - k3) - relu(t - k4)) / (k4 - k3)
+
+    # g_N's Taylor degrees: Eq. 28's ||n||_1 < n (the printed relation); f_N below is Eq. 27 with Eq. 28's degrees
+    g_degrees = [k for k in range(n + 1) if compare(k, p["degree_relation"], n)]
 
     def power_net(v: Fr, k: int) -> Fr:  # Lemma A.4 style: repeated exact products
         out = Fr(1)
@@ -271,7 +278,8 @@ def eq34() -> Verdict:
             out = mult(out, v)
         return out
 
-    kinks = sorted({Fr(3 * m + s, 3 * N) for m in range(-N, N + 1) for s in (-2, -1, 1, 2)} | {Fr(-3), Fr(3)})
+    kinks = sorted({Fr(3 * m, 3 * N) + Fr(s) / (3 * N) for m in range(-N, N + 1) for s in {-2, -1, 1, 2, k1, k2, k3, k4}}
+                   | {Fr(-3), Fr(3)})
     worst = Fr(0)
     npts = 0
     for lo, hi in zip(kinks, kinks[1:]):
@@ -279,19 +287,20 @@ def eq34() -> Verdict:
             t = lo + (hi - lo) * Fr(j, n + 3)
             fN = sum(_phi(3 * N * (t - Fr(m, N))) * coef[(m, k)] * (t - Fr(m, N)) ** k for m in range(-N, N + 1) for k in range(n))
             gN = sum(
-                mult(phi_hat(3 * N * (t - Fr(m, N))), coef[(m, k)] * power_net(t - Fr(m, N), k))
+                mult(phi_hat(3 * N * (t - Fr(m, N))), coef.get((m, k), Fr(1, 7)) * power_net(t - Fr(m, N), k))
                 for m in range(-N, N + 1)
-                for k in range(n)
+                for k in g_degrees
             )
             worst = max(worst, abs(fN - gN))
             npts += 1
     if worst == 0:
         return Verdict.proved(
             f"Exact rational arithmetic, d = 1, n = {n}, N = {N}: g_N built only from ReLU = PolyReLU(e_1) units "
-            "(phi^ = ReLU(t+2) - ReLU(t+1) - ReLU(t-1) + ReLU(t-2), Corollary A.1), squares ReLU(v)^2 + ReLU(-v)^2 "
+            f"(phi^ with the printed kinks {', '.join(v.text for v in p['phi_kinks'])} of Eq. 25, Corollary A.1), squares ReLU(v)^2 + ReLU(-v)^2 "
             "(Eq. 14) and products ((u+v)^2 - (u-v)^2)/4 equals f_N at n+2 points of each of the "
             f"{len(kinks) - 1} intervals between kinks ({npts} points): both are polynomials of degree <= n+1 there, so "
-            "they are equal everywhere. This uses the index ||n||_1 < n of Eq. 28 (Eq. 33 prints <= n; see "
+            "they are equal everywhere. f_N is Eq. 27 with the trapezoid phi of Eq. 25 computed directly; g_N sums the "
+            "degrees ||n||_1 < n of Eq. 28 (Eq. 33 prints <= n, which adds degree-n terms that f_N lacks; see "
             "polycom/Eq. 32)."
         )
     return Verdict.failed(f"max |f_N - g_N| = {worst}")
@@ -318,8 +327,10 @@ def eq35() -> Verdict:
     "For d, n in N, eps in (0,1) and f in F_{d,n} there is a PolyReLU network g of size O(eps^(-d/n)) with "
     "max_x |f(x) - g(x)| < eps (Eq. 12).",
     source="polycom Section 3.3, Theorem 3, Eq. 12 (proof Appendix A.5, Eqs. 25-35)",
+    printed={"exponent_d_over_n": "-1"},
+    uses=("polycom/Theorem 3 proof, Part 1 (partition of unity)", "polycom/Eq. 30", "polycom/Eq. 31", "polycom/Eq. 34"),
 )
-def theorem3() -> Verdict:
+def theorem3(p) -> Verdict:
     # size of the construction: terms C(n-1+d, d)(2N+1)^d, each phi^_m (O(d): 4 units per factor + d-1 products)
     # times g_m (Lemma A.4 powers per coordinate + d-1 products) plus one product; N from Eq. 30.
     rows = []
@@ -331,12 +342,12 @@ def theorem3() -> Verdict:
             terms = math.comb(n - 1 + d, d) * (2 * N + 1) ** d
             per = 4 * d + 2 * (d - 1) + d * 2 * (2 * max(1, math.ceil(math.log2(n))) + 2) + 2 * (d - 1) + 2
             size = terms * per
-            consts.append(size * eps ** (d / n))
-        rows.append(f"(d,n)=({d},{n}): size*eps^(d/n) at eps=1e-2,1e-4,1e-6,1e-8 = " + ", ".join(f"{c:.1f}" for c in consts))
+            consts.append(size * eps ** (-float(p["exponent_d_over_n"]) * d / n))
+        rows.append(f"(d,n)=({d},{n}): size*eps^({-p['exponent_d_over_n']}d/n) at eps=1e-2,1e-4,1e-6,1e-8 = " + ", ".join(f"{c:.1f}" for c in consts))
         if consts[-1] > 2 * consts[-2]:
-            return Verdict.failed("size not O(eps^(-d/n)): " + rows[-1])
-    parts = [eq31.check(), eq34.check(), partition_of_unity.check()]
-    if all(p.kind in ("holds", "holds-numerically") for p in parts):
+            return Verdict.failed(f"size not O(eps^({p['exponent_d_over_n'].text} d/n)): " + rows[-1])
+    parts = [c.run().result for c in (eq31, eq34, partition_of_unity)]
+    if all(v is not None and v.kind in ("holds", "holds-numerically") for v in parts):
         return Verdict.numerical(
             "The proof's construction was run (partition of unity proved exactly; f_N of Eq. 27 with N of Eq. 30 "
             "reaches max error < eps on f = sin(sum x)/2 for (d,n,eps) = (1,2,1e-2), (1,3,1e-3), (2,2,1e-2), "
@@ -345,6 +356,6 @@ def theorem3() -> Verdict:
             "times the per-term size. As printed the theorem takes f in F_{d,n} while Section 3.3 defines F_{n,d} "
             "(Sobolev order n on [-1,1]^d); the proof uses F_{n,d}."
         )
-    return Verdict.failed("a step of the construction failed: " + "; ".join(p.evidence[:80] for p in parts))
+    return Verdict.failed("a step of the construction failed: " + "; ".join(v.evidence[:80] for v in parts if v))
 
 
