@@ -175,6 +175,11 @@ class Claim:
             raise TypeError(f"check of {self.id} returned {type(verdict).__name__}, not Verdict")
         return verdict
 
+    def evaluate(self) -> Verdict:
+        """The check's verdict on the printed values (raises what the check raises): for a claim whose check
+        assembles other claims' verdicts."""
+        return self._call(self.printed)
+
     def mutants(self) -> list[Mutant]:
         """The mutants of the printed values (none without ``printed`` or with ``immutable``)."""
         if self.printed is None or self.immutable is not None:

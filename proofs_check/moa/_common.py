@@ -67,6 +67,6 @@ def _memo(fn):
 @functools.cache
 def _kind(c: Claim) -> str:
     """The verdict kind of claim ``c``, memoised: a theorem assembled from its steps runs each once."""
-    return c.check().kind
+    return c.evaluate().kind
 
 

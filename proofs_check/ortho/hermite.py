@@ -174,7 +174,7 @@ def propc5() -> Verdict:
 @claim(f"{P}/Eq. 44", "He_k'(x) = k He_{k-1}(x) for k in N* (restated in the proof of C.8).",
        source="ortho Appendix C, Eq. 44")
 def eq44() -> Verdict:
-    return propc5.check()
+    return propc5.evaluate()
 
 
 @claim(f"{P}/Proposition C.6", "F'(x) = sum_{k=1}^n a_k/(k-1)! He_{k-1}(x) (Eq. 42).",

@@ -72,7 +72,7 @@ def lemma1() -> Verdict:
     t = np.linspace(-1, 0, 11)
     single = _polyrelu(t, a([0.3, -1.2, 0.7, 2.0]))
     single_const = bool(np.ptp(single) == 0.0)
-    if relu_ok and relu2_ok and single_const and eq14.check().kind == "holds":
+    if relu_ok and relu2_ok and single_const and eq14.evaluate().kind == "holds":
         return Verdict.proved(
             "sympy: PolyReLU with a = (0,1,0,0) is ReLU and with a = (0,0,1,0) is ReLU^2 exactly (x>0, x<0, x=0); "
             "a polynomial is PolyReLU_1(x) + PolyReLU_2(-x) (Eq. 14, proved symbolically), i.e. a PolyReLU layer of "

@@ -312,7 +312,7 @@ def eq34(p) -> Verdict:
     source="polycom Appendix A.5, Eq. 35",
 )
 def eq35() -> Verdict:
-    parts = {"Eq. 31": eq31.check(), "Eq. 34": eq34.check()}
+    parts = {"Eq. 31": eq31.evaluate(), "Eq. 34": eq34.evaluate()}
     if all(v.kind in ("holds", "holds-numerically") for v in parts.values()):
         return Verdict.numerical(
             "Follows from g_N = f_N exactly (Eq. 34, proved with the index ||n||_1 < n) and max |f - f_N| < eps (Eq. 31, "
