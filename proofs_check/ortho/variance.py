@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -37,15 +38,52 @@ def eq2() -> Verdict:
     return Verdict.proved(ev) if diff == 0 and abs(mc - pred) < 0.02 * pred else Verdict.failed(ev)
 
 
+def _exact_layer_variance(c_in: int, var_w_scale=None) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+    """Exact Var[y] of y = sum_(i<c_in) W_i F(x_i) by enumerating a small discrete joint distribution
+    (W_i in {-1, 2} w.p. 2/3, 1/3, so E[W] = 0; x_i uniform on {-1, 0, 2}; F(t) = t^2 + t), all independent.
+    With ``var_w_scale`` the W values are rescaled so that Var[W] = var_w_scale. Returns
+    (Var[y], Var[W], E[F(x)], E[F(x)^2]); nothing here uses Eq. 2 or Eq. 3."""
+    ws, pw = [sp.Integer(-1), sp.Integer(2)], [sp.Rational(2, 3), sp.Rational(1, 3)]
+    var_w0 = sum(p * w**2 for w, p in zip(ws, pw))
+    if var_w_scale is not None:
+        ws = [w * sp.sqrt(var_w_scale / var_w0) for w in ws]
+    xs = [sp.Integer(-1), sp.Integer(0), sp.Integer(2)]
+    F = lambda t: t**2 + t  # noqa: E731
+    single = [(w * F(x), p / 3) for w, p in zip(ws, pw) for x in xs]  # distribution of one product W F(x)
+    mean1 = sum(v * q for v, q in single)
+    var1 = sum((v - mean1) ** 2 * q for v, q in single)
+    # y is a sum of c_in independent copies: enumerate all outcomes for c_in <= 3 (6^3 = 216)
+    ey = ey2 = sp.Integer(0)
+    for combo in itertools.product(single, repeat=c_in):
+        v = sum(t[0] for t in combo)
+        q = math.prod(t[1] for t in combo)
+        ey += v * q
+        ey2 += v**2 * q
+    var_y = sp.nsimplify(sp.expand(ey2 - ey**2))
+    assert sp.simplify(var_y - c_in * var1) == 0  # independence, as a sanity check of the enumeration
+    var_w = sp.expand(sum(p * w**2 for w, p in zip(ws, pw)))
+    ef = sum(F(x) for x in xs) / 3
+    ef2 = sum(F(x) ** 2 for x in xs) / 3
+    return var_y, var_w, ef, ef2
+
+
 @claim(f"{P}/Eq. 3",
        "With E[W] = 0 (Assumption 3.1), Eq. 2 simplifies to Var[x] = C_in Var[W] E[F(x)^2].",
-       source="ortho Sec. 3.1, Eq. 3")
-def eq3() -> Verdict:
-    vw, e2, vf, c = sp.symbols("sigma2_W E2 VarF C_in", positive=True)
-    eq2_rhs = c * (vw * e2 + vf * 0**2)
-    diff = sp.simplify(eq2_rhs - c * vw * e2)
-    ev = f"Eq. 2 with E[W] = 0 minus Eq. 3 simplifies to {diff}."
-    return Verdict.proved(ev) if diff == 0 else Verdict.failed(ev)
+       source="ortho Sec. 3.1, Eq. 3",
+       printed={"C_in_power": 1, "moment_order": 2})
+def eq3(p) -> Verdict:
+    rows, ok = [], True
+    for c_in in (1, 2, 3):
+        var_y, var_w, ef, ef2 = _exact_layer_variance(c_in)
+        xs = [sp.Integer(-1), sp.Integer(0), sp.Integer(2)]
+        moment = sum((x**2 + x) ** p["moment_order"] for x in xs) / 3
+        rhs = sp.Integer(c_in) ** p["C_in_power"] * var_w * moment
+        ok &= sp.simplify(var_y - rhs) == 0
+        rows.append(f"C_in = {c_in}: Var[y] = {var_y}, C_in^{p['C_in_power']} Var[W] E[F^{p['moment_order']}] = {rhs}")
+    ev = ("Exact Var[y] of y = sum_i W_i F(x_i), enumerated over a discrete joint law with E[W] = 0 (W in {-1, 2}, "
+          "x uniform on {-1, 0, 2}, F(t) = t^2 + t, E[F] = " + str(ef) + " != 0 so the E[F]^2 term would show): "
+          + "; ".join(rows) + ".")
+    return Verdict.proved(ev) if ok else Verdict.failed(ev)
 
 
 def _relu_layer_variance(seed: int = 0) -> tuple[float, float]:
@@ -66,16 +104,26 @@ def _relu_layer_variance(seed: int = 0) -> tuple[float, float]:
 @claim(f"{P}/Definition 3.2",
        "The forward gain alpha = Var[x] E[F(x)^2]^(-1) (Eq. 4) is the factor with Var[W] = alpha / C_in "
        "that preserves the variance (Eq. 3); for ReLU alpha = 2 (Sec. 3.1).",
-       source="ortho Def. 3.2, Eq. 4; Sec. 3.1 text")
-def def32() -> Verdict:
-    vx, e2, c = sp.symbols("Var_x E2 C_in", positive=True)
-    alpha = vx / e2
-    resid = sp.simplify(c * (alpha / c) * e2 - vx)
+       source="ortho Def. 3.2, Eq. 4; Sec. 3.1 text",
+       printed={"moment_power": -1, "relu_alpha": 2})
+def def32(p) -> Verdict:
+    rows, ok = [], True
+    xs = [sp.Integer(-1), sp.Integer(0), sp.Integer(2)]
+    var_x = sum(x**2 for x in xs) / 3 - (sum(xs) / 3) ** 2
+    for c_in in (1, 2, 3):
+        _, _, _, ef2 = _exact_layer_variance(c_in)
+        alpha = var_x * ef2 ** p["moment_power"]
+        var_y, *_ = _exact_layer_variance(c_in, var_w_scale=alpha / c_in)
+        ok &= sp.simplify(var_y - var_x) == 0
+        rows.append(f"C_in = {c_in}: Var[y] = {sp.nsimplify(var_y)} vs Var[x] = {var_x}")
     e_relu = sp.integrate(X**2 * sp.exp(-(X**2) / 2) / sp.sqrt(2 * sp.pi), (X, 0, sp.oo))
+    relu_alpha = 1 / e_relu
     fwd, _ = _relu_layer_variance()
-    ev = (f"C_in (alpha/C_in) E[F^2] - Var[x] = {resid}; ReLU: E[relu(x)^2] = {e_relu}, alpha = {1 / e_relu}; "
-          f"Monte Carlo ReLU layer (C_in=512, 4096 samples, Var[W]=2/C_in): output variance {fwd:.4f} (tol 0.03).")
-    ok = resid == 0 and 1 / e_relu == 2 and abs(fwd - 1) < 0.03
+    ok &= relu_alpha == p["relu_alpha"] and abs(fwd - 1) < 0.03
+    ev = (f"Exact enumeration (E[W] = 0, x uniform on {{-1, 0, 2}}, F(t) = t^2 + t) with Var[W] = alpha/C_in, alpha = "
+          f"Var[x] E[F^2]^({p['moment_power']}): " + "; ".join(rows) + f". ReLU: E[relu(x)^2] = {e_relu} (sympy), alpha = "
+          f"{relu_alpha} (printed {p['relu_alpha']}); Monte Carlo ReLU layer (C_in=512, 4096 samples, Var[W]=2/C_in): "
+          f"output variance {fwd:.4f} (tol 0.03).")
     return Verdict.proved(ev) if ok else Verdict.failed(ev)
 
 
