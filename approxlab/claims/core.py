@@ -108,7 +108,7 @@ class Verdict:
         return cls("not-checkable", evidence)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity (printed values need not be hashable)
 class Claim:
     """One numbered statement of a paper, with its check.
 

@@ -211,6 +211,7 @@ def lemmaB8() -> Verdict:
     "For every m >= 1, T_LA = (x2)_+((x1)_+ + tanh(x1)) is in no G_{sigma_p,sigma_q}^(m); its jump profile is "
     "J_S(T_LA)(x1) = A(x1).",
     source="moa Appendix B.2.3, Proposition B.9",
+    uses=("moa/Lemma B.7", "moa/Lemma B.8"),
 )
 @_memo
 def propB9() -> Verdict:
@@ -363,6 +364,7 @@ def lemmaB12() -> Verdict:
     "moa/Proposition B.13",
     "For every m >= 1 and lambda > 0, T_MoA = (x2)_+ (x1)_+ tanh(lambda x1) is not in G_LA^(m); J_S(T_MoA) = B_lambda(x1).",
     source="moa Appendix B.2.4, Proposition B.13",
+    uses=("moa/Lemma B.11", "moa/Lemma B.12"),
 )
 @_memo
 def propB13() -> Verdict:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import functools
 import math
 
 import numpy as np
@@ -86,6 +87,7 @@ def eq3(p) -> Verdict:
     return Verdict.proved(ev) if ok else Verdict.failed(ev)
 
 
+@functools.lru_cache(maxsize=None)  # deterministic: shared by the printed claim and its mutants
 def _relu_layer_variance(seed: int = 0) -> tuple[float, float]:
     """Monte Carlo: a ReLU layer with Var[W] = alpha/C_in (alpha = Var[x]/E[F^2] = 2) keeps variance 1,
     and its backward pass with Var[W] = alpha'/C_out keeps gradient variance 1."""
