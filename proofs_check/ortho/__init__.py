@@ -37,8 +37,9 @@ Sections (one module each, in the paper's order; importing this package register
 - :mod:`proofs_check.ortho.polymap` -- Appendix F: polynomial maps
 - :mod:`proofs_check.ortho.algorithms` -- Appendix G: Algorithms 1-6, re-typed from the pseudo-code and run
 - :mod:`proofs_check.ortho.tables` -- Tables
+- :mod:`proofs_check.ortho.prose` -- prose claims of the results sections about the paper's own tables
 """
 
 from proofs_check.ortho import (
-    _common, variance, hermite, fourier, tropical, section35, relu, polymap, algorithms, tables,
+    _common, variance, hermite, fourier, tropical, section35, relu, polymap, algorithms, tables, prose,
 )
