@@ -45,7 +45,7 @@ def _reference(mod, x):
     "polynorm_adaptive/Eq. 1",
     "x' = clip(LayerNorm(x), -tau, tau); in particular every entry of x' lies in [-tau, tau].",
     source="polynorm_adaptive Section 3.2, Eq. 1",
-)
+       kind="conformance")
 def eq1() -> Verdict:
     import torch
 
@@ -72,7 +72,7 @@ def eq1() -> Verdict:
     "w(x') = softmax(W_2 SiLU(W_1 x' + b_1) + b_2) with a 2-layer MLP of hidden size d/4: three weights per token, "
     "positive, summing to 1.",
     source="polynorm_adaptive Section 3.2, Eq. 3 and Section 4 (hidden size d/4)",
-)
+       kind="conformance")
 def eq3() -> Verdict:
     import torch
 

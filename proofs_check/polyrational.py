@@ -19,7 +19,7 @@ x = sp.Symbol("x", real=True)
     "polyrational/Eq. 2",
     "PolyAct(x) = SiLU(sum_{i=0}^3 c_i x^i) (polynomial order 3).",
     source="polyrational Section 3.1, Eq. 2 and Section 3.2",
-)
+       kind="conformance")
 def eq2() -> Verdict:
     import torch
     import torch.nn.functional as F
@@ -96,7 +96,7 @@ def eq3() -> Verdict:
     "polyrational/Eq. 1",
     "FFN(x) = W_d(PolyAct(W_g x) (.) RationalAct(W_u x)).",
     source="polyrational Section 3.1, Eq. 1",
-)
+       kind="conformance")
 def eq1() -> Verdict:
     import torch
 

@@ -124,7 +124,7 @@ for _label, _text in [
 
         return check
 
-    claim(f"moa/{_label}", _text, source=f"moa Section 3, {_label}")(_make())
+    claim(f"moa/{_label}", _text, source=f"moa Section 3, {_label}", kind="conformance")(_make())
 
 
 @claim(

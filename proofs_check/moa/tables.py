@@ -18,7 +18,7 @@ from approxlab.claims import Verdict, claim
     "Type-I LA adds only |K_F| scalar parameters (all candidates share W_1 x); MoA's additional parameters "
     "(gates u_k in R^d) scale as O(d).",
     source="moa Section 3.2 (after Eq. 3) and Section 5.3 'Parameter count'",
-)
+       kind="conformance")
 def eq3_params() -> Verdict:
     from approxlab.activations import moa as zoo
 
