@@ -13,7 +13,6 @@ import math
 from approxlab.claims import Verdict, claim
 
 
-
 def _module(dim: int, seed: int):
     import torch
 
