@@ -61,13 +61,15 @@ def propd2() -> Verdict:
 
 @claim(f"{P}/Proposition D.3",
        "For x ~ U(-pi, pi): E[F(x)^2] = a_0^2 + 1/2 sum_{k=1}^n (a_k^2 + b_k^2)/(k!)^2 (Eq. 56 = Eq. 63).",
-       source="ortho Appendix D, Proposition D.3, Eqs. 56 and 63")
-def propd3() -> Verdict:
+       source="ortho Appendix D, Proposition D.3, Eqs. 56 and 63",
+       printed={"half": "1/2", "factorial_power": 2})
+def propd3(p) -> Verdict:
     bad = []
     for n in range(1, 7):
         e2, _, a, b = _fourier_moments(n)
-        if sp.expand(e2 - (a[0] ** 2 + sum((a[k] ** 2 + b[k] ** 2) / sp.factorial(k) ** 2
-                                           for k in range(1, n + 1)) / 2)) != 0:
+        if sp.expand(e2 - (a[0] ** 2 + sp.Rational(p["half"]) * sum((a[k] ** 2 + b[k] ** 2)
+                                                                    / sp.factorial(k) ** p["factorial_power"]
+                                                                    for k in range(1, n + 1)))) != 0:
             bad.append(n)
     ev = f"Exact with symbolic a_k, b_k for n = 1..6; failures {bad or 'none'}."
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
@@ -152,12 +154,15 @@ def remd5() -> Verdict:
 
 
 @claim(f"{P}/Proposition D.6", "E[F'(x)^2] = 1/2 sum_{k=1}^n (a_k^2 + b_k^2)/((k-1)!)^2 (Eq. 66).",
-       source="ortho Appendix D, Proposition D.6, Eq. 66")
-def propd6() -> Verdict:
+       source="ortho Appendix D, Proposition D.6, Eq. 66",
+       printed={"half": "1/2", "factorial_power": 2, "factorial_shift": 1})
+def propd6(p) -> Verdict:
     bad = []
     for n in range(1, 7):
         _, d2, a, b = _fourier_moments(n)
-        if sp.expand(d2 - sum((a[k] ** 2 + b[k] ** 2) / sp.factorial(k - 1) ** 2 for k in range(1, n + 1)) / 2) != 0:
+        if sp.expand(d2 - sp.Rational(p["half"]) * sum((a[k] ** 2 + b[k] ** 2)
+                                                       / sp.factorial(k - p["factorial_shift"]) ** p["factorial_power"]
+                                                       for k in range(1, n + 1))) != 0:
             bad.append(n)
     ev = f"Exact with symbolic a_k, b_k for n = 1..6; failures {bad or 'none'}."
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)

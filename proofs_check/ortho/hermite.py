@@ -87,12 +87,13 @@ def _hermite_moments(n: int) -> tuple[sp.Expr, sp.Expr, list]:
 
 @claim(f"{P}/Proposition C.3",
        "E[F(x)^2] = sum_{k=0}^n a_k^2 / k! for the Hermite activation and x ~ N(0, 1) (Eq. 31).",
-       source="ortho Appendix C, Proposition C.3, Eq. 31")
-def propc3() -> Verdict:
+       source="ortho Appendix C, Proposition C.3, Eq. 31",
+       printed={"a_power": 2, "k_from": 0})
+def propc3(p) -> Verdict:
     bad = []
     for n in range(0, 7):
         e2, _, a = _hermite_moments(n)
-        if sp.expand(e2 - sum(a[k] ** 2 / sp.factorial(k) for k in range(n + 1))) != 0:
+        if sp.expand(e2 - sum(a[k] ** p["a_power"] / sp.factorial(k) for k in range(p["k_from"], n + 1))) != 0:
             bad.append(n)
     ev = f"E[F^2] with symbolic a_0..a_n, exact for n = 0..6; mismatching n: {bad or 'none'}."
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
@@ -164,9 +165,13 @@ def propc4() -> Verdict:
 
 
 @claim(f"{P}/Property C.5", "For all k in N*: He_k'(x) = k He_{k-1}(x) (Eq. 41; repeated as Eq. 44).",
-       source="ortho Appendix C, Property C.5, Eq. 41")
-def propc5() -> Verdict:
-    bad = [k for k in range(1, 31) if sp.expand(sp.diff(sp.hermite_prob(k, X), X) - k * sp.hermite_prob(k - 1, X)) != 0]
+       source="ortho Appendix C, Property C.5, Eq. 41",
+       printed={"index_shift": 1, "k_from": 1})
+def propc5(p) -> Verdict:
+    if p["k_from"] - p["index_shift"] < 0:
+        return Verdict.failed(f"He_(k - {p['index_shift']}) is undefined at k = {p['k_from']}")
+    bad = [k for k in range(p["k_from"], 31)
+           if sp.expand(sp.diff(sp.hermite_prob(k, X), X) - k * sp.hermite_prob(k - p["index_shift"], X)) != 0]
     ev = f"Exact for k = 1..30; failures {bad or 'none'}."
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
@@ -233,12 +238,14 @@ def remc7() -> Verdict:
 
 
 @claim(f"{P}/Proposition C.8", "E[F'(x)^2] = sum_{k=1}^n a_k^2/(k-1)! (Eq. 43).",
-       source="ortho Appendix C, Proposition C.8, Eq. 43")
-def propc8() -> Verdict:
+       source="ortho Appendix C, Proposition C.8, Eq. 43",
+       printed={"a_power": 2, "k_from": 1, "factorial_shift": 1})
+def propc8(p) -> Verdict:
     bad = []
     for n in range(1, 7):
         _, d2, a = _hermite_moments(n)
-        if sp.expand(d2 - sum(a[k] ** 2 / sp.factorial(k - 1) for k in range(1, n + 1))) != 0:
+        if sp.expand(d2 - sum(a[k] ** p["a_power"] / sp.factorial(k - p["factorial_shift"])
+                              for k in range(p["k_from"], n + 1))) != 0:
             bad.append(n)
     ev = f"E[F'^2] with symbolic a_k, exact for n = 1..6; failures {bad or 'none'}."
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)

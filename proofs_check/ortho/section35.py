@@ -29,10 +29,12 @@ def eq22() -> Verdict:
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
 
-@claim(f"{P}/Eq. 23", "He_{n+1}(x) = x He_n(x) - n He_{n-1}(x).", source="ortho Sec. 3.5, Eq. 23")
-def eq23() -> Verdict:
+@claim(f"{P}/Eq. 23", "He_{n+1}(x) = x He_n(x) - n He_{n-1}(x).", source="ortho Sec. 3.5, Eq. 23",
+       printed={"n_coefficient": 1, "lower_shift": 1})
+def eq23(p) -> Verdict:
     bad = [n for n in range(1, 31)
-           if sp.expand(sp.hermite_prob(n + 1, X) - (X * sp.hermite_prob(n, X) - n * sp.hermite_prob(n - 1, X))) != 0]
+           if sp.expand(sp.hermite_prob(n + 1, X) - (X * sp.hermite_prob(n, X) - p["n_coefficient"] * n
+                                                     * sp.hermite_prob(max(n - p["lower_shift"], 0), X))) != 0]
     bad += [n for n in range(1, 9)
             if sp.expand(hermite_rodrigues(n + 1) - (X * hermite_rodrigues(n) - n * hermite_rodrigues(n - 1))) != 0]
     ev = f"Exact for n = 1..30 (and from Eq. 6 directly for n = 1..8); failures {bad or 'none'}."
