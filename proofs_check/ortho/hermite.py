@@ -276,9 +276,14 @@ def _hermite_init_gains(n: int, scale: sp.Expr = 1) -> tuple[sp.Expr, sp.Expr]:
 
 @claim(f"{P}/Eq. 53",
        "For all n in N*, a_k = 1 (k = 1..n) and a_0 = sqrt(1 - 1/n!) satisfy the forward-backward equality.",
-       source="ortho Appendix C, Eq. 53")
-def eq53() -> Verdict:
-    bad = [n for n in range(1, 11) if sp.simplify(_hermite_init_gains(n)[0] - _hermite_init_gains(n)[1]) != 0]
+       source="ortho Appendix C, Eq. 53",
+       printed={"a_k": 1, "a0_constant": 1})
+def eq53(p) -> Verdict:
+    def gap(n: int) -> sp.Expr:
+        f = hermite_activation([sp.sqrt(p["a0_constant"] - 1 / sp.factorial(n))] + [sp.Integer(p["a_k"])] * n)
+        return sp.simplify(gauss_mean(f**2) - gauss_mean(sp.diff(f, X) ** 2))
+
+    bad = [n for n in range(1, 11) if gap(n) != 0]
     k, n = sp.symbols("k n", integer=True, positive=True)
     tele = sp.simplify(sp.summation(1 / sp.factorial(k - 1) - 1 / sp.factorial(k), (k, 1, n)) - (1 - 1 / sp.factorial(n)))
     ev = (f"Eq. 51 with a_k = 1 is the telescoping sum sum_(k=1..n) (1/(k-1)! - 1/k!) = 1 - 1/n! (sympy, symbolic n: "
@@ -289,12 +294,15 @@ def eq53() -> Verdict:
 @claim(f"{P}/Theorem 3.8",
        "With a_k = 1 (k = 1..n) and a_0 = sqrt(1 - 1/n!) (Eq. 9), the forward and backward gains of the Hermite "
        "activation are equal: alpha = alpha' = (sum_{k=0}^{n-1} 1/k!)^(-1) (Eq. 10).",
-       source="ortho Theorem 3.8, Eqs. 9-10 (proof Appendix C)")
-def thm38() -> Verdict:
+       source="ortho Theorem 3.8, Eqs. 9-10 (proof Appendix C)",
+       printed={"a_k": 1, "a0_constant": 1, "eq10_last_k": -1})
+def thm38(p) -> Verdict:
     rows, bad = [], []
     for n in range(1, N_EXACT + 1):
-        fw, bw = _hermite_init_gains(n)
-        eq10 = 1 / sum(1 / sp.factorial(k) for k in range(n))
+        # Eq. 9 as printed: a_k (k = 1..n) and a_0 = sqrt(c - 1/n!); gains from the exact Gaussian moments
+        f = hermite_activation([sp.sqrt(p["a0_constant"] - 1 / sp.factorial(n))] + [sp.Integer(p["a_k"])] * n)
+        fw, bw = 1 / gauss_mean(f**2), 1 / gauss_mean(sp.diff(f, X) ** 2)
+        eq10 = 1 / sum(1 / sp.factorial(k) for k in range(n + 1 + p["eq10_last_k"]))  # Eq. 10: k = 0..n-1
         if sp.simplify(fw - eq10) != 0 or sp.simplify(bw - eq10) != 0:
             bad.append(n)
         if n in (1, 2, 3, 4):

@@ -285,11 +285,13 @@ def defh2(p) -> Verdict:
 
 @claim(f"{P}/Figure 6",
        "The Tropical-Laurent polynomial max_{k=-3}^{3} {kx - k^2/2} (degree 6) interpolates x^2/2.",
-       source="ortho Appendix H, Fig. 6 caption")
-def fig6() -> Verdict:
+       source="ortho Appendix H, Fig. 6 caption",
+       printed={"k_range": range(-3, 4), "half": "1/2"})
+def fig6(p) -> Verdict:
     t = sp.Symbol("t", real=True)
-    g = sp.Max(*[k * t - sp.Rational(k * k, 2) for k in range(-3, 4)])
-    at_int = [sp.simplify(g.subs(t, j) - sp.Rational(j * j, 2)) for j in range(-3, 4)]
+    half = sp.Rational(p["half"])
+    g = sp.Max(*[k * t - half * k * k for k in p["k_range"]])
+    at_int = [sp.simplify(g.subs(t, j) - sp.Rational(j * j, 2)) for j in range(-3, 4)]  # x^2/2 at the integers of [-3, 3]
     # between integers j, j+1 (|j| < 3): max error at the midpoint = 1/8
     gaps = [sp.Rational(2 * j + 1, 2) ** 2 / 2 - g.subs(t, sp.Rational(2 * j + 1, 2)) for j in range(-3, 3)]
     ev = (f"g(j) - j^2/2 at j = -3..3: {at_int}; g = j t - j^2/2 on [j - 1/2, j + 1/2] so x^2/2 - g at half-integers "
