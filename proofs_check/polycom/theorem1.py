@@ -22,18 +22,20 @@ from proofs_check.polycom._common import _polyrelu, _sym_relu, _zero_on_both_sid
     "polycom/Eq. 13",
     "x^i = ReLU^i(x) + (-1)^i ReLU^i(-x) for all x in R and i in N.",
     source="polycom Appendix A.1, Eq. 13",
+    printed={"sign": -1, "i_from": 1},
 )
-def eq13() -> Verdict:
-    ok = [i for i in range(1, 13) if _zero_on_both_sides(_sym_relu(x) ** i + (-1) ** i * _sym_relu(-x) ** i - x**i)]
+def eq13(p) -> Verdict:
+    ok = [i for i in range(p["i_from"], 13)
+          if _zero_on_both_sides(_sym_relu(x) ** i + sp.Integer(p["sign"]) ** i * _sym_relu(-x) ** i - x**i)]
     i0 = sp.Integer(1) + sp.Integer(1)  # ReLU^0 = 1 (the convention of Eq. 2): 1 + (-1)^0 * 1 = 2 != x^0 = 1
-    if ok == list(range(1, 13)):
+    if ok == list(range(p["i_from"], 13)):
         return Verdict.proved(
             "sympy: ReLU(x)^i + (-1)^i ReLU(-x)^i - x^i simplifies to 0 at x = p, x = -p (p > 0) and x = 0 "
             f"for every i = 1..12 (the identity is a two-case identity, so this is a proof for each i; for general "
             f"i the same two cases read p^i - p^i and (-1)^i p^i - (-p)^i). N here starts at 1: with ReLU^0 = 1 "
             f"(Eq. 2's convention) i = 0 would give {i0} != 1, which is why Eq. 14's PolyReLU_2 starts at i = 1."
         )
-    return Verdict.failed(f"identity fails for i in {sorted(set(range(1, 13)) - set(ok))}")
+    return Verdict.failed(f"identity fails for i in {sorted(set(range(p['i_from'], 13)) - set(ok))}")
 
 
 @claim(

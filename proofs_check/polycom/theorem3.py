@@ -167,8 +167,9 @@ def eq29() -> Verdict:
     "polycom/Eq. 30",
     "N = ceil((2d/3)(2^d/(n! eps))^(1/n)) + 1 gives (2^d/n!)(2d/(3N))^n < eps, hence Eq. 31.",
     source="polycom Appendix A.5, Eqs. 30-31",
+    printed={"scale": "2/3", "plus": 1},
 )
-def eq30() -> Verdict:
+def eq30(p) -> Verdict:
     import mpmath
 
     mpmath.mp.dps = 40
@@ -178,7 +179,10 @@ def eq30() -> Verdict:
         for n in range(1, 7):
             for k in range(1, 9):
                 eps = mpmath.mpf(10) ** -k
-                N = int(mpmath.ceil(mpmath.mpf(2 * d) / 3 * (2**d / (mpmath.factorial(n) * eps)) ** (mpmath.mpf(1) / n))) + 1
+                scale = mpmath.mpf(p["scale"].numerator) / p["scale"].denominator
+                N = int(mpmath.ceil(scale * d * (2**d / (mpmath.factorial(n) * eps)) ** (mpmath.mpf(1) / n))) + p["plus"]
+                if N <= 0:
+                    return Verdict.failed(f"N = {N} at (d, n, eps) = ({d}, {n}, 1e-{k})")
                 bound = mpmath.mpf(2) ** d / mpmath.factorial(n) * (mpmath.mpf(2 * d) / (3 * N)) ** n
                 worst = max(worst, bound / eps)
                 if (d, n, k) in {(1, 2, 2), (2, 2, 2), (2, 3, 3), (3, 3, 3)}:
