@@ -1,5 +1,8 @@
-"""moa: shared helpers (split by section from the former ``proofs_check/moa.py``; see
-:mod:`proofs_check.moa` for the paper and coverage)."""
+"""moa: shared helpers.
+
+Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""moa: Eqs. 4-10: the zoo's LA / MoA modules run against the equations (activations re-typed with torch) (split by section from the former ``proofs_check/moa.py``; see
-:mod:`proofs_check.moa` for the paper and coverage)."""
+"""moa: Eqs. 4-10: the zoo's LA / MoA modules run against the equations (activations re-typed with torch).
+
+Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

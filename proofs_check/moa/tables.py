@@ -1,5 +1,8 @@
-"""moa: Section 3 parameter counts (run on the zoo modules), Section 5.3, Tables 1-6 (split by section from the former ``proofs_check/moa.py``; see
-:mod:`proofs_check.moa` for the paper and coverage)."""
+"""moa: Section 3 parameter counts (run on the zoo modules), Section 5.3, Tables 1-6.
+
+Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""moa: B.1.1 inclusions, Lemma B.1, Proposition B.2 (split by section from the former ``proofs_check/moa.py``; see
-:mod:`proofs_check.moa` for the paper and coverage)."""
+"""moa: B.1.1 inclusions, Lemma B.1, Proposition B.2.
+
+Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""moa: B.1.3: Proposition B.3, Lemma B.4, Proposition B.5; B.1.4 (split by section from the former ``proofs_check/moa.py``; see
-:mod:`proofs_check.moa` for the paper and coverage)."""
+"""moa: B.1.3: Proposition B.3, Lemma B.4, Proposition B.5; B.1.4.
+
+Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 
@@ -167,6 +170,15 @@ def _propB5(configs: list[tuple[float, int]], steps: int, factor: Fr = Fr(1, 2))
     best_const = sp.simplify(sp.Max(sp.Abs(sp.tanh(lam) - 0), sp.Abs(-sp.tanh(lam) - 0)) - sp.tanh(lam))
     jump = sp.simplify(sp.diff(sp.tanh(lam * x1) * x2, x2) - 0)  # d/dx2 on x2 > 0 minus on x2 < 0
     rows, ok = [], best_const == 0 and sp.simplify(jump - sp.tanh(lam * x1)) == 0
+    # the proof's argument: J_S(f) is a constant C for f in F_LA (Lemma B.4), so J_S(T - f) = tanh(lambda x1) - C has
+    # sup >= tanh(lambda) (best C = 0, above); the two one-sided normal derivatives of T - f differ by that jump, so one
+    # of them is >= half of it: ||T - f||_{W^{1,inf}} >= tanh(lambda)/2. The argument gives the factor 1/2, no more.
+    a, J = sp.symbols("a J", positive=True)
+    half = sp.Rational(1, 2)  # min_a max(|a|, |J - a|) = J/2, attained at a = J/2
+    assert sp.simplify(sp.Max(sp.Abs(J / 2), sp.Abs(J - J / 2)) - half * J) == 0
+    if factor > half:
+        return Verdict.failed(f"the printed factor {factor} exceeds what the argument establishes (Lemma B.4's constant "
+                              f"jump, best constant 0, half the jump: tanh(lambda)/2)")
     for lv, m in configs:
         d = _la_w1inf_search(lv, m, 1.0, seed=int(lv * 10) + m, steps=steps)
         bound = math.tanh(lv) * float(factor)

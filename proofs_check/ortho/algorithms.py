@@ -1,5 +1,8 @@
-"""ortho: Appendix G: Algorithms 1-6, re-typed from the pseudo-code and run (split by section from the former ``proofs_check/ortho.py``; see
-:mod:`proofs_check.ortho` for the paper and coverage)."""
+"""ortho: Appendix G: Algorithms 1-6, re-typed from the pseudo-code and run.
+
+Split by section from the former ``proofs_check/ortho.py``; see :mod:`proofs_check.ortho` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""ortho: Section 3.3 and Appendix D: Fourier (split by section from the former ``proofs_check/ortho.py``; see
-:mod:`proofs_check.ortho` for the paper and coverage)."""
+"""ortho: Section 3.3 and Appendix D: Fourier.
+
+Split by section from the former ``proofs_check/ortho.py``; see :mod:`proofs_check.ortho` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""ortho: Section 3.2 and Appendix C: Hermite (split by section from the former ``proofs_check/ortho.py``; see
-:mod:`proofs_check.ortho` for the paper and coverage)."""
+"""ortho: Section 3.2 and Appendix C: Hermite.
+
+Split by section from the former ``proofs_check/ortho.py``; see :mod:`proofs_check.ortho` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

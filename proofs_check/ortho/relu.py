@@ -1,5 +1,8 @@
-"""ortho: Appendix B: ReLU (split by section from the former ``proofs_check/ortho.py``; see
-:mod:`proofs_check.ortho` for the paper and coverage)."""
+"""ortho: Appendix B: ReLU.
+
+Split by section from the former ``proofs_check/ortho.py``; see :mod:`proofs_check.ortho` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""polycom: shared constants and helpers: ReLU-network constructions (Yarotsky 2017), PolyReLU reference formulas (paper Eq. 2) (split by section from the former ``proofs_check/polycom.py``; see
-:mod:`proofs_check.polycom` for the paper and coverage)."""
+"""polycom: shared constants and helpers: ReLU-network constructions (Yarotsky 2017), PolyReLU reference formulas (paper Eq. 2).
+
+Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

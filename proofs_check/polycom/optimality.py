@@ -1,5 +1,8 @@
-"""polycom: Appendix B: Theorem 4 (DeVore et al.) and the optimality argument (split by section from the former ``proofs_check/polycom.py``; see
-:mod:`proofs_check.polycom` for the paper and coverage)."""
+"""polycom: Appendix B: Theorem 4 (DeVore et al.) and the optimality argument.
+
+Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""polycom: Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10 (split by section from the former ``proofs_check/polycom.py``; see
-:mod:`proofs_check.polycom` for the paper and coverage)."""
+"""polycom: Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10.
+
+Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

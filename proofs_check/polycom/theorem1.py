@@ -1,5 +1,8 @@
-"""polycom: Section 3 / Appendix A.1-A.2: Lemma 1, Eqs. 13-14, Theorem 1 (split by section from the former ``proofs_check/polycom.py``; see
-:mod:`proofs_check.polycom` for the paper and coverage)."""
+"""polycom: Section 3 / Appendix A.1-A.2: Lemma 1, Eqs. 13-14, Theorem 1.
+
+Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""polycom: Theorem 2 and its proof (Eqs. 17-22), Lemma A.2 (split by section from the former ``proofs_check/polycom.py``; see
-:mod:`proofs_check.polycom` for the paper and coverage)."""
+"""polycom: Theorem 2 and its proof (Eqs. 17-22), Lemma A.2.
+
+Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""polycom: Theorem 3 and its proof: partition of unity, Eqs. 25-35 (split by section from the former ``proofs_check/polycom.py``; see
-:mod:`proofs_check.polycom` for the paper and coverage)."""
+"""polycom: Theorem 3 and its proof: partition of unity, Eqs. 25-35.
+
+Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+and its coverage.
+"""
 
 from __future__ import annotations
 
