@@ -302,3 +302,22 @@ def test_two_runs_byte_identical(tmp_path: Path) -> None:
     assert a.read_bytes() == b.read_bytes() and ma.read_bytes() == mb.read_bytes()
     full = report.provenance(reproducible=False)
     assert {"date", "git_commit", "platform"} <= set(full)
+
+
+def test_cli_mutate_and_reproducible_flags(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    j = tmp_path / "r.json"
+    monkeypatch.setattr(claims_mod, "select", lambda **kw: [_sum_check, _weak_check])
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", "--no-progress", "--json", str(j)])
+    assert exc.value.code == 0
+    obj = json.loads(j.read_text())
+    assert obj["claims"][0]["mutation"].startswith("killed ") and obj["claims"][1]["mutation"].startswith("weak")
+    assert obj["summary"]["weak"][0]["id"] == "demo/Eq. 11" and "date" not in obj["metadata"]
+    out = capsys.readouterr().out
+    assert "mutation score" in out and "WEAK" in out and "demo/Eq. 11" in out
+    with pytest.raises(SystemExit):
+        main(["verify", "--no-progress", "--no-mutate", "--no-reproducible", "--json", str(j)])
+    obj = json.loads(j.read_text())
+    assert [c["mutation"] for c in obj["claims"]] == ["not mutated in this run"] * 2
+    assert obj["metadata"]["run"]["mutate"] is False and {"date", "git_commit", "platform"} <= set(obj["metadata"])
