@@ -20,6 +20,9 @@ from proofs_check.ortho._common import (
 )
 
 
+_K = sp.Symbol("k", positive=True)  # the frequency index of the printed Eq. 62
+
+
 # --------------------------------------------------------------------------------------------------
 # Section 3.3 and Appendix D: Fourier
 
@@ -104,11 +107,12 @@ def eq61() -> Verdict:
 
 @claim(f"{P}/Eq. 62",
        "int_{-pi}^{pi} cos^2(kx) dx = sin(2 pi k)/(2k) + pi and int sin^2(kx) dx = pi - sin(2 pi k)/(2k).",
-       source="ortho Appendix D, Eq. 62")
-def eq62() -> Verdict:
-    k = sp.Symbol("k", positive=True)
-    c = sp.simplify(sp.integrate(sp.cos(k * X) ** 2, (X, -sp.pi, sp.pi)) - (sp.sin(2 * sp.pi * k) / (2 * k) + sp.pi))
-    s = sp.simplify(sp.integrate(sp.sin(k * X) ** 2, (X, -sp.pi, sp.pi)) - (sp.pi - sp.sin(2 * sp.pi * k) / (2 * k)))
+       source="ortho Appendix D, Eq. 62",
+       printed={"cos2": sp.sin(2 * sp.pi * _K) / (2 * _K) + sp.pi, "sin2": sp.pi - sp.sin(2 * sp.pi * _K) / (2 * _K)})
+def eq62(p) -> Verdict:
+    k = _K
+    c = sp.simplify(sp.integrate(sp.cos(k * X) ** 2, (X, -sp.pi, sp.pi)) - p["cos2"])
+    s = sp.simplify(sp.integrate(sp.sin(k * X) ** 2, (X, -sp.pi, sp.pi)) - p["sin2"])
     ev = f"Symbolic in real k > 0: differences {c} and {s} (for integer k, sin(2 pi k) = 0 and both are pi)."
     return Verdict.proved(ev) if c == 0 and s == 0 else Verdict.failed(ev)
 
@@ -205,14 +209,18 @@ def _fourier_init_gains(n: int, b_value, scale: sp.Expr = 1, omega: sp.Expr = 1,
 
 @claim(f"{P}/Eq. 68",
        "For all n in N*, a_k = b_k = 1 (k = 1..n) and a_0 = sqrt(1 - 1/(n!)^2) give equal forward and backward "
-       "gains.", source="ortho Appendix D, Eq. 68")
-def eq68() -> Verdict:
+       "gains.", source="ortho Appendix D, Eq. 68",
+       printed={"a_k": 1, "b_k": 1, "a0_constant": 1, "factorial_power": 2})
+def eq68(p) -> Verdict:
     bad = []
     for n in range(1, 9):
-        e2, d2 = _fourier_init_gains(n, 1)
+        a = [sp.sqrt(p["a0_constant"] - 1 / sp.factorial(n) ** p["factorial_power"])] + [sp.Integer(p["a_k"])] * n
+        f = fourier_activation(a, [None] + [sp.Integer(p["b_k"])] * n, 1)
+        e2, d2 = uniform_trig_mean(f**2, sp.pi), uniform_trig_mean(sp.diff(f, X) ** 2, sp.pi)
         if sp.simplify(e2 - d2) != 0:
             bad.append(n)
-    ev = f"E[F^2] = E[F'^2] exactly for n = 1..8 with the Eq. 68 init; failures {bad or 'none'}."
+    ev = (f"E[F^2] = E[F'^2] exactly (x ~ U(-pi, pi)) for n = 1..8 with the Eq. 68 init (a_k = {p['a_k']}, b_k = "
+          f"{p['b_k']}, a_0 = sqrt({p['a0_constant']} - 1/(n!)^{p['factorial_power']})); failures {bad or 'none'}.")
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
 
