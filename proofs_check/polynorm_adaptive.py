@@ -12,9 +12,6 @@ import math
 
 from approxlab.claims import Verdict, claim
 
-_SW = (4.927, 0.015, 5)  # SwiGLU mean, std, runs (Table 1)
-_PN = (4.886, 0.012, 5)  # PolyNorm
-
 
 def _module(dim: int, seed: int):
     import torch
@@ -45,7 +42,7 @@ def _reference(mod, x):
     "polynorm_adaptive/Eq. 1",
     "x' = clip(LayerNorm(x), -tau, tau); in particular every entry of x' lies in [-tau, tau].",
     source="polynorm_adaptive Section 3.2, Eq. 1",
-)
+       kind="conformance")
 def eq1() -> Verdict:
     import torch
 
@@ -72,7 +69,7 @@ def eq1() -> Verdict:
     "w(x') = softmax(W_2 SiLU(W_1 x' + b_1) + b_2) with a 2-layer MLP of hidden size d/4: three weights per token, "
     "positive, summing to 1.",
     source="polynorm_adaptive Section 3.2, Eq. 3 and Section 4 (hidden size d/4)",
-)
+       kind="conformance")
 def eq3() -> Verdict:
     import torch
 
@@ -130,27 +127,42 @@ def eq4() -> Verdict:
     "SwiGLU 4.927 +- 0.015 (134.0M) vs PolyNorm 4.886 +- 0.012 (134.8M), 5 runs: 'statistically significant (p < 0.01)', "
     "'0.8M' more parameters, abstract '0.6% additional parameters' and '0.8% lower validation loss'.",
     source="polynorm_adaptive Section 5.1, Table 1, abstract and Section 1",
+    printed={"swiglu": ("4.927", "0.015", 5), "polynorm": ("4.886", "0.012", 5), "p_below": "0.01",
+             "params": ("134.0", "134.8"), "extra_params_M": "0.8", "extra_params_percent": "0.6",
+             "loss_gain_percent": "0.8"},
 )
-def table1() -> Verdict:
+def table1(p) -> Verdict:
+    from fractions import Fraction as Fr
+
     from scipy import stats
 
-    welch = stats.ttest_ind_from_stats(*_SW, *_PN, equal_var=False)
-    student = stats.ttest_ind_from_stats(*_SW, *_PN, equal_var=True)
-    one_sided = stats.ttest_ind_from_stats(*_SW, *_PN, equal_var=False, alternative="greater")
-    gap = _SW[0] - _PN[0]
-    rel = gap / _SW[0]
-    dparams = 134.8 - 134.0
-    prel = dparams / 134.0
-    ok = welch.pvalue < 0.01 and student.pvalue < 0.01 and f"{rel * 100:.1f}" == "0.8" and f"{prel * 100:.1f}" == "0.6" and abs(dparams - 0.8) < 1e-9
+    sw = tuple(float(v) for v in p["swiglu"])
+    pn = tuple(float(v) for v in p["polynorm"])
+    welch = stats.ttest_ind_from_stats(*sw, *pn, equal_var=False)
+    student = stats.ttest_ind_from_stats(*sw, *pn, equal_var=True)
+    one_sided = stats.ttest_ind_from_stats(*sw, *pn, equal_var=False, alternative="greater")
+
+    def at(value: Fr, printed) -> bool:  # value rounded to the printed digits
+        unit = printed.last_digit_unit()
+        return round(value / unit) * unit == printed
+
+    gap = Fr(p["swiglu"][0]) - Fr(p["polynorm"][0])
+    rel = gap / Fr(p["swiglu"][0])
+    dparams = Fr(p["params"][1]) - Fr(p["params"][0])
+    prel = dparams / Fr(p["params"][0])
+    thr = float(p["p_below"])
+    ok = (welch.pvalue < thr and student.pvalue < thr and at(rel * 100, p["loss_gain_percent"])
+          and at(prel * 100, p["extra_params_percent"]) and dparams == p["extra_params_M"])
     if ok:
         return Verdict.numerical(
             f"scipy.stats.ttest_ind_from_stats on (mean, std, n = 5) per arm, assuming independent runs and normal "
             f"losses: Welch t = {welch.statistic:.2f}, two-sided p = {welch.pvalue:.4f}; pooled-variance Student p = "
             f"{student.pvalue:.4f}; one-sided Welch p = {one_sided.pvalue:.5f} -- all < 0.01 as claimed (std taken as "
-            f"the sample std). Loss gap {gap:.3f} = {rel * 100:.2f}% of 4.927 ('0.8%'); parameters +{dparams:.1f}M = "
-            f"{prel * 100:.2f}% of 134.0M ('0.6%', '0.8M')."
+            f"the sample std). Loss gap {float(gap):.3f} = {float(rel) * 100:.2f}% of 4.927 ('0.8%'); parameters "
+            f"+{float(dparams):.1f}M = {float(prel) * 100:.2f}% of 134.0M ('0.6%', '0.8M')."
         )
-    return Verdict.failed(f"Welch p {welch.pvalue}, Student p {student.pvalue}, rel {rel}, params {dparams}")
+    return Verdict.failed(f"Welch p {welch.pvalue:.4g}, Student p {student.pvalue:.4g}, rel {float(rel):.4g}, "
+                          f"params {float(dparams):.4g}")
 
 
 @claim(

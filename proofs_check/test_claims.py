@@ -1,15 +1,17 @@
-"""Every registered claim of the five papers, run as a test.
+"""Every registered claim of the five papers, run as a test, with its mutants.
 
 A check that crashes fails its test (a bug). A claim that ``fails`` as printed does not fail the test
 (it is a finding), but every verdict is compared with ``expected_verdicts.json`` so that no verdict
-changes silently. Slow claims carry ``@pytest.mark.slow``.
+changes silently; every real ``fails`` must carry a severity; every mutant that the table records as killed
+must still be killed (a check that stops rejecting a perturbed statement has lost its power). Slow claims
+carry ``@pytest.mark.slow``.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from approxlab.claims import VERDICTS, load_all
+from approxlab.claims import SEVERITIES, VERDICTS, load_all, run_claims
 from proofs_check.update_expected import EXPECTED_PATH, load_expected
 
 CLAIMS = load_all()
@@ -21,20 +23,25 @@ EXPECTED = load_expected()
     [pytest.param(cid, marks=[pytest.mark.slow] if c.slow else [], id=cid) for cid, c in CLAIMS.items()],
 )
 def test_claim(claim_id: str) -> None:
-    result = CLAIMS[claim_id].run()
+    (result,) = run_claims([CLAIMS[claim_id]], mutate=True)
     assert result.verdict != "crashed", f"the check of {claim_id} crashed (a bug):\n{result.error}"
     assert result.verdict in VERDICTS
     assert result.result is not None and result.result.evidence.strip()
     if result.verdict == "fails":
-        assert result.result.evidence, "a fails verdict must show the counterexample"
+        assert result.severity in SEVERITIES, f"{claim_id} fails without a severity"
     assert claim_id in EXPECTED, (
         f"{claim_id} is new: add it to {EXPECTED_PATH.name} (python -m proofs_check.update_expected "
         f"--paper {CLAIMS[claim_id].paper}) after reviewing its verdict {result.verdict!r}"
     )
-    assert result.verdict == EXPECTED[claim_id], (
-        f"verdict of {claim_id} changed: expected {EXPECTED[claim_id]!r}, got {result.verdict!r}.\n"
+    exp = EXPECTED[claim_id]
+    assert result.verdict == exp["verdict"], (
+        f"verdict of {claim_id} changed: expected {exp['verdict']!r}, got {result.verdict!r}.\n"
         f"evidence: {result.result.evidence}\nIf the change is right, update {EXPECTED_PATH.name}."
     )
+    assert result.severity == exp["severity"], f"severity of {claim_id} changed: {exp['severity']} -> {result.severity}"
+    killed = set() if result.mutation is None else set(result.mutation.killed)
+    lost = sorted(set(exp["killed"]) - killed)  # type: ignore[arg-type]
+    assert not lost, f"{claim_id}: mutants no longer killed (the check lost its power): {lost}"
 
 
 def test_expected_table_is_sorted_and_has_no_stale_ids() -> None:
@@ -43,5 +50,5 @@ def test_expected_table_is_sorted_and_has_no_stale_ids() -> None:
     assert ids == sorted(ids), "expected_verdicts.json must be sorted by id (use update_expected)"
     stale = [i for i in ids if i not in CLAIMS]
     assert not stale, f"ids in expected_verdicts.json with no registered claim: {stale}"
-    assert all(v in VERDICTS for v in EXPECTED.values())
+    assert all(e["verdict"] in VERDICTS for e in EXPECTED.values())
     assert text.count("\n") >= len(ids), "one id per line keeps the file easy to merge"

@@ -1,5 +1,12 @@
 """``approxlab verify``: check every registered claim of the papers and write the report.
 
+A full run (no ``--paper``/``--claim``) writes ``figures/verification_report.{json,md}`` unless
+``--json``/``--markdown`` name other files; a partial run writes only the files named explicitly, so it
+never overwrites the full report. Mutants of every fast claim's printed values are checked (``--no-mutate``
+skips them) and the mutation score per paper is printed. Files are written reproducibly by default (no
+date, git commit or platform: a rerun in the same environment changes no byte); ``--no-reproducible``
+records them (the console header always shows them).
+
 Exit codes: 0 when every check ran (a claim that ``fails`` as printed is a finding, not an error),
 1 when a check crashed (a bug in approxlab, reported with its traceback), 2 for bad input (unknown
 ``--paper`` or ``--claim``; one line on stderr, see :func:`approxlab.cli.main`).
@@ -25,22 +32,41 @@ def verify(
     ] = None,
     claim: Annotated[str | None, typer.Option(help="Only this claim id, e.g. 'ortho/Theorem 3.8'.")] = None,
     slow: Annotated[bool, typer.Option("--slow", help="Also run the checks marked slow.")] = False,
-    json_path: Annotated[Path, typer.Option("--json", help="Where to write the JSON report.")] = DEFAULT_JSON,
+    json_path: Annotated[
+        Path | None,
+        typer.Option("--json", help=f"Where to write the JSON report (full run default: {DEFAULT_JSON})."),
+    ] = None,
     markdown_path: Annotated[
-        Path, typer.Option("--markdown", help="Where to write the Markdown report.")
-    ] = DEFAULT_MARKDOWN,
+        Path | None,
+        typer.Option("--markdown", help=f"Where to write the Markdown report (full run default: {DEFAULT_MARKDOWN})."),
+    ] = None,
+    mutate: Annotated[bool, typer.Option(help="Check the mutants of each claim's printed values.")] = True,
+    reproducible: Annotated[
+        bool, typer.Option(help="Leave the date, git commit and platform out of the files (byte-identical reruns).")
+    ] = True,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
 ) -> int:
-    """Run the papers' claims as executable checks; print a per-paper summary and every claim that
-    fails as printed with its correction; write the JSON and Markdown reports."""
+    """Run the papers' claims as executable checks and their mutants; print the provenance, the verdicts and
+    the mutation score per paper, every claim that fails as printed (by severity) with its correction, and
+    every weak check; write the JSON and Markdown reports."""
     from approxlab.claims import select
-    from approxlab.report import exit_code, print_report, run, write_json, write_markdown
+    from approxlab.report import exit_code, print_report, provenance, run, write_json, write_markdown
 
     claims = select(paper=paper, claim_id=claim, slow=slow)  # ValueError -> one line, exit 2
-    results = run(claims, progress=progress)
-    print_report(results)
-    for path in (write_json(results, json_path), write_markdown(results, markdown_path)):
-        print(f"wrote {path}")
+    partial = paper is not None or claim is not None
+    if not partial:
+        json_path = DEFAULT_JSON if json_path is None else json_path
+        markdown_path = DEFAULT_MARKDOWN if markdown_path is None else markdown_path
+    options = {"paper": paper, "claim": claim, "slow": slow, "mutate": mutate}
+    meta = provenance(reproducible=reproducible, **options)
+    results = run(claims, progress=progress, mutate=mutate)
+    print_report(results, metadata=provenance(reproducible=False, **options))
+    if json_path is not None:
+        print(f"wrote {write_json(results, json_path, meta)}")
+    if markdown_path is not None:
+        print(f"wrote {write_markdown(results, markdown_path, meta)}")
+    if partial and json_path is None and markdown_path is None:
+        print("partial run (--paper/--claim): no report written; pass --json/--markdown to write one")
     code = exit_code(results)
     if code:
         raise typer.Exit(code)

@@ -1,0 +1,51 @@
+"""Claims of the papers as executable checks, their verdicts, and the mutants each check must reject.
+
+``from approxlab.claims import claim, Verdict, ...`` gives the framework of :mod:`approxlab.claims.core`
+(claims, verdicts, severities, dependencies, the runner) and the printed-values helpers of
+:mod:`approxlab.claims.printed` (printed numbers, relations, mutants).
+"""
+
+from approxlab.claims.core import (
+    CLAIM_KINDS,
+    PAPERS,
+    SEED,
+    SEVERITIES,
+    VERDICTS,
+    Claim,
+    ClaimResult,
+    MutationResult,
+    Verdict,
+    claim,
+    dependencies_of,
+    load_all,
+    resolve_dependencies,
+    run_claims,
+    select,
+    summary,
+)
+from approxlab.claims.printed import Mutant, Printed, PrintedNumber, compare, mutants, normalize
+
+__all__ = [
+    "Verdict",
+    "Claim",
+    "ClaimResult",
+    "MutationResult",
+    "claim",
+    "load_all",
+    "select",
+    "run_claims",
+    "resolve_dependencies",
+    "dependencies_of",
+    "summary",
+    "PAPERS",
+    "VERDICTS",
+    "SEVERITIES",
+    "CLAIM_KINDS",
+    "SEED",
+    "Mutant",
+    "Printed",
+    "PrintedNumber",
+    "compare",
+    "mutants",
+    "normalize",
+]

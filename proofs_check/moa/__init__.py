@@ -1,0 +1,26 @@
+"""Claims of the moa paper ("More expressive feedforward layers: token-adaptive mixing of activations").
+
+Theorems 4.1-4.2 and every step of Appendix B are checked: the exact representations (Propositions B.3,
+B.6, B.10) symbolically with the zoo's activation formulas and by running the zoo's LA/MoA modules; the
+jump-profile lemmas (B.4, B.7, B.11) on random networks with one-sided derivatives; the quantitative
+bounds (Lemma B.1, Propositions B.2, B.5, the B.1.4 bound) by searching for approximants that would beat
+them (linear programs over fixed breakpoints for piecewise-linear classes, Adam for smooth ones); the
+Taylor argument of Lemma B.12 with sympy; and Tables 1-6 arithmetic, with parameter counts recomputed
+from the architecture tables.
+
+The dictionaries are the zoo's (``approxlab.activations.moa``): Type I {ReLU, ReLU^2, LeakyReLU, GELU,
+SiLU, tanh}, Type II adds Id; LeakyReLU uses the zoo's slope eta = 0.01.
+
+Sections (one module each, in the paper's order; importing this package registers every claim):
+
+- :mod:`proofs_check.moa._common` -- shared helpers
+- :mod:`proofs_check.moa.type1` -- B.1.1 inclusions, Lemma B.1, Proposition B.2
+- :mod:`proofs_check.moa.type1_bounds` -- B.1.3: Proposition B.3, Lemma B.4, Proposition B.5; B.1.4
+- :mod:`proofs_check.moa.type2` -- B.2 (Type II): inclusions, Propositions B.6, B.9, B.10, B.13, Lemmas B.7, B.8, B.11, B.12
+- :mod:`proofs_check.moa.tables` -- Section 3 parameter counts (run on the zoo modules), Section 5.3, Tables 1-6
+- :mod:`proofs_check.moa.equations` -- Eqs. 4-10: the zoo's LA / MoA modules run against the equations (activations re-typed with torch)
+"""
+
+from proofs_check.moa import (
+    _common, type1, type1_bounds, type2, tables, equations,
+)

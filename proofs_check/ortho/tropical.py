@@ -1,0 +1,304 @@
+"""ortho: Section 3.4, Appendix E and H: tropical.
+
+Split by section from the former ``proofs_check/ortho.py``; see :mod:`proofs_check.ortho` for the paper
+and its coverage.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import sympy as sp
+
+from approxlab.claims import Verdict, claim
+
+from proofs_check.ortho._common import P, PAPER_DEGREES, X, _syms, _zoo_gains
+
+
+# --------------------------------------------------------------------------------------------------
+# Section 3.4, Appendix E and H: tropical
+
+
+@claim(f"{P}/Definition 3.16",
+       "The max-tropical semiring is T = (R u {+inf}, max, +); x^(tensor a) = a x (Eq. 17).",
+       source="ortho Def. 3.16, Eqs. 16-17")
+def def316() -> Verdict:
+    inf = math.inf
+    elems = [-3.0, -0.5, 0.0, 1.0, 2.5, inf]
+    # a neutral element e of max must satisfy max(x, e) = x for every x in R u {+inf}; test with x = e - 1 too
+    zero_candidates = [e for e in elems if all(max(x, e) == x for x in elems + ([e - 1] if e != inf else []))]
+    one_candidates = [e for e in elems if all(x + e == x for x in elems)]
+    absorbing_ok = all(inf + x == inf for x in elems)
+    assoc = all(max(max(x, y), z) == max(x, max(y, z)) and (x + y) + z == x + (y + z)
+                for x, y, z in itertools.product(elems, repeat=3))
+    distrib = all(x + max(y, z) == max(x + y, x + z) for x, y, z in itertools.product(elems, repeat=3))
+    xs = sp.Symbol("t", real=True)
+    pow_ok = all(sum([xs] * k) == k * xs for k in range(1, 8))
+    ev = (f"On R u {{+inf}} (sample {elems}): associativity {assoc}, distributivity {distrib}, multiplicative "
+          f"identity {one_candidates}, additive identity for max: {zero_candidates or 'none'} (+inf is absorbing for "
+          f"max: max(x, +inf) = +inf; absorbing for + as well: {absorbing_ok}). Eq. 17: x (x) ... (x) x (a times) = "
+          f"a x for a = 1..7: {pow_ok}.")
+    if not zero_candidates:
+        return Verdict.failed(ev, "The max-plus (tropical) semiring is (R u {-inf}, max, +), with -inf the neutral "
+                                  "element of max and absorbing for +; (R u {+inf}, min, +) is the min-plus semiring.", severity="presentation")
+    return Verdict.proved(ev)
+
+
+def _tropical(a, xv):
+    return max(a[k] + k * xv for k in range(len(a)))
+
+
+def _dequantized(a: np.ndarray, xv: np.ndarray, t: float = 400.0) -> np.ndarray:
+    """Maslov dequantization of the degree-n polynomial sum_k e^(t a_k) (e^(t x))^k: (1/t) log of it, which tends to
+    its tropicalization as t -> inf (error <= ln(n + 1)/t). Computed with logsumexp, independently of Eq. 18."""
+    from scipy.special import logsumexp
+
+    k = np.arange(len(a))
+    return logsumexp(t * (a[None, :] + np.outer(xv, k)), axis=1) / t
+
+
+@claim(f"{P}/Definition 3.17",
+       "The tropicalization of a degree-n polynomial is F(x) = (+)_{k=0}^n a_k (x) x^(x)k = max_k {a_k + kx} (Eq. 18); "
+       "it generalises ReLU and is convex.", source="ortho Def. 3.17, Eq. 18; Sec. 3.4-3.5 text",
+       printed={"k_start": 0, "relu_a": ("0", "0")})
+def def317(p) -> Verdict:
+    from functools import reduce
+
+    rng = np.random.default_rng(1)
+    worst_deq, worst_convex = 0.0, 0.0
+    grid = np.linspace(-5, 5, 401)
+    for _ in range(100):
+        n = int(rng.integers(1, 9))
+        a = rng.normal(size=n + 1)
+        # Eq. 18 as printed, with the semiring operations: (+) = max, (x) = +, x^(x)k = x (x) ... (x) x (k times)
+        ks = range(p["k_start"], n + 1)
+        if ks.start < 0:
+            return Verdict.failed(f"k = {ks.start} is no power of a polynomial")
+        eq18 = np.array([reduce(max, [a[k] + sum([xv] * k) for k in ks]) for xv in grid])
+        worst_deq = max(worst_deq, float(np.max(np.abs(eq18 - _dequantized(a, grid)))))
+        worst_convex = min(worst_convex, float(np.min(eq18[:-2] - 2 * eq18[1:-1] + eq18[2:])))
+    tol = math.log(9) / 400.0
+    r0, r1 = (float(v) for v in p["relu_a"])
+    relu_gap = float(np.max(np.abs(np.maximum(r0 + 0 * grid, r1 + grid) - np.maximum(grid, 0))))
+    ev = (f"Eq. 18 evaluated with the semiring operations (k = {p['k_start']}..n) against the Maslov dequantization "
+          f"lim (1/t) log sum_k e^(t(a_k + kx)) of the degree-n polynomial (t = 400, logsumexp; error bound ln(n+1)/t "
+          f"<= {tol:.2e}) on 100 random (n <= 8, a): max difference {worst_deq:.2e}; smallest second difference on a grid "
+          f"of [-5, 5]: {worst_convex:.2e} (>= -1e-12: convex); n = 1, a = ({p['relu_a'][0].text}, "
+          f"{p['relu_a'][1].text}): max |F - ReLU| = {relu_gap:.2e}.")
+    ok = worst_deq <= tol and worst_convex > -1e-12 and relu_gap < 1e-12
+    return Verdict.numerical(ev) if ok else Verdict.failed(ev)
+
+
+@claim(f"{P}/Definition 3.18",
+       "f*(x) = sup_k {kx - f(k)} (Eq. 19); the tropical activation is a discrete convex conjugate of f with "
+       "f(k) = -a_k, encoding the convex hull of its epigraph.", source="ortho Def. 3.18, Eq. 19; Sec. 3.4 text",
+       printed={"f_sign": -1})
+def def318(p) -> Verdict:
+    n = 5
+    rng = np.random.default_rng(2)
+    s_grid = np.linspace(0, n, 50 * n + 1)  # contains the integers 0..n
+    worst_conj, worst_hull = 0.0, 0.0
+    for _ in range(100):
+        av = rng.normal(size=n + 1)
+        f = p["f_sign"] * av  # f(k) as printed
+        f_hat = np.interp(s_grid, np.arange(n + 1), f)  # the piecewise-linear extension of f to [0, n]
+        pts = [(k, float(f[k])) for k in range(n + 1)]
+        hull: list[tuple[int, float]] = []  # lower convex hull of {(k, f(k))} (monotone chain)
+        for q in pts:
+            while len(hull) >= 2 and (hull[-1][0] - hull[-2][0]) * (q[1] - hull[-2][1]) - \
+                    (hull[-1][1] - hull[-2][1]) * (q[0] - hull[-2][0]) <= 0:
+                hull.pop()
+            hull.append(q)
+        for xv in np.linspace(-6, 6, 121):
+            conj = float(np.max(s_grid * xv - f_hat))  # sup_s {s x - f^(s)}: the Legendre-Fenchel conjugate on [0, n]
+            worst_conj = max(worst_conj, abs(_tropical(av, xv) - conj))
+            worst_hull = max(worst_hull, abs(_tropical(av, xv) - max(k * xv - fk for k, fk in hull)))
+    ev = (f"The tropical activation max_k(a_k + kx) against the convex conjugate sup_(s in [0, {n}]) (s x - f^(s)) of the "
+          f"piecewise-linear extension of f(k) = {p['f_sign']} a_k (computed on a grid of s, 100 random a, x in [-6, 6]): "
+          f"max difference {worst_conj:.2e}; keeping only the vertices of the lower convex hull of {{(k, f(k))}} changes "
+          f"the conjugate by at most {worst_hull:.2e} (tolerance 1e-9). Note: f* maps into R u {{+inf}} in general "
+          "(sup over R), not R as printed.")
+    return Verdict.numerical(ev) if worst_conj < 1e-9 and worst_hull < 1e-9 else Verdict.failed(ev)
+
+
+def _tropical_scaled_moments(n: int) -> tuple[sp.Expr, sp.Expr]:
+    """E[F^2], E[F'^2] for x ~ N(0,1), F = sqrt2/n max_k(1 + kx) = sqrt2/n (1 + n max(x, 0)) (Eq. 70-71)."""
+    phi = sp.exp(-(X**2) / 2) / sp.sqrt(2 * sp.pi)
+    pos = sp.sqrt(2) / n * (1 + n * X)
+    neg = sp.sqrt(2) / n
+    e2 = sp.integrate(pos**2 * phi, (X, 0, sp.oo)) + sp.integrate(neg**2 * phi, (X, -sp.oo, 0))
+    d2 = sp.integrate(sp.diff(pos, X) ** 2 * phi, (X, 0, sp.oo))
+    return sp.simplify(e2), sp.simplify(d2)
+
+
+@claim(f"{P}/Eq. 70", "sqrt2/n max_k {1 + kx} = sqrt2/n (1 + max_k kx).", source="ortho Appendix E, Eq. 70")
+def eq70() -> Verdict:
+    bad = []
+    for t in (sp.Symbol("p", positive=True), sp.Symbol("q", nonpositive=True)):  # sympy needs the sign of x
+        bad += [(n, str(t)) for n in range(1, 9)
+                if sp.simplify(sp.Max(*[1 + k * t for k in range(n + 1)]) - (1 + sp.Max(*[k * t for k in range(n + 1)]))) != 0]
+    ev = f"Symbolic for x > 0 and x <= 0 separately, n = 1..8; failures {bad or 'none'}."
+    return Verdict.proved(ev) if not bad else Verdict.failed(ev)
+
+
+@claim(f"{P}/Eq. 71",
+       "max_k kx = nx for x > 0 and 0 for x <= 0, so F(x) = sqrt2 x + sqrt2/n for x > 0 and sqrt2/n for x <= 0.",
+       source="ortho Appendix E, Eq. 71")
+def eq71() -> Verdict:
+    pos = sp.Symbol("p", positive=True)
+    nonpos = sp.Symbol("q", nonpositive=True)
+    bad = []
+    for n in range(1, 9):
+        mp = sp.Max(*[k * pos for k in range(n + 1)])
+        mn = sp.Max(*[k * nonpos for k in range(n + 1)])
+        fp = sp.sqrt(2) / n * (1 + mp)
+        if sp.simplify(mp - n * pos) != 0 or sp.simplify(mn) != 0 or sp.simplify(fp - (sp.sqrt(2) * pos + sp.sqrt(2) / n)) != 0:
+            bad.append(n)
+    ev = f"Symbolic for x > 0 and x <= 0, n = 1..8; failures {bad or 'none'}."
+    return Verdict.proved(ev) if not bad else Verdict.failed(ev)
+
+
+@claim(f"{P}/Eq. 72",
+       "As n -> inf, F(x) -> sqrt2 max(0, x), a scaled ReLU with unitary forward and backward gains (Appendix B).",
+       source="ortho Appendix E, Eq. 72")
+def eq72() -> Verdict:
+    nn = sp.Symbol("n", positive=True)
+    t = sp.Symbol("t", positive=True)
+    lim_pos = sp.limit(sp.sqrt(2) * t + sp.sqrt(2) / nn, nn, sp.oo)
+    lim_neg = sp.limit(sp.sqrt(2) / nn, nn, sp.oo)
+    phi = sp.exp(-(X**2) / 2) / sp.sqrt(2 * sp.pi)
+    e2 = sp.integrate(2 * X**2 * phi, (X, 0, sp.oo))
+    d2 = sp.integrate(2 * phi, (X, 0, sp.oo))
+    ev = f"pointwise limits: x > 0: {lim_pos}, x <= 0: {lim_neg}; E[(sqrt2 relu)^2] = {e2}, E[(sqrt2 relu')^2] = {d2}."
+    ok = sp.simplify(lim_pos - sp.sqrt(2) * t) == 0 and lim_neg == 0 and e2 == 1 and d2 == 1
+    return Verdict.proved(ev) if ok else Verdict.failed(ev)
+
+
+@claim(f"{P}/Theorem 3.19",
+       "With a_k = 1 (Eq. 20), the scaled tropical activation F(x) = sqrt2/n max_k {a_k + kx} (Eq. 21) has equal "
+       "unitary forward and backward gains in the limit n -> inf.", source="ortho Theorem 3.19, Eqs. 20-21 (Appendix E)")
+def thm319() -> Verdict:
+    nn = sp.Symbol("n", positive=True)
+    e2, d2 = _tropical_scaled_moments(nn)
+    lim_f, lim_b = sp.limit(1 / e2, nn, sp.oo), sp.limit(1 / d2, nn, sp.oo)
+    at = []
+    for n in PAPER_DEGREES["tropical"]:
+        fw = 1 / e2.subs(nn, n)
+        at.append(f"n={n}: alpha={float(fw):.4f} ({abs(float(fw) - 1) * 100:.1f}% from 1), alpha'={float(1 / d2.subs(nn, n)):g}")
+    # Monte Carlo cross-check at n = 6 straight from Eq. 21
+    rng = np.random.default_rng(0)
+    xs = rng.standard_normal(2_000_000)
+    fvals = math.sqrt(2) / 6 * np.max(1 + np.outer(xs, np.arange(7)), axis=1)
+    mc = 1 / np.mean(fvals**2)
+    ev = (f"Exact for x ~ N(0,1): E[F^2] = {e2}, E[F'^2] = {d2}; limits alpha -> {lim_f}, alpha' -> {lim_b}. At the paper's "
+          f"degrees the forward gain is far from the limit: {'; '.join(at)} (Monte Carlo, 2e6 samples, n = 6: alpha = "
+          f"{mc:.4f}). The theorem is a limit statement only.")
+    from approxlab.activations.tropical import Tropical
+
+    zf, zb = _zoo_gains(Tropical(6))
+    if sp.simplify(zf - 1 / e2.subs(nn, 6)) != 0 or sp.simplify(zb - 1 / d2.subs(nn, 6)) != 0:
+        raise AssertionError(f"zoo Tropical(6) gains {zf}, {zb} disagree with Eq. 21")
+    ev = ev.strip() + f" Cross-check: compute_gains(Tropical(6)) gives alpha = {zf}, alpha' = {zb}."
+    ok = lim_f == 1 and lim_b == 1 and abs(mc - float(1 / e2.subs(nn, 6))) < 0.005
+    return Verdict.proved(ev) if ok else Verdict.failed(ev)
+
+
+@claim(f"{P}/Definition H.1", "x (/) y := x - y (Eq. 75), the inverse of the tropical product.",
+       source="ortho Appendix H, Def. H.1, Eq. 75")
+def defh1() -> Verdict:
+    u, v = sp.symbols("u v", real=True)
+    d = sp.simplify((u - v) + v - u)
+    ev = f"(x (/) y) (x) y - x = {d}: the tropical quotient inverts (x) = + on R."
+    return Verdict.proved(ev) if d == 0 else Verdict.failed(ev)
+
+
+_REAL_POWERS = "real powers allowed"
+
+
+@claim(f"{P}/Definition H.2",
+       "The tropical rational activation F = F_1 (/) F_2 = F_1 - F_2 (Eq. 76; real powers allowed) can fit a "
+       "non-convex activation such as GELU (Fig. 5: Hermite interpolation with degree 6 in both numerator and "
+       "denominator), which a tropical polynomial (convex) cannot.",
+       source="ortho Appendix H, Def. H.2, Eq. 76; Sec. 3.5 text; Fig. 5",
+       printed={"degree_numerator": 6, "degree_denominator": 6},
+       hypotheses=(_REAL_POWERS,))
+def defh2(p) -> Verdict:
+    from scipy.special import erf
+
+    def gelu(t):
+        return 0.5 * t * (1 + erf(t / math.sqrt(2)))
+
+    def dgelu(t):
+        return 0.5 * (1 + erf(t / math.sqrt(2))) + t * np.exp(-t * t / 2) / math.sqrt(2 * math.pi)
+
+    n_nodes = 7  # Fig. 5's interpolation nodes are not printed: 7 equispaced nodes on [-3, 3]
+    nodes = np.linspace(-3.0, 3.0, n_nodes)
+    tan = [(float(dgelu(x)), float(gelu(x) - dgelu(x) * x)) for x in nodes]  # (slope, intercept) of each tangent
+    if not p.assumes(_REAL_POWERS):
+        bad = [f"{sl:.3f}" for sl, _ in tan if abs(sl - round(sl)) > 1e-12]
+        if bad:
+            return Verdict.failed(f"with integer powers every piece of F_1 - F_2 has an integer slope, but GELU' at the "
+                                  f"nodes is {', '.join(bad)}: no Hermite interpolation")
+    # G = F_1 - F_2: the tangent at each node, consecutive tangents joined at their intersection when it lies between
+    # the nodes, else by a connecting segment (two extra kinks)
+    pieces, breaks = [tan[0]], []
+    for i in range(n_nodes - 1):
+        (s0, b0), (s1, b1) = tan[i], tan[i + 1]
+        x_int = (b1 - b0) / (s0 - s1)
+        if nodes[i] < x_int < nodes[i + 1]:
+            breaks.append(x_int)
+        else:
+            d = (nodes[i + 1] - nodes[i]) / 4
+            xa, xb = nodes[i] + d, nodes[i + 1] - d
+            ya, yb = s0 * xa + b0, s1 * xb + b1
+            sc = (yb - ya) / (xb - xa)
+            pieces.append((sc, ya - sc * xa))
+            breaks += [xa, xb]
+        pieces.append(tan[i + 1])
+    kinks = [(x, pieces[k + 1][0] - pieces[k][0]) for k, x in enumerate(breaks)]
+    convex_kinks = [(x, j) for x, j in kinks if j > 0]
+    concave_kinks = [(x, -j) for x, j in kinks if j < 0]
+    m1, m2 = len(convex_kinks) + 1, len(concave_kinks) + 1  # affine terms of F_1, F_2 (degree = terms - 1)
+    s_first, b_first = pieces[0]
+
+    def F1(t):  # convex: the first piece plus the convex kinks
+        return s_first * t + b_first + sum(j * np.maximum(t - x, 0) for x, j in convex_kinks)
+
+    def F2(t):
+        return sum((j * np.maximum(t - x, 0) for x, j in concave_kinks), np.zeros_like(t))
+
+    h = 1e-6
+    val_err = float(np.max(np.abs(F1(nodes) - F2(nodes) - gelu(nodes))))
+    slope_err = float(np.max(np.abs((F1(nodes + h) - F2(nodes + h) - F1(nodes - h) + F2(nodes - h)) / (2 * h)
+                                    - dgelu(nodes))))
+    grid = np.linspace(-3, 3, 2001)
+    fit_err = float(np.max(np.abs(F1(grid) - F2(grid) - gelu(grid))))
+    nonconvex = bool(np.any(np.diff(dgelu(nodes)) < 0))  # GELU' not monotone: no convex F has these slopes
+    fits_degree = m1 - 1 <= p["degree_numerator"] and m2 - 1 <= p["degree_denominator"]
+    ev = (f"Hermite interpolation of GELU at {n_nodes} equispaced nodes in [-3, 3] (values and slopes) by F_1 - F_2 with "
+          f"F_1, F_2 convex maxima of {m1} and {m2} affine terms (real powers; degrees {m1 - 1} and {m2 - 1}, printed "
+          f"{p['degree_numerator']} and {p['degree_denominator']}): value error {val_err:.1e}, slope error "
+          f"{slope_err:.1e} (tolerance 1e-6), max |F - GELU| on [-3, 3] = {fit_err:.3f}. GELU' at the nodes is not "
+          f"monotone ({nonconvex}), so no convex tropical polynomial interpolates the slopes.")
+    ok = fits_degree and val_err < 1e-6 and slope_err < 1e-6 and nonconvex
+    return Verdict.numerical(ev) if ok else Verdict.failed(ev)
+
+
+@claim(f"{P}/Figure 6",
+       "The Tropical-Laurent polynomial max_{k=-3}^{3} {kx - k^2/2} (degree 6) interpolates x^2/2.",
+       source="ortho Appendix H, Fig. 6 caption",
+       printed={"k_range": range(-3, 4), "half": "1/2"})
+def fig6(p) -> Verdict:
+    t = sp.Symbol("t", real=True)
+    half = sp.Rational(p["half"])
+    g = sp.Max(*[k * t - half * k * k for k in p["k_range"]])
+    at_int = [sp.simplify(g.subs(t, j) - sp.Rational(j * j, 2)) for j in range(-3, 4)]  # x^2/2 at the integers of [-3, 3]
+    # between integers j, j+1 (|j| < 3): max error at the midpoint = 1/8
+    gaps = [sp.Rational(2 * j + 1, 2) ** 2 / 2 - g.subs(t, sp.Rational(2 * j + 1, 2)) for j in range(-3, 3)]
+    ev = (f"g(j) - j^2/2 at j = -3..3: {at_int}; g = j t - j^2/2 on [j - 1/2, j + 1/2] so x^2/2 - g at half-integers "
+          f"= {sorted(set(gaps))}; outside [-3, 3] g is affine and x^2/2 - g grows without bound. Powers -3..3 span 6.")
+    return Verdict.proved(ev) if all(v == 0 for v in at_int) else Verdict.failed(ev)
+
+
