@@ -49,12 +49,14 @@ def hermite_fwd(x, a, inv, out):  # type: ignore[no-untyped-def]
         stop = min((c + 1) * CHUNK, N)
         for i0 in range(c * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
             if n == 0:
                 for j in range(m):
-                    out[i0 + j] = a[0]
+                    os_[j] = a[0]
                 continue
             for j in range(m):
-                xv = x[i0 + j]
+                xv = xs[j]
                 qp[j] = 1
                 q[j] = xv
                 acc[j] = a[0] + a[1] * xv
@@ -62,12 +64,12 @@ def hermite_fwd(x, a, inv, out):  # type: ignore[no-untyped-def]
                 ik = inv[k]
                 ak = a[k + 1]
                 for j in range(m):
-                    t = (x[i0 + j] * q[j] - qp[j]) * ik
+                    t = (xs[j] * q[j] - qp[j]) * ik
                     qp[j] = q[j]
                     q[j] = t
                     acc[j] += ak * t
             for j in range(m):
-                out[i0 + j] = acc[j]
+                os_[j] = acc[j]
 
 
 @njit(parallel=True, cache=True, fastmath=False)
@@ -84,29 +86,35 @@ def hermite_bwd(x, a, inv, g, gx, part):  # type: ignore[no-untyped-def]
         stop = min((c + 1) * CHUNK, N)
         for i0 in range(c * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            l0 = lanes[0]
             for j in range(m):
-                lanes[0, j] += g[i0 + j]
+                l0[j] += gs[j]
             if n == 0:
                 for j in range(m):
-                    gx[i0 + j] = 0
+                    gxs[j] = 0
                 continue
+            l1 = lanes[1]
             for j in range(m):
-                xv = x[i0 + j]
+                xv = xs[j]
                 qp[j] = 1
                 q[j] = xv
-                lanes[1, j] += g[i0 + j] * xv
+                l1[j] += gs[j] * xv
                 d[j] = a[1] + a[2] * xv if n >= 2 else a[1]
             for k in range(1, n):
                 ik = inv[k]
                 ak = a[k + 2] if k + 2 <= n else zero
+                lk = lanes[k + 1]
                 for j in range(m):
-                    t = (x[i0 + j] * q[j] - qp[j]) * ik
+                    t = (xs[j] * q[j] - qp[j]) * ik
                     qp[j] = q[j]
                     q[j] = t
-                    lanes[k + 1, j] += g[i0 + j] * t
+                    lk[j] += gs[j] * t
                     d[j] += ak * t
             for j in range(m):
-                gx[i0 + j] = g[i0 + j] * d[j]
+                gxs[j] = gs[j] * d[j]
         for k in range(n + 1):
             s = 0.0
             for j in range(BLOCK):
@@ -131,9 +139,12 @@ def fourier_fwd(c1, s1, a, b, out):  # type: ignore[no-untyped-def]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
+            os_ = out[i0:i0 + m]
+            c1s = c1[i0:i0 + m]
+            s1s = s1[i0:i0 + m]
             for j in range(m):
-                c[j] = c1[i0 + j]
-                s[j] = s1[i0 + j]
+                c[j] = c1s[j]
+                s[j] = s1s[j]
                 acc[j] = a[0]
             for k in range(1, n + 1):
                 ak = a[k]
@@ -142,11 +153,11 @@ def fourier_fwd(c1, s1, a, b, out):  # type: ignore[no-untyped-def]
                     cj = c[j]
                     sj = s[j]
                     acc[j] += ak * cj + bk * sj
-                    cn = cj * c1[i0 + j] - sj * s1[i0 + j]
-                    s[j] = sj * c1[i0 + j] + cj * s1[i0 + j]
+                    cn = cj * c1s[j] - sj * s1s[j]
+                    s[j] = sj * c1s[j] + cj * s1s[j]
                     c[j] = cn
             for j in range(m):
-                out[i0 + j] = acc[j]
+                os_[j] = acc[j]
 
 
 @njit(parallel=True, cache=True, fastmath=False)
@@ -163,27 +174,34 @@ def fourier_bwd(c1, s1, ka, kb, om, g, gx, part):  # type: ignore[no-untyped-def
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            c1s = c1[i0:i0 + m]
+            s1s = s1[i0:i0 + m]
+            l0 = lanes[0]
             for j in range(m):
-                c[j] = c1[i0 + j]
-                s[j] = s1[i0 + j]
+                c[j] = c1s[j]
+                s[j] = s1s[j]
                 d[j] = 0
-                lanes[0, j] += g[i0 + j]
+                l0[j] += gs[j]
             for k in range(1, n + 1):
                 ak = ka[k - 1]
                 bk = kb[k - 1]
+                lc = lanes[k]
+                ls = lanes[n + k]
                 for j in range(m):
                     cj = c[j]
                     sj = s[j]
-                    gj = g[i0 + j]
+                    gj = gs[j]
                     d[j] += bk * cj - ak * sj
-                    lanes[k, j] += gj * cj
-                    lanes[n + k, j] += gj * sj
-                    cn = cj * c1[i0 + j] - sj * s1[i0 + j]
-                    s[j] = sj * c1[i0 + j] + cj * s1[i0 + j]
+                    lc[j] += gj * cj
+                    ls[j] += gj * sj
+                    cn = cj * c1s[j] - sj * s1s[j]
+                    s[j] = sj * c1s[j] + cj * s1s[j]
                     c[j] = cn
             w = om[0]
             for j in range(m):
-                gx[i0 + j] = g[i0 + j] * w * d[j]
+                gxs[j] = gs[j] * w * d[j]
         for k in range(2 * n + 1):
             acc = 0.0
             for j in range(BLOCK):
@@ -207,20 +225,22 @@ def lines_fwd(x, cc, pp, scale, out):  # type: ignore[no-untyped-def]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
             for j in range(m):
-                best[j] = cc[0] + pp[0] * x[i0 + j]
+                best[j] = cc[0] + pp[0] * xs[j]
                 slope[j] = pp[0]
             for k in range(1, h):
                 ck = cc[k]
                 pk = pp[k]
                 for j in range(m):
-                    v = ck + pk * x[i0 + j]
-                    up = v > best[j] or (v == best[j] and pk < slope[j])
+                    v = ck + pk * xs[j]
+                    up = (v > best[j]) | ((v == best[j]) & (pk < slope[j]))
                     best[j] = v if up else best[j]
                     slope[j] = pk if up else slope[j]
             sc = scale[0]
             for j in range(m):
-                out[i0 + j] = sc * best[j]
+                os_[j] = sc * best[j]
 
 
 @njit(parallel=True, cache=True, fastmath=False)
@@ -229,33 +249,43 @@ def lines_bwd(x, cc, pp, scale, g, gx, part):  # type: ignore[no-untyped-def]
     N = x.size
     h = cc.size
     nc = part.shape[0]
+    zero = np.zeros(1, x.dtype)[0]
     for ch in prange(nc):
         best = np.empty(BLOCK, x.dtype)
         slope = np.empty(BLOCK, x.dtype)
         arg = np.empty(BLOCK, np.int64)
+        gsc = np.empty(BLOCK, x.dtype)
         lanes = np.zeros((2 * h, BLOCK), np.float64)
         stop = min((ch + 1) * CHUNK, N)
         sc = scale[0]
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
             for j in range(m):
-                best[j] = cc[0] + pp[0] * x[i0 + j]
+                best[j] = cc[0] + pp[0] * xs[j]
                 slope[j] = pp[0]
                 arg[j] = 0
             for k in range(1, h):
                 ck = cc[k]
                 pk = pp[k]
                 for j in range(m):
-                    v = ck + pk * x[i0 + j]
-                    up = v > best[j] or (v == best[j] and pk < slope[j])
+                    v = ck + pk * xs[j]
+                    up = (v > best[j]) | ((v == best[j]) & (pk < slope[j]))
                     best[j] = v if up else best[j]
                     slope[j] = pk if up else slope[j]
                     arg[j] = k if up else arg[j]
             for j in range(m):
-                gs = g[i0 + j] * sc
-                gx[i0 + j] = gs * slope[j]
-                lanes[arg[j], j] += gs
-                lanes[h + arg[j], j] += gs * x[i0 + j]
+                gsc[j] = gs[j] * sc
+                gxs[j] = gsc[j] * slope[j]
+            for k in range(h):
+                lc = lanes[k]
+                lp = lanes[h + k]
+                for j in range(m):
+                    w = gsc[j] if arg[j] == k else zero
+                    lc[j] += w
+                    lp[j] += w * xs[j]
         for k in range(2 * h):
             acc = 0.0
             for j in range(BLOCK):
@@ -280,9 +310,11 @@ def polyrelu_fwd(x, w, bias, out):  # type: ignore[no-untyped-def]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
             wl = w[r - 1]
             for j in range(m):
-                xv = x[i0 + j]
+                xv = xs[j]
                 rv = zero if xv <= 0 else xv
                 rr[j] = rv
                 acc[j] = wl * rv
@@ -292,7 +324,7 @@ def polyrelu_fwd(x, w, bias, out):  # type: ignore[no-untyped-def]
                     acc[j] = (acc[j] + wi) * rr[j]
             b0 = bias[0]
             for j in range(m):
-                out[i0 + j] = acc[j] + b0
+                os_[j] = acc[j] + b0
 
 
 @njit(parallel=True, cache=True, fastmath=False)
@@ -310,23 +342,29 @@ def polyrelu_bwd(x, iw, g, gx, part):  # type: ignore[no-untyped-def]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
             for j in range(m):
-                xv = x[i0 + j]
+                xv = xs[j]
                 rv = zero if xv <= 0 else xv
                 rr[j] = rv
                 pw[j] = 1
                 d[j] = 0
-                lanes[0, j] += g[i0 + j]
+            l0 = lanes[0]
+            for j in range(m):
+                l0[j] += gs[j]
             for i in range(1, r + 1):
                 wi = iw[i - 1]
+                li = lanes[i]
                 for j in range(m):
                     d[j] += wi * pw[j]  # i w_i r^{i-1}
                     p = pw[j] * rr[j]
                     pw[j] = p
-                    lanes[i, j] += g[i0 + j] * p
+                    li[j] += gs[j] * p
             for j in range(m):
-                xv = x[i0 + j]
-                gx[i0 + j] = g[i0 + j] * d[j] if xv > 0 else (zero if xv <= 0 else xv)
+                xv = xs[j]
+                gxs[j] = gs[j] * d[j] if xv > 0 else (zero if xv <= 0 else xv)
         for k in range(r + 1):
             acc = 0.0
             for j in range(BLOCK):
