@@ -488,19 +488,30 @@ def polynorm_bwd(x, w, eps_root, g, gx, part):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, fastmath=False)
-def _basis(xv, big, e, one, zero):  # type: ignore[no-untyped-def]
-    """Fill e_0..e_N: x^j for |x| <= 1, else sign(x)^j |x|^{j-N} (= x^j / |x|^N); return sign."""
-    if abs(xv) <= one:
-        e[0] = one
-        for j in range(1, big + 1):
-            e[j] = e[j - 1] * xv
-        return one if xv > 0 else (-one if xv < 0 else zero)
-    t = one / xv
-    sx = one if xv > 0 else -one
-    e[big] = sx if big % 2 == 1 else one
-    for j in range(big - 1, -1, -1):
-        e[j] = e[j + 1] * t
-    return sx
+def _basis(xs, m, big, one, zero, pw, e, sx, z, sn):  # type: ignore[no-untyped-def]
+    """Rows e[p, :m] = x^p where |x| <= 1, else sign(x)^N (1/x)^{N-p} (= x^p / |x|^N), p = 0..N;
+    sx = sign(x). Branch-free over the block (selects), so the loops vectorise. pw, z, sn: scratch."""
+    for j in range(m):
+        xv = xs[j]
+        small = abs(xv) <= one
+        sj = one if xv > 0 else (-one if xv < 0 else zero)
+        sx[j] = sj
+        z[j] = xv if small else one / xv
+        sn[j] = one if (small or big % 2 == 0) else sj
+    p0 = pw[0]
+    for j in range(m):
+        p0[j] = one
+    for p in range(1, big + 1):
+        prev = pw[p - 1]
+        cur = pw[p]
+        for j in range(m):
+            cur[j] = prev[j] * z[j]
+    for p in range(big + 1):
+        ep = e[p]
+        lo = pw[p]
+        hi = pw[big - p]
+        for j in range(m):
+            ep[j] = lo[j] if abs(xs[j]) <= one else sn[j] * hi[j]
 
 
 @njit(parallel=True, cache=True, fastmath=False)
@@ -513,23 +524,44 @@ def rational_fwd(x, a, b, ope, safe, out):  # type: ignore[no-untyped-def]
     one = ope[1]
     zero = one - one
     for ch in prange(nc):
-        e = np.empty(big + 1, x.dtype)
+        pw = np.empty((big + 1, BLOCK), x.dtype)
+        e = np.empty((big + 1, BLOCK), x.dtype)
+        sx = np.empty(BLOCK, x.dtype)
+        z = np.empty(BLOCK, x.dtype)
+        sn = np.empty(BLOCK, x.dtype)
+        num = np.empty(BLOCK, x.dtype)
+        den = np.empty(BLOCK, x.dtype)
+        q = np.empty(BLOCK, x.dtype)
         stop = min((ch + 1) * CHUNK, N)
-        for i in range(ch * CHUNK, stop):
-            _basis(x[i], big, e, one, zero)
-            num = a[0] * e[0]
-            for j in range(1, m1):
-                num += a[j] * e[j]
-            den = ope[0] * abs(e[0])
-            if safe:
-                for k in range(1, n + 1):
-                    den += abs(b[k - 1]) * abs(e[k])
-            else:
-                q = zero
-                for k in range(1, n + 1):
-                    q += b[k - 1] * e[k]
-                den += abs(q)
-            out[i] = num / den
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
+            _basis(xs, m, big, one, zero, pw, e, sx, z, sn)
+            e0 = e[0]
+            a0 = a[0]
+            c0 = ope[0]
+            for j in range(m):
+                num[j] = a0 * e0[j]
+                den[j] = c0 * abs(e0[j])
+                q[j] = zero
+            for p in range(1, m1):
+                ap = a[p]
+                ep = e[p]
+                for j in range(m):
+                    num[j] += ap * ep[j]
+            for k in range(1, n + 1):
+                bk = b[k - 1]
+                abk = abs(bk)
+                ek = e[k]
+                if safe:
+                    for j in range(m):
+                        den[j] += abk * abs(ek[j])
+                else:
+                    for j in range(m):
+                        q[j] += bk * ek[j]
+            for j in range(m):
+                os_[j] = num[j] / (den[j] + abs(q[j]))
 
 
 @njit(parallel=True, cache=True, fastmath=False)
@@ -543,48 +575,91 @@ def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part):  # type: ignore[no-un
     one = ope[1]
     zero = one - one
     for ch in prange(nc):
-        e = np.empty(big + 1, x.dtype)
-        loc = np.zeros(m1 + n, np.float64)
+        pw = np.empty((big + 1, BLOCK), x.dtype)
+        e = np.empty((big + 1, BLOCK), x.dtype)
+        sx = np.empty(BLOCK, x.dtype)
+        z = np.empty(BLOCK, x.dtype)
+        sn = np.empty(BLOCK, x.dtype)
+        num = np.empty(BLOCK, x.dtype)
+        dnum = np.empty(BLOCK, x.dtype)
+        den = np.empty(BLOCK, x.dtype)
+        dden = np.empty(BLOCK, x.dtype)
+        q = np.empty(BLOCK, x.dtype)
+        gd = np.empty(BLOCK, x.dtype)
+        grv = np.empty(BLOCK, x.dtype)
+        lanes = np.zeros((m1 + n, BLOCK), np.float64)
         stop = min((ch + 1) * CHUNK, N)
-        for i in range(ch * CHUNK, stop):
-            sx = _basis(x[i], big, e, one, zero)
-            num = a[0] * e[0]
-            dnum = zero
-            for j in range(1, m1):
-                num += a[j] * e[j]
-                dnum += ja[j] * e[j - 1]
-            den = ope[0] * abs(e[0])
-            dden = zero
-            sq = zero
-            if safe:
-                for k in range(1, n + 1):
-                    den += abs(b[k - 1]) * abs(e[k])
-                    dden += abs(kb[k - 1]) * abs(e[k - 1])
-                dden *= sx
-            else:
-                q = zero
-                for k in range(1, n + 1):
-                    q += b[k - 1] * e[k]
-                    dden += kb[k - 1] * e[k - 1]
-                den += abs(q)
-                sq = one if q > 0 else (-one if q < 0 else zero)
-                dden *= sq
-            rv = num / den
-            gi = g[i]
-            gx[i] = gi * ((dnum - rv * dden) / den)
-            gd = gi / den
-            for j in range(m1):
-                loc[j] += gd * e[j]
-            grv = gd * rv
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            _basis(xs, m, big, one, zero, pw, e, sx, z, sn)
+            e0 = e[0]
+            a0 = a[0]
+            c0 = ope[0]
+            for j in range(m):
+                num[j] = a0 * e0[j]
+                dnum[j] = zero
+                den[j] = c0 * abs(e0[j])
+                dden[j] = zero
+                q[j] = zero
+            for p in range(1, m1):
+                ap = a[p]
+                jap = ja[p]
+                ep = e[p]
+                em = e[p - 1]
+                for j in range(m):
+                    num[j] += ap * ep[j]
+                    dnum[j] += jap * em[j]
             for k in range(1, n + 1):
+                bk = b[k - 1]
+                kbk = kb[k - 1]
+                ek = e[k]
+                em = e[k - 1]
+                if safe:
+                    abk = abs(bk)
+                    akb = abs(kbk)
+                    for j in range(m):
+                        den[j] += abk * abs(ek[j])
+                        dden[j] += akb * abs(em[j])
+                else:
+                    for j in range(m):
+                        q[j] += bk * ek[j]
+                        dden[j] += kbk * em[j]
+            for j in range(m):
+                qj = q[j]
+                sq = one if qj > 0 else (-one if qj < 0 else zero)
+                # safe: D' = sign(x) sum k|b_k||x|^{k-1}; abs: D' = sign(Q) Q'
+                sd = sx[j] if safe else sq
+                q[j] = sq
+                d = den[j] + abs(qj)
+                rv = num[j] / d
+                gxs[j] = gs[j] * ((dnum[j] - rv * (sd * dden[j])) / d)
+                gd[j] = gs[j] / d
+                grv[j] = gd[j] * rv
+            for p in range(m1):
+                lp = lanes[p]
+                ep = e[p]
+                for j in range(m):
+                    lp[j] += gd[j] * ep[j]
+            for k in range(1, n + 1):
+                lk = lanes[m1 + k - 1]
+                ek = e[k]
                 if safe:
                     bk = b[k - 1]
                     sb = one if bk > 0 else (-one if bk < 0 else zero)
-                    loc[m1 + k - 1] -= grv * sb * abs(e[k])
+                    for j in range(m):
+                        lk[j] -= grv[j] * sb * abs(ek[j])
                 else:
-                    loc[m1 + k - 1] -= grv * sq * e[k]
+                    for j in range(m):
+                        lk[j] -= grv[j] * q[j] * ek[j]
         for k in range(m1 + n):
-            part[ch, k] = loc[k]
+            acc = 0.0
+            lk = lanes[k]
+            for j in range(BLOCK):
+                acc += lk[j]
+            part[ch, k] = acc
 
 
 # --------------------------------------------------------------------------------------------
