@@ -153,6 +153,7 @@ def time_pair(module: Callable[[torch.Tensor], torch.Tensor], baseline: Callable
     fwd_bwd(module, x, g)
     _sync(x.device)
     first = time.perf_counter() - t0
+    fwd_bwd(baseline, x, g)  # warm-up of the baseline
     t_mod, t_base = [], []
     for _ in range(repeats):
         for fn, acc in ((baseline, t_base), (module, t_mod)):
