@@ -217,11 +217,13 @@ def run_bench(
     repeats: int = 5,
     seed: int = 0,
     extra: dict[str, Callable[[int], nn.Module]] | None = None,
+    memory: bool = True,
 ) -> BenchResult:
     """Time every family at every degree (its default degree when ``degrees`` is None).
 
     ``extra`` maps a row name to a factory ``degree -> module`` timed the same way (e.g. another
-    library's activation for comparison); its rows have backend ``"extra"``.
+    library's activation for comparison); its rows have backend ``"extra"``. ``memory=False`` skips
+    the two peak-memory calls per row (the peaks are then None).
     """
     unknown = [f for f in families if f not in FAMILIES]
     if unknown or not families:
@@ -261,8 +263,8 @@ def run_bench(
         module = factory().to(dev, dt)
         resolved = kernels.resolve(module.backend, x) if hasattr(module, "backend") else be
         t_mod, t_gelu, first = time_pair(module, gelu, x, g, repeats)
-        rows.append(BenchRow(fam, d, be, resolved, t_mod, t_gelu, t_mod / t_gelu, first,
-                             _peak(module, x, g), _peak(gelu, x, g)))
+        peaks = (_peak(module, x, g), _peak(gelu, x, g)) if memory else (None, None)
+        rows.append(BenchRow(fam, d, be, resolved, t_mod, t_gelu, t_mod / t_gelu, first, *peaks))
         del module
     meta = {
         "machine": _machine(),
@@ -281,6 +283,46 @@ def run_bench(
     return BenchResult(rows, meta)
 
 
+def time_mlp(activation: Callable[[], nn.Module], width: int, depth: int, batch: int = 256, repeats: int = 3,
+             seed: int = 0) -> float:
+    """Best-of-``repeats`` seconds of one SGD training step (forward, backward, update) of an MLP
+    ``depth`` x (Linear(width, width), activation) + Linear(width, 1) on a random batch (the
+    setting of ortho Table 11 / Figs. 19-20, scaled down)."""
+    _check_int_list("width, depth, batch, repeats", [width, depth, batch, repeats], 1, 1 << 16)
+    torch.manual_seed(seed)
+    layers: list[nn.Module] = []
+    for _ in range(depth):
+        layers += [nn.Linear(width, width), activation()]
+    model = nn.Sequential(*layers, nn.Linear(width, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    gen = torch.Generator().manual_seed(seed)
+    x, y = torch.randn(batch, width, generator=gen), torch.randn(batch, 1, generator=gen)
+
+    def step() -> None:
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+
+    step()  # warm-up (and first-call compilation)
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        step()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def meta_now(threads: int | None = None) -> dict[str, object]:
+    """Machine, date (UTC), torch version, thread count and load average, for a timing record."""
+    return {
+        "machine": _machine(),
+        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "torch": torch.__version__,
+        "threads": threads if threads is not None else torch.get_num_threads(),
+        "loadavg": [round(v, 2) for v in os.getloadavg()],
+    }
+
+
 def _numba_version() -> str | None:
     import sys
 
@@ -288,4 +330,5 @@ def _numba_version() -> str | None:
     return getattr(mod, "__version__", None) if mod is not None else None
 
 
-__all__ = ["FAMILIES", "BenchRow", "BenchResult", "run_bench", "time_pair", "fwd_bwd", "make_module", "default_degree"]
+__all__ = ["FAMILIES", "BenchRow", "BenchResult", "run_bench", "time_pair", "time_mlp", "fwd_bwd", "make_module",
+           "default_degree", "meta_now"]

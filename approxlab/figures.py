@@ -38,6 +38,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "approxlab.gains.propagation",
     "approxlab.approx.figures",
     "approxlab.expressivity.figures",
+    "approxlab.bench_figures",
 )
 
 
