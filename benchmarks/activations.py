@@ -68,31 +68,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dtype", default="float32")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--skip-eager", action="store_true")
+    parser.add_argument("--skip-targets", action="store_true", help="only the torchortho comparison")
+    parser.add_argument("--ortho-degrees", default="3,6", help="degrees of the torchortho comparison")
     parser.add_argument("--out", default=None, help="also write every section as JSON here")
     args = parser.parse_args(argv)
     args.shape = [int(v) for v in args.shape.split(",")]
     record: dict[str, list[dict[str, object]]] = {}
+    def save() -> None:  # after every section: a crash (e.g. out of memory) keeps what was measured
+        if args.out:
+            with open(args.out, "w") as fh:
+                json.dump(record, fh, indent=2)
+
     for name, backend in (("default backend (auto)", "auto"), ("eager backend", "eager")):
-        if backend == "eager" and args.skip_eager:
+        if (backend == "eager" and args.skip_eager) or args.skip_targets:
             continue
         print(f"== {name}")
         results = section(backend, args)
         for r in results:
             print(r.table())
         record[name] = [r.to_dict() for r in results]
+        save()
     extra = torchortho_factories()
     if extra is None:
         print("== torchortho: not installed (pip install torchortho)")
     else:
         print("== torchortho")
-        res = run_bench(["hermite"], [3, 6, 32], args.shape, args.threads, "auto", args.dtype, args.device,
-                        args.repeats, extra=extra)
-        res.rows = [r for r in res.rows if r.backend == "extra"]
+        degs = [int(v) for v in args.ortho_degrees.split(",")]
+        res = run_bench(["hermite", "fourier", "tropical"], degs, args.shape, args.threads, "auto", args.dtype,
+                        args.device, args.repeats, extra=extra)
         print(res.table())
         record["torchortho"] = [res.to_dict()]
-    if args.out:
-        with open(args.out, "w") as fh:
-            json.dump(record, fh, indent=2)
+        save()
     return 0
 
 
