@@ -48,6 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sweep": ("approxlab.commands.sweep", "Inspect, export and clean a sweep's result store."),
     "figures": ("approxlab.commands.zoo", "Regenerate the theory figures (PNG plus data)."),
     "fit": ("approxlab.commands.fit", "Fit a basis activation to a target activation."),
+    "bench": ("approxlab.commands.bench", "Time the activations against GELU (forward + backward)."),
 }
 
 #: The command modules, in table order (kept for code that iterates over them).

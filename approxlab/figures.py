@@ -40,6 +40,7 @@ FIGURE_MODULES: tuple[str, ...] = (
     "approxlab.expressivity.figures",
     "approxlab.paper_figures",
     "approxlab.paper_figures_boundaries",
+    "approxlab.bench_figures",
 )
 
 

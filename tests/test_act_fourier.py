@@ -196,29 +196,3 @@ def test_invalid_options(name: str, kwargs: dict, exc: type, match: str) -> None
 def test_i0_2_constant_of_corollary_3_14() -> None:
     assert float(i0(2.0)) == pytest.approx(sum(1 / math.factorial(k) ** 2 for k in range(30)), rel=1e-15)
     assert f"{float(i0(2.0)):.4f}" == "2.2796"  # the paper prints "I_0(2) ~ 2.2795..." (truncated, not rounded)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("rescale", [False, True])
-def test_fused_kernel_matches_eager(rescale: bool) -> None:
-    from approxlab.activations import fused
-
-    if not fused.available():
-        pytest.skip("fused kernels cannot be built here")
-    def run(backend: str, dtype: torch.dtype) -> tuple[torch.Tensor, ...]:
-        act = Fourier(6, rescale=rescale, backend=backend).to(dtype)
-        randomise(act, 1)
-        x = torch.linspace(-20, 20, 4001, dtype=dtype).requires_grad_()
-        y = act(x)
-        y.backward(torch.cos(x.detach()))
-        return tuple(t.double() for t in (y.detach(), x.grad, act.a.grad, act.b.grad))
-
-    reference = run("eager", F64)
-    for e, f in zip(reference, run("fused", F64), strict=True):
-        torch.testing.assert_close(f, e, rtol=1e-12, atol=1e-12 * (1 + float(e.abs().max())))
-    # float32: both backends against float64, within the rounding of a 4001-term sum (~4001 * eps32
-    # relative to the terms' size), not against each other (they round differently)
-    for backend in ("eager", "fused"):
-        for e, f in zip(reference, run(backend, torch.float32), strict=True):
-            bound = 4001 * 2**-24 * (1 + float(e.abs().max()))
-            assert float((f - e).abs().max()) <= bound, backend

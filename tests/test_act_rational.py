@@ -74,13 +74,16 @@ def test_initialisation():
     assert ra.a.tolist() == [0.0, 1.0, 0.0] and torch.equal(ra.b, torch.full((2,), DENOMINATOR_INIT))
     # PolyAct starts as SiLU exactly
     x = torch.linspace(-5, 5, 101, dtype=torch.float64)
-    torch.testing.assert_close(PolyAct(3).double()(x), F.silu(x), rtol=0, atol=0)
+    torch.testing.assert_close(PolyAct(3, backend="eager").double()(x), F.silu(x), rtol=0, atol=0)
+    # the kernel backends use the libm exp, not torch's vectorised one: equal to a few ulp
+    torch.testing.assert_close(PolyAct(3).double()(x), F.silu(x), rtol=4e-16, atol=4e-16)
 
 
 def test_denominator_receives_gradient_at_init():
     for r in (SafeRational(3, 2, "safe"), SafeRational(3, 2, "abs"), RationalAct()):
-        r(torch.linspace(-3, 3, 50)).sum().backward()
-        assert (r.b.grad.abs() > 0).all()
+        # not a symmetric grid with a sum: P(x) = x is odd and D even there, so dL/db is exactly 0
+        r(torch.linspace(-2, 3, 50)).sum().backward()
+        assert (r.b.grad.abs() > 1e-3).all()
 
 
 @settings(max_examples=40, deadline=None)

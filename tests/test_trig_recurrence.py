@@ -128,7 +128,7 @@ def test_gradients_equal_autograd_of_direct_formula_across_chunks() -> None:
         torch.testing.assert_close(gt, wt, rtol=1e-12, atol=1e-12 * (1 + float(wt.abs().max())))
 
 
-def _saved_bytes(degree: int, naive: bool = False) -> int:
+def _saved_bytes(degree: int, naive: bool = False, backend: str = "eager") -> int:
     total = 0
 
     def pack(t: torch.Tensor) -> torch.Tensor:
@@ -136,7 +136,7 @@ def _saved_bytes(degree: int, naive: bool = False) -> int:
         total += t.numel() * t.element_size()
         return t
 
-    act = Fourier(degree)
+    act = Fourier(degree, backend=backend)
     x = torch.randn(1000, requires_grad=True)
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         if naive:  # the former eager path: materialised (N, n) cos/sin
@@ -155,6 +155,9 @@ def test_saved_tensors_do_not_grow_with_degree() -> None:
     sizes = {n: _saved_bytes(n) for n in (1, 6, 64)}
     assert all(size - (4 * (n + 1) + 4 * n + 8 * n) == 1000 * 4 for n, size in sizes.items()), sizes
     assert _saved_bytes(64, naive=True) > 2 * 64 * 1000 * 4
+    # the default (kernel) backend saves x, the weighted coefficients and the weights: O(n) besides x
+    fast = {n: _saved_bytes(n, backend="auto") for n in (1, 6, 64)}
+    assert all(1000 * 4 < size <= 1000 * 4 + 32 * (n + 1) for n, size in fast.items()), fast
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])

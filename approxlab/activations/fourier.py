@@ -33,6 +33,7 @@ from torch import nn
 from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab.activations.trig_recurrence import FourierSeriesFunction
+from approxlab import kernels
 
 #: Initialisations of the Fourier activations (see :func:`fourier_init`).
 FOURIER_INITS: tuple[str, ...] = ("theorem-3.13", "corollary-3.14", "balanced", "ones")
@@ -42,9 +43,9 @@ REMARK_D8_OMEGA: float = math.pi / math.sqrt(3.0)
 
 _HALF = (torch.float16, torch.bfloat16)
 
-#: "eager" (torch ops) or "fused" (the compiled CPU kernel of :mod:`approxlab.activations.fused`,
-#: sine-cosine form only; eager fallback where it cannot be built or off the CPU).
-BACKENDS: tuple[str, ...] = ("eager", "fused")
+#: Backends of the sine-cosine form (see :mod:`approxlab.kernels`): "auto" (numba on CPU, Triton on
+#: CUDA, else eager), "eager" (the rotation recurrence in torch ops; the reference), "numba", "triton".
+BACKENDS: tuple[str, ...] = kernels.BACKENDS
 
 
 def _check_bool(name: str, value: object) -> bool:
@@ -95,26 +96,13 @@ def _compute_dtype(*tensors: torch.Tensor) -> torch.dtype:
     return torch.float32 if dt in _HALF else dt
 
 
-class _FourierFused(torch.autograd.Function):
-    """Eq. 12 through the fused kernel; saves cos(omega x), sin(omega x) (two tensors, any degree)."""
-
-    @staticmethod
-    def forward(ctx, x, a, b, w, omega, kern):  # type: ignore[no-untyped-def, override]
-        ct = _compute_dtype(x, a)
-        theta = (x.to(ct) * omega).contiguous()
-        c1, s1 = torch.cos(theta), torch.sin(theta)
-        wa = torch.cat([a.new_ones(1), w]).to(ct)
-        aw, bw = (a.to(ct) * wa).contiguous(), (b.to(ct) * w.to(ct)).contiguous()
-        ctx.save_for_backward(c1, s1, aw, bw, wa, a, b)
-        ctx.omega, ctx.kern, ctx.x_dtype = omega, kern, x.dtype
-        return kern.fourier_fwd(c1, s1, aw, bw).to(x.dtype)
-
-    @staticmethod
-    def backward(ctx, g):  # type: ignore[no-untyped-def, override]
-        c1, s1, aw, bw, wa, a, b = ctx.saved_tensors
-        gx, ga, gb = ctx.kern.fourier_bwd(c1, s1, aw, bw, ctx.omega, g.to(c1.dtype).contiguous())
-        return (gx.to(ctx.x_dtype), (ga * wa.double()).to(a.dtype), (gb * wa[1:].double()).to(b.dtype),
-                None, None, None)
+def _fourier_kernel(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, omega: float) -> torch.Tensor:
+    """Eq. 12 through the ``approxlab::fourier`` kernel on the weighted coefficients
+    (:math:`a_0, w_k a_k`; :math:`w_k b_k`); autograd carries the weights through the products."""
+    ct = _compute_dtype(x, a, b)
+    wc = w.to(ct)
+    aw = a.to(ct) * torch.cat([wc.new_ones(1), wc])
+    return kernels.call("fourier", x, (aw, b.to(ct) * wc), (float(omega),))
 
 
 class Fourier(Elementwise):
@@ -129,8 +117,9 @@ class Fourier(Elementwise):
     rescale : bool
         Remark D.8: use the fundamental frequency :math:`\\omega = \\pi/\\sqrt{3}` so that
         :math:`x \\sim U(-\\sqrt3, \\sqrt3)` (variance 1) covers one period.
-    backend : {"eager", "fused"}
-        ``"fused"``: compiled CPU kernel (one ``cos``/``sin`` per element, harmonics by rotation).
+    backend : {"auto", "eager", "numba", "triton"}
+        ``"auto"``: the numba kernel on CPU (one ``cos``/``sin`` per element, harmonics by rotation
+        in registers), Triton on CUDA, else eager; see :mod:`approxlab.kernels`.
 
     Examples
     --------
@@ -140,13 +129,13 @@ class Fourier(Elementwise):
     """
 
     def __init__(
-        self, degree: int = 6, init: str = "theorem-3.13", rescale: bool = False, backend: str = "eager"
+        self, degree: int = 6, init: str = "theorem-3.13", rescale: bool = False, backend: str = "auto"
     ) -> None:
         super().__init__()
         self.degree = check_positive_int("degree", degree)
         self.init = check_choice("init", init, FOURIER_INITS)
         self.rescale = _check_bool("rescale", rescale)
-        self.backend = check_choice("backend", backend, BACKENDS)
+        self.backend = kernels.check_backend(backend)
         self.omega = REMARK_D8_OMEGA if self.rescale else 1.0
         a, b = fourier_init(self.degree, self.init, self.omega)
         self.a = nn.Parameter(torch.tensor(a))
@@ -155,12 +144,8 @@ class Fourier(Elementwise):
                                                             dtype=torch.float64), persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.backend == "fused" and x.device.type == "cpu":  # first-order gradients only
-            from approxlab.activations import fused
-
-            kern = fused.kernels()
-            if kern is not None:
-                return _FourierFused.apply(x, self.a, self.b, self.inv_factorials, self.omega, kern)
+        if kernels.resolve(self.backend, x) != "eager":
+            return _fourier_kernel(x, self.a, self.b, self.inv_factorials, self.omega)
         # eager: rotation recurrence for cos/sin(k omega x), saves only x and the coefficients
         return FourierSeriesFunction.apply(x, self.a, self.b, self.inv_factorials, self.omega)
 
@@ -264,7 +249,7 @@ def _options(init: str) -> dict[str, tuple[object, str]]:
 
 
 def _sine_cosine_options(init: str) -> dict[str, tuple[object, str]]:
-    return {**_options(init), "backend": ("eager", "eager (torch ops) or fused (compiled CPU kernel, eager fallback)")}
+    return {**_options(init), "backend": ("auto", "auto (numba on CPU, triton on CUDA, else eager), eager, numba or triton")}
 
 
 register(
@@ -281,7 +266,7 @@ register(
 register(
     Entry(
         "fourier-scaled",
-        lambda degree=6, init="corollary-3.14", rescale=False, backend="eager": Fourier(degree, init, rescale, backend),
+        lambda degree=6, init="corollary-3.14", rescale=False, backend="auto": Fourier(degree, init, rescale, backend),
         "ortho",
         "Def. 3.12, Cor. 3.14",
         "Fourier with the Theorem 3.13 coefficients divided by sqrt(I0(2))",

@@ -34,13 +34,14 @@ from torch import nn
 
 from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
+from approxlab import kernels
 
 #: Initialisations of :class:`Hermite` (see :func:`hermite_init`).
 HERMITE_INITS: tuple[str, ...] = ("theorem-3.8", "corollary-3.9", "ones")
 
-#: Evaluation backends: "eager" (torch ops, no compiler needed) or "fused" (the C++/OpenMP kernel
-#: of :mod:`approxlab.activations.fused` on CPU; falls back to eager where it cannot be built).
-BACKENDS: tuple[str, ...] = ("eager", "fused")
+#: Evaluation backends (see :mod:`approxlab.kernels`): "auto" (numba on CPU, Triton on CUDA, eager
+#: otherwise), "eager" (torch ops; the reference), "numba", "triton".
+BACKENDS: tuple[str, ...] = kernels.BACKENDS
 
 _HALF = (torch.float16, torch.bfloat16)
 
@@ -128,18 +129,16 @@ def _hermite_backward(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor, need_x:
 class HermiteFunction(torch.autograd.Function):
     """F(x) = sum_k a_k He_k(x) / k! with a recomputing backward (ortho Eq. 23, Property C.5).
 
-    ``forward`` saves only ``x`` and ``a``. ``backward`` recomputes the recurrence; when a graph
-    is being built (double backward) it uses differentiable out-of-place operations, using
-    that F' is the Hermite activation with coefficients ``a[1:]``.
+    The eager backend (the reference for the kernels of :mod:`approxlab.kernels`). ``forward``
+    saves only ``x`` and ``a``. ``backward`` recomputes the recurrence; when a graph is being
+    built (double backward) it uses differentiable out-of-place operations, using that F' is the
+    Hermite activation with coefficients ``a[1:]``.
     """
 
     @staticmethod
-    def forward(ctx, x: torch.Tensor, a: torch.Tensor, backend: str = "eager") -> torch.Tensor:  # type: ignore[override]
+    def forward(ctx, x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
         ct = _compute_dtype(x, a)
         ctx.save_for_backward(x, a)
-        ctx.kernels = _fused_kernels(backend, x)
-        if ctx.kernels is not None:
-            return ctx.kernels.hermite_fwd(x.to(ct).contiguous(), a.to(ct).contiguous()).to(x.dtype)
         return _hermite_eval(x.to(ct), a.to(ct)).to(x.dtype)
 
     @staticmethod
@@ -151,35 +150,28 @@ class HermiteFunction(torch.autograd.Function):
         if torch.is_grad_enabled():  # create_graph=True: differentiable formulation
             grad_x = grad_a = None
             if need_x:
-                deriv = hermite(xc, ac[1:]) if ac.numel() > 1 else torch.zeros_like(xc)
+                deriv = hermite(xc, ac[1:], backend="eager") if ac.numel() > 1 else torch.zeros_like(xc)
                 grad_x = gc * deriv
             if need_a:
                 qs = [torch.ones_like(xc), xc]
                 for k in range(1, ac.numel() - 1):
                     qs.append((xc * qs[-1] - qs[-2]) / (k + 1))
                 grad_a = torch.stack([(gc * q).sum() for q in qs[: ac.numel()]])
-        elif ctx.kernels is not None:
-            grad_x, grad_a = ctx.kernels.hermite_bwd(xc.contiguous(), ac.contiguous(), gc.contiguous(), need_x)
-            grad_x = grad_x.view(x.shape) if need_x else None
         else:
             grad_x, grad_a = _hermite_backward(xc, ac, gc, need_x, need_a)
         return (
             grad_x.to(x.dtype) if grad_x is not None else None,
             grad_a.to(a.dtype) if need_a and grad_a is not None else None,
-            None,
         )
 
 
-def _fused_kernels(backend: str, x: torch.Tensor):  # type: ignore[no-untyped-def]
-    """The fused CPU kernels when asked for and usable for ``x``; None means eager."""
-    if backend != "fused" or x.device.type != "cpu":
-        return None
-    from approxlab.activations import fused
-
-    return fused.kernels()
+def _apply(x: torch.Tensor, a: torch.Tensor, backend: str) -> torch.Tensor:
+    if kernels.resolve(backend, x) == "eager":
+        return HermiteFunction.apply(x, a)
+    return kernels.call("hermite", x, (a,))
 
 
-def hermite(x: torch.Tensor, coefficients: torch.Tensor, backend: str = "eager") -> torch.Tensor:
+def hermite(x: torch.Tensor, coefficients: torch.Tensor, backend: str = "auto") -> torch.Tensor:
     """Functional Hermite activation :math:`\\sum_{k=0}^n a_k \\mathrm{He}_k(x)/k!` (ortho Eq. 8).
 
     Parameters
@@ -189,9 +181,9 @@ def hermite(x: torch.Tensor, coefficients: torch.Tensor, backend: str = "eager")
         are computed in float32).
     coefficients : Tensor
         1-D, ``(a_0, ..., a_n)``.
-    backend : {"eager", "fused"}
-        ``"fused"`` uses the compiled CPU kernel (:mod:`approxlab.activations.fused`), one memory
-        pass per direction; eager where it is unavailable or ``x`` is not on the CPU.
+    backend : {"auto", "eager", "numba", "triton"}
+        ``"auto"``: the numba kernel on CPU (one memory pass per direction), Triton on CUDA, the
+        eager recurrence otherwise; see :mod:`approxlab.kernels`.
 
     Examples
     --------
@@ -203,7 +195,7 @@ def hermite(x: torch.Tensor, coefficients: torch.Tensor, backend: str = "eager")
         raise TypeError(f"x must be a floating-point tensor, got {type(x).__name__}")
     if coefficients.dim() != 1 or coefficients.numel() < 1:
         raise ValueError(f"coefficients must be a non-empty 1-D tensor, got shape {tuple(coefficients.shape)}")
-    return HermiteFunction.apply(x, coefficients, check_choice("backend", backend, BACKENDS))
+    return _apply(x, coefficients, kernels.check_backend(backend))
 
 
 class Hermite(Elementwise):
@@ -217,32 +209,32 @@ class Hermite(Elementwise):
     init : {"theorem-3.8", "corollary-3.9", "ones"}
         Initial coefficients, see :func:`hermite_init` (ortho Theorem 3.8, Eq. 9 / Corollary 3.9,
         Eq. 11).
-    backend : {"eager", "fused"}
+    backend : {"auto", "eager", "numba", "triton"}
         See :func:`hermite`.
 
     Examples
     --------
     >>> act = Hermite(3)
     >>> x = torch.tensor([0.0, 1.0])
-    >>> act(x)  # a0 + x + (x^2 - 1)/2 + (x^3 - 3x)/6 with a0 = sqrt(1 - 1/6)
-    tensor([0.4129, 1.5795], grad_fn=<HermiteFunctionBackward>)
+    >>> act(x).detach()  # a0 + x + (x^2 - 1)/2 + (x^3 - 3x)/6 with a0 = sqrt(1 - 1/6)
+    tensor([0.4129, 1.5795])
     >>> act.sympy_expr().expand().coeff(X, 3)
     1/6
     """
 
-    def __init__(self, degree: int = 3, init: str = "theorem-3.8", backend: str = "eager") -> None:
+    def __init__(self, degree: int = 3, init: str = "theorem-3.8", backend: str = "auto") -> None:
         super().__init__()
         self.degree = check_positive_int("degree", degree)
         self.init = check_choice("init", init, HERMITE_INITS)
-        self.backend = check_choice("backend", backend, BACKENDS)
+        self.backend = kernels.check_backend(backend)
         self.coefficients = nn.Parameter(torch.tensor(hermite_init(self.degree, self.init)))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return HermiteFunction.apply(x, self.coefficients, self.backend)
+        return _apply(x, self.coefficients, self.backend)
 
     def derivative(self, x: torch.Tensor) -> torch.Tensor:
         """F'(x) = sum_{k=1}^n a_k He_{k-1}(x)/(k-1)! (ortho Prop. C.6), itself a Hermite sum."""
-        return HermiteFunction.apply(x, self.coefficients[1:], self.backend)
+        return _apply(x, self.coefficients[1:], self.backend)
 
     def _symbols(self) -> list[sympy.Symbol]:
         return [sympy.Symbol(f"a_{k}", real=True) for k in range(self.degree + 1)]
@@ -262,7 +254,7 @@ class Hermite(Elementwise):
 _OPTIONS = {
     "degree": (3, "polynomial degree n >= 1"),
     "init": ("theorem-3.8", f"initial coefficients: {', '.join(HERMITE_INITS)}"),
-    "backend": ("eager", "eager (torch ops) or fused (compiled CPU kernel, eager fallback)"),
+    "backend": ("auto", "auto (numba on CPU, triton on CUDA, else eager), eager, numba or triton"),
 }
 register(
     Entry(
@@ -278,7 +270,7 @@ register(
 register(
     Entry(
         "hermite-scaled",
-        lambda degree=3, init="corollary-3.9", backend="eager": Hermite(degree, init, backend),
+        lambda degree=3, init="corollary-3.9", backend="auto": Hermite(degree, init, backend),
         "ortho",
         "Def. 3.7, Cor. 3.9",
         "Hermite with the Theorem 3.8 coefficients divided by sqrt(e)",

@@ -32,6 +32,7 @@ from approxlab.activations.base import (
     check_positive_int,
 )
 from approxlab.activations.registry import Entry, register
+from approxlab import kernels
 
 
 def compute_dtype(x: torch.Tensor) -> torch.dtype:
@@ -88,6 +89,9 @@ class PolyReLU(Elementwise):
     ----------
     order : int
         The order r >= 1 (the paper uses 3).
+    backend : {"auto", "eager", "numba", "triton"}
+        ``"auto"``: the numba kernel on CPU, Triton on CUDA, else eager (torch ops, the reference);
+        see :mod:`approxlab.kernels`.
 
     Examples
     --------
@@ -98,13 +102,16 @@ class PolyReLU(Elementwise):
     Piecewise((a_0 + a_1*x + a_2*x**2 + a_3*x**3, x > 0), (a_0, True))
     """
 
-    def __init__(self, order: int = 3) -> None:
+    def __init__(self, order: int = 3, backend: str = "auto") -> None:
         super().__init__()
         self.order = check_positive_int("order", order)
+        self.backend = kernels.check_backend(backend)
         _init_coefficients(self, self.order)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
+        if kernels.resolve(self.backend, x) != "eager":
+            return kernels.call("polyrelu", x, (self.weight.to(dt), self.bias.to(dt)))
         r = torch.relu(x.to(dt))
         return horner(self.weight.to(dt), self.bias.to(dt), r).to(x.dtype)
 
@@ -121,7 +128,7 @@ class PolyReLU(Elementwise):
         return (0.0,)
 
     def extra_repr(self) -> str:
-        return f"order={self.order}"
+        return f"order={self.order}, backend={self.backend!r}"
 
 
 def rms_normalized_power(x: torch.Tensor, power: int, eps: float) -> torch.Tensor:
@@ -195,6 +202,9 @@ class PolyNorm(nn.Module):
         The order r >= 1 (the paper uses 3).
     eps : float
         eps >= 0 added to the mean square (Algorithm 2: 1e-6).
+    backend : {"auto", "eager", "numba", "triton"}
+        ``"auto"``: the numba kernel on CPU (one row reduction and one elementwise pass per direction), Triton on CUDA, else eager (torch ops, the reference);
+        see :mod:`approxlab.kernels`.
 
     Examples
     --------
@@ -203,14 +213,17 @@ class PolyNorm(nn.Module):
     [1.0, -0.3333, 1.0, -0.3333]
     """
 
-    def __init__(self, order: int = 3, eps: float = 1e-6) -> None:
+    def __init__(self, order: int = 3, eps: float = 1e-6, backend: str = "auto") -> None:
         super().__init__()
         self.order = check_positive_int("order", order)
         self.eps = check_positive_float("eps", eps, strict=False)
+        self.backend = kernels.check_backend(backend)
         _init_coefficients(self, self.order)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
+        if x.dim() >= 1 and kernels.resolve(self.backend, x) != "eager":
+            return kernels.call("polynorm", x, (self.weight.to(dt), self.bias.to(dt)), (self.eps,))
         xc = x.to(dt)
         w = self.weight.to(dt)
         out = self.bias.to(dt)
@@ -219,7 +232,7 @@ class PolyNorm(nn.Module):
         return out.to(x.dtype)
 
     def extra_repr(self) -> str:
-        return f"order={self.order}, eps={self.eps}"
+        return f"order={self.order}, eps={self.eps}, backend={self.backend!r}"
 
 
 POLYCOM_KINDS = ("I", "II")
@@ -341,7 +354,7 @@ register(
         "polycom",
         "Eq. 2, Alg. 1",
         "sum_i a_i ReLU(x)^i, a_i = 1/r, a_0 = 0",
-        options={"order": (3, "order r >= 1")},
+        options={"order": (3, "order r >= 1"), "backend": ("auto", "auto (numba on CPU, triton on CUDA, else eager), eager, numba or triton")},
         degree_option="order",
     )
 )
@@ -352,7 +365,7 @@ register(
         "polycom",
         "Eq. 3, Alg. 2",
         "sum_i a_i x^i / rms(x^i) + a_0 over the last dim",
-        options={"order": (3, "order r >= 1"), "eps": (1e-6, "eps >= 0 inside the RMS")},
+        options={"order": (3, "order r >= 1"), "eps": (1e-6, "eps >= 0 inside the RMS"), "backend": ("auto", "auto (numba on CPU, triton on CUDA, else eager), eager, numba or triton")},
         elementwise=False,
         degree_option="order",
     )

@@ -38,6 +38,7 @@ from approxlab.activations.base import (
 )
 from approxlab.activations.polycom import compute_dtype
 from approxlab.activations.registry import Entry, register
+from approxlab import kernels
 
 DENOMINATORS = ("safe", "abs")
 
@@ -149,6 +150,9 @@ class SafeRational(Elementwise):
         Which safe denominator (see above).
     eps : float
         eps >= 0 added to the denominator (0 here; polyrational Eq. 3 uses 1e-6).
+    backend : {"auto", "eager", "numba", "triton"}
+        ``"auto"``: the numba kernel on CPU (the same two-branch overflow-free form per element), Triton on CUDA, else eager (torch ops, the reference);
+        see :mod:`approxlab.kernels`.
 
     Examples
     --------
@@ -162,8 +166,10 @@ class SafeRational(Elementwise):
     [1.0, 1.5, 1.0]
     """
 
-    def __init__(self, p_degree: int = 3, q_degree: int = 2, denominator: str = "safe", eps: float = 0.0) -> None:
+    def __init__(self, p_degree: int = 3, q_degree: int = 2, denominator: str = "safe", eps: float = 0.0,
+                 backend: str = "auto") -> None:
         super().__init__()
+        self.backend = kernels.check_backend(backend)
         self.p_degree = check_positive_int("p_degree", p_degree, minimum=0)
         self.q_degree = check_positive_int("q_degree", q_degree, minimum=0)
         self.denominator = check_choice("denominator", denominator, DENOMINATORS)
@@ -175,6 +181,8 @@ class SafeRational(Elementwise):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
+        if kernels.resolve(self.backend, x) != "eager":
+            return kernels.call("rational", x, (self.a.to(dt), self.b.to(dt)), (self.eps, self.denominator == "safe"))
         out = _rational(x.to(dt), self.a.to(dt), self.b.to(dt), self.denominator, self.eps)
         return out.to(x.dtype)
 
@@ -231,6 +239,9 @@ class PolyAct(Elementwise):
     ----------
     order : int
         Polynomial degree r >= 1.
+    backend : {"auto", "eager", "numba", "triton"}
+        ``"auto"``: the numba kernel on CPU, Triton on CUDA, else eager (torch ops, the reference);
+        see :mod:`approxlab.kernels`.
 
     Examples
     --------
@@ -241,15 +252,18 @@ class PolyAct(Elementwise):
     0.731059
     """
 
-    def __init__(self, order: int = 3) -> None:
+    def __init__(self, order: int = 3, backend: str = "auto") -> None:
         super().__init__()
         self.order = check_positive_int("order", order)
+        self.backend = kernels.check_backend(backend)
         c = torch.zeros(self.order + 1)
         c[1] = 1.0
         self.c = nn.Parameter(c)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
+        if kernels.resolve(self.backend, x) != "eager":
+            return kernels.call("polyact", x, (self.c.to(dt),))
         u = _poly(self.c.to(dt), x.to(dt))
         fin = torch.finfo(dt)
         return F.silu(u.clamp(fin.min, fin.max)).to(x.dtype)
@@ -282,8 +296,8 @@ class RationalAct(SafeRational):
     (a_0 + a_1*x + a_2*x**2)/(Abs(b_1*x + b_2*x**2) + 1000001/1000000)
     """
 
-    def __init__(self, p_degree: int = 2, q_degree: int = 2, eps: float = 1e-6) -> None:
-        super().__init__(p_degree, q_degree, denominator="abs", eps=eps)
+    def __init__(self, p_degree: int = 2, q_degree: int = 2, eps: float = 1e-6, backend: str = "auto") -> None:
+        super().__init__(p_degree, q_degree, denominator="abs", eps=eps, backend=backend)
 
 
 class PolyRationalFFN(nn.Module):
@@ -383,6 +397,7 @@ register(
             "q_degree": (2, "denominator degree n >= 0"),
             "denominator": ("safe", "'safe' (1 + sum |b_k x^k|) or 'abs' (1 + |Q(x)|)"),
             "eps": (0.0, "eps >= 0 added to the denominator"),
+            "backend": ("auto", "auto (numba on CPU, triton on CUDA, else eager), eager, numba or triton"),
         },
         degree_option="p_degree",
     )
@@ -394,7 +409,7 @@ register(
         "polyrational",
         "Eq. 2",
         "SiLU(sum_i c_i x^i)",
-        options={"order": (3, "polynomial degree r >= 1")},
+        options={"order": (3, "polynomial degree r >= 1"), "backend": ("auto", "auto (numba on CPU, triton on CUDA, else eager), eager, numba or triton")},
         degree_option="order",
     )
 )
@@ -409,6 +424,7 @@ register(
             "p_degree": (2, "numerator degree >= 0"),
             "q_degree": (2, "denominator degree >= 0"),
             "eps": (1e-6, "eps >= 0 added to the denominator"),
+            "backend": ("auto", "auto (numba on CPU, triton on CUDA, else eager), eager, numba or triton"),
         },
         degree_option="p_degree",
     )

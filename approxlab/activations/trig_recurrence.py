@@ -114,23 +114,23 @@ def _blocks(xf: torch.Tensor, n: int, omega: float):  # type: ignore[no-untyped-
         yield sl, block
 
 
-def _series_forward(xf: torch.Tensor, aw: list[float], bw: list[float], a0: float, omega: float) -> torch.Tensor:
-    """a0 + sum_k (aw_k c_k + bw_k s_k) on a flat tensor: one matrix-vector product per block."""
-    coef = torch.tensor(aw + bw, dtype=xf.dtype, device=xf.device)
+def _series_forward(xf: torch.Tensor, coef: torch.Tensor, a0: torch.Tensor, omega: float) -> torch.Tensor:
+    """a0 + sum_k (aw_k c_k + bw_k s_k) on a flat tensor, ``coef = (aw, bw)`` in xf's dtype: one
+    matrix-vector product per block (no host round trip of the coefficients)."""
     out = torch.empty_like(xf)
-    for sl, block in _blocks(xf, len(bw), omega):
+    for sl, block in _blocks(xf, coef.numel() // 2, omega):
         torch.mv(block.t(), coef, out=out[sl]).add_(a0)
     return out
 
 
-def _series_backward(xf: torch.Tensor, gf: torch.Tensor, aw: list[float], bw: list[float], omega: float,
+def _series_backward(xf: torch.Tensor, gf: torch.Tensor, aw: torch.Tensor, bw: torch.Tensor, omega: float,
                      need_x: bool, need_ab: bool) -> tuple[torch.Tensor | None, torch.Tensor | None]:
     """(g dF/dx, [sum g c_k]_k ++ [sum g s_k]_k) on flat tensors, recomputing the recurrence;
-    each reduction is one matrix-vector product per block."""
-    n = len(bw)
+    each reduction is one matrix-vector product per block. ``aw``, ``bw``: float64 tensors."""
+    n = bw.numel()
     # dF/dx = omega sum_k k (bw_k c_k - aw_k s_k)
-    dcoef = torch.tensor([omega * k * bw[k - 1] for k in range(1, n + 1)]
-                         + [-omega * k * aw[k - 1] for k in range(1, n + 1)], dtype=xf.dtype, device=xf.device)
+    k = torch.arange(1, n + 1, dtype=torch.float64, device=xf.device)
+    dcoef = torch.cat([omega * k * bw, -omega * k * aw]).to(xf.dtype)
     grad_x = torch.empty_like(xf) if need_x else None
     partial: list[torch.Tensor] = []
     for sl, block in _blocks(xf, n, omega):
@@ -170,10 +170,9 @@ class FourierSeriesFunction(torch.autograd.Function):
         ctx.save_for_backward(x, a, b, w)
         ctx.omega = float(omega)
         wd = w.double()
-        aw = (a[1:].double() * wd).tolist()
-        bw = (b.double() * wd).tolist()
+        coef = torch.cat([a[1:].double() * wd, b.double() * wd]).to(ct)
         xf = x.to(ct).reshape(-1).contiguous()
-        out = _series_forward(xf, aw, bw, float(a[0]), ctx.omega)
+        out = _series_forward(xf, coef, a[0].to(ct), ctx.omega)
         return out.view(x.shape).to(x.dtype)
 
     @staticmethod
@@ -194,8 +193,7 @@ class FourierSeriesFunction(torch.autograd.Function):
             return (gx.to(x.dtype) if gx is not None else None, ga.to(a.dtype) if ga is not None else None,
                     gb.to(b.dtype) if gb is not None else None, None, None)
         wd = w.double()
-        aw = (a[1:].double() * wd).tolist()
-        bw = (b.double() * wd).tolist()
+        aw, bw = a[1:].double() * wd, b.double() * wd
         xf = x.to(ct).reshape(-1).contiguous()
         gf = g.to(ct).reshape(-1).contiguous()
         gx, sums = _series_backward(xf, gf, aw, bw, omega, need_x, need_a or need_b)

@@ -35,12 +35,15 @@ from torch import nn
 
 from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
+from approxlab import kernels
 
 _HALF = (torch.float16, torch.bfloat16)
 
 TROPICAL_INITS: tuple[str, ...] = ("theorem-3.19", "zeros")
-#: "eager" (bucketize on the envelope) or "fused" (compiled CPU kernel, eager fallback).
-BACKENDS: tuple[str, ...] = ("eager", "fused")
+#: Backends (see :mod:`approxlab.kernels`): "auto" (numba on CPU, Triton on CUDA, else eager),
+#: "eager" (bucketize on the exact envelope; the reference), "numba", "triton". The kernels take the
+#: max over all lines directly (ties to the smaller slope, as the envelope's left segment).
+BACKENDS: tuple[str, ...] = kernels.BACKENDS
 TROPICAL_RATIONAL_INITS: tuple[str, ...] = ("random", "zeros")
 POWERS: tuple[str, ...] = ("integer", "real")
 
@@ -100,25 +103,11 @@ class _MaxOfLines(torch.autograd.Function):
     """
 
     @staticmethod
-    def forward(ctx, x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, backend: str = "eager") -> torch.Tensor:  # type: ignore[override]
+    def forward(ctx, x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:  # type: ignore[override]
         ct = _compute_dtype(x, c, p)
         ids, breaks = upper_envelope(p.detach().double().cpu().tolist(), c.detach().double().cpu().tolist())
         xc = x.to(ct)
         ids_t = torch.tensor(ids, device=x.device, dtype=torch.long)
-        ctx.kern = None
-        if backend == "fused" and x.device.type == "cpu":
-            from approxlab.activations import fused
-
-            ctx.kern = fused.kernels()
-        if ctx.kern is not None:  # envelope lines in slope order; ties go to the first (left) line
-            xc = xc.contiguous()
-            ch, ph = c.to(ct)[ids_t].contiguous(), p.to(ct)[ids_t].contiguous()
-            out = ctx.kern.lines_fwd(xc, ch, ph)
-            if scale != 1.0:
-                out.mul_(scale)
-            ctx.save_for_backward(x, ids_t, c, p)
-            ctx.scale = scale
-            return out
         if breaks:
             bounds = torch.tensor([float(b) for b in breaks], device=x.device, dtype=ct)
             seg = torch.bucketize(xc, bounds, out_int32=True, right=False)
@@ -134,15 +123,6 @@ class _MaxOfLines(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, g: torch.Tensor):  # type: ignore[override]
-        if ctx.kern is not None:
-            x, ids_t, c, p = ctx.saved_tensors
-            ct = _compute_dtype(x, c, p)
-            gc = (g.to(ct) * ctx.scale if ctx.scale != 1.0 else g.to(ct)).contiguous()
-            ch, ph = c.to(ct)[ids_t].contiguous(), p.to(ct)[ids_t].contiguous()
-            gx, gch, gph = ctx.kern.lines_bwd(x.to(ct).contiguous(), ch, ph, gc)
-            grad_c = torch.zeros(c.shape, dtype=torch.float64).index_add_(0, ids_t, gch).to(c.dtype)
-            grad_p = torch.zeros(p.shape, dtype=torch.float64).index_add_(0, ids_t, gph).to(p.dtype)
-            return gx.to(x.dtype), grad_c, grad_p, None, None
         x, seg, ids_t, c, p = ctx.saved_tensors
         ct = _compute_dtype(x, c, p)
         gc = g.to(ct) * ctx.scale if ctx.scale != 1.0 else g.to(ct)
@@ -156,14 +136,17 @@ class _MaxOfLines(torch.autograd.Function):
         if ctx.needs_input_grad[2]:
             per_seg = torch.bincount(flat, weights=(gc * x.to(ct)).reshape(-1), minlength=ids_t.numel())
             grad_p = torch.zeros(p.shape, dtype=per_seg.dtype, device=p.device).index_add_(0, ids_t, per_seg).to(p.dtype)
-        return grad_x, grad_c, grad_p, None, None
+        return grad_x, grad_c, grad_p, None
 
 
 def _max_of_lines(
-    x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float = 1.0, backend: str = "eager"
+    x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float = 1.0, backend: str = "auto"
 ) -> torch.Tensor:
     """scale * max_k (c_k + p_k x) in the compute dtype (no cast back)."""
-    return _MaxOfLines.apply(x, c, p, scale, backend)
+    if kernels.resolve(backend, x) == "eager":
+        return _MaxOfLines.apply(x, c, p, scale)
+    ct = _compute_dtype(x, c, p)
+    return kernels.call("max_lines", x.to(ct), (c.to(ct), p.to(ct)), (float(scale),))
 
 
 def max_of_lines(x: torch.Tensor, intercepts: torch.Tensor, slopes: torch.Tensor) -> torch.Tensor:
@@ -247,8 +230,9 @@ class Tropical(Elementwise):
         ``a_k = 1`` (ortho Eq. 20) or ``a_k = 0``.
     scaled : bool
         True: Eq. 21's factor :math:`\\sqrt2/n`; False: the plain tropicalization, Eq. 18.
-    backend : {"eager", "fused"}
-        ``"fused"``: compiled CPU kernel over the envelope's lines (eager fallback).
+    backend : {"auto", "eager", "numba", "triton"}
+        ``"auto"``: the numba kernel (max over the lines in registers) on CPU, Triton on CUDA, else
+        eager; see :mod:`approxlab.kernels`.
 
     Examples
     --------
@@ -259,9 +243,9 @@ class Tropical(Elementwise):
     (0.0,)
     """
 
-    def __init__(self, degree: int = 6, init: str = "theorem-3.19", scaled: bool = True, backend: str = "eager") -> None:
+    def __init__(self, degree: int = 6, init: str = "theorem-3.19", scaled: bool = True, backend: str = "auto") -> None:
         super().__init__()
-        self.backend = check_choice("backend", backend, BACKENDS)
+        self.backend = kernels.check_backend(backend)
         self.degree = check_positive_int("degree", degree)
         self.init = check_choice("init", init, TROPICAL_INITS)
         if not isinstance(scaled, bool):
@@ -328,6 +312,8 @@ class TropicalRational(Elementwise):
         coefficients 0, i.e. :math:`F(x) = (m - n)\\max(x, 0)` with integer powers.
     seed : int
         Seed of ``init="random"``.
+    backend : {"auto", "eager", "numba", "triton"}
+        See :class:`Tropical`.
 
     Examples
     --------
@@ -339,9 +325,11 @@ class TropicalRational(Elementwise):
     """
 
     def __init__(
-        self, num_degree: int = 6, den_degree: int = 6, powers: str = "integer", init: str = "random", seed: int = 0
+        self, num_degree: int = 6, den_degree: int = 6, powers: str = "integer", init: str = "random", seed: int = 0,
+        backend: str = "auto",
     ) -> None:
         super().__init__()
+        self.backend = kernels.check_backend(backend)
         self.num_degree = check_positive_int("num_degree", num_degree)
         self.den_degree = check_positive_int("den_degree", den_degree)
         self.powers = check_choice("powers", powers, POWERS)
@@ -369,8 +357,9 @@ class TropicalRational(Elementwise):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = self.num_coefficients.dtype
-        f1 = _max_of_lines(x, self.num_coefficients, self.num_powers.to(dt))
-        f2 = _max_of_lines(x, self.den_coefficients, self.den_powers.to(dt))
+        xc = x.float() if x.dtype in _HALF else x  # F1 - F2 in the compute dtype, then rounded once
+        f1 = _max_of_lines(xc, self.num_coefficients, self.num_powers.to(dt), 1.0, self.backend)
+        f2 = _max_of_lines(xc, self.den_coefficients, self.den_powers.to(dt), 1.0, self.backend)
         return (f1 - f2).to(x.dtype)
 
     def _symbols(self) -> tuple[list[sympy.Symbol], ...]:
@@ -445,7 +434,7 @@ register(
             "degree": (6, "tropical degree n >= 1"),
             "init": ("theorem-3.19", f"initial coefficients: {', '.join(TROPICAL_INITS)}"),
             "scaled": (True, "Eq. 21's factor sqrt(2)/n (False: plain Eq. 18)"),
-            "backend": ("eager", "eager (torch ops) or fused (compiled CPU kernel, eager fallback)"),
+            "backend": ("auto", "auto (numba on CPU, triton on CUDA, else eager), eager, numba or triton"),
         },
         degree_option="degree",
     )
@@ -463,6 +452,7 @@ register(
             "powers": ("integer", f"powers: {', '.join(POWERS)}"),
             "init": ("random", f"initial coefficients: {', '.join(TROPICAL_RATIONAL_INITS)}"),
             "seed": (0, "seed of the random init"),
+            "backend": ("auto", "auto (numba on CPU, triton on CUDA, else eager), eager, numba or triton"),
         },
         degree_option="num_degree",
     )

@@ -1,0 +1,334 @@
+"""Activation benchmark: forward + backward time as a ratio to GELU in the same process.
+
+For each family and degree, the activation module (with the requested ``backend``) and
+``torch.nn.GELU`` run forward + backward on the same input, alternating, ``repeats`` times; the
+row records the best time of each, their ratio, the first call's time (numba compilation or
+cache load included) and the peak extra memory of one forward + backward (CPU: growth of the
+process's resident high-water mark, reset via ``/proc/self/clear_refs``; CUDA:
+``max_memory_allocated``). The result carries the machine, the date, the thread count and the
+load average before and after the run (:func:`os.getloadavg`): ratios on a loaded machine are
+noisy, and the record says so.
+
+Examples
+--------
+>>> res = run_bench(["polyrelu"], shape=(64, 32), repeats=1, threads=1)
+>>> row = res.rows[0]
+>>> (row.family, row.degree, row.ratio > 0)
+('polyrelu', 3, True)
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import gc
+import json
+import os
+import platform
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+
+import torch
+from torch import nn
+
+from approxlab import kernels
+
+#: family -> (registry name, fixed options); the degree goes to the entry's ``degree_option``.
+FAMILIES: dict[str, tuple[str, dict[str, object]]] = {
+    "hermite": ("hermite", {}),
+    "fourier": ("fourier", {}),
+    "tropical": ("tropical", {}),
+    "tropical-rational": ("tropical-rational", {}),
+    "polyrelu": ("polyrelu", {}),
+    "polynorm": ("polynorm", {}),
+    "rational": ("rational", {}),
+    "rationalact": ("rationalact", {}),
+    "polyact": ("polyact", {}),
+}
+DTYPES = {"float32": torch.float32, "float64": torch.float64, "bfloat16": torch.bfloat16, "float16": torch.float16}
+MAX_DEGREE = 256
+MAX_ELEMENTS = 1 << 27
+
+
+@dataclass
+class BenchRow:
+    """One timed configuration (seconds are the best of the repeats)."""
+
+    family: str
+    degree: int
+    backend: str
+    resolved: str
+    seconds: float
+    gelu_seconds: float
+    ratio: float
+    first_call_s: float
+    peak_extra_mb: float | None
+    gelu_peak_extra_mb: float | None
+
+
+@dataclass
+class BenchResult:
+    """Rows plus the machine, date, load and settings they were measured under."""
+
+    rows: list[BenchRow]
+    meta: dict[str, object] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"meta": self.meta, "rows": [asdict(r) for r in self.rows]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def table(self) -> str:
+        """A plain-text table of the rows with the measuring conditions."""
+        m = self.meta
+        head = (f"# {m.get('machine')} | {m.get('date')} | torch {m.get('torch')} | threads {m.get('threads')} | "
+                f"shape {m.get('shape')} {m.get('dtype')} | load avg before {m.get('loadavg_before')} after "
+                f"{m.get('loadavg_after')}")
+        lines = [head, f"{'family':18s} {'deg':>4s} {'backend':>8s} {'ms':>9s} {'GELU ms':>9s} {'ratio':>7s} "
+                       f"{'first s':>8s} {'peak MB':>8s} {'GELU MB':>8s}"]
+        for r in self.rows:
+            pk = "-" if r.peak_extra_mb is None else f"{r.peak_extra_mb:.0f}"
+            gk = "-" if r.gelu_peak_extra_mb is None else f"{r.gelu_peak_extra_mb:.0f}"
+            lines.append(f"{r.family:18s} {r.degree:4d} {r.resolved:>8s} {r.seconds * 1e3:9.2f} "
+                         f"{r.gelu_seconds * 1e3:9.2f} {r.ratio:6.2f}x {r.first_call_s:8.2f} {pk:>8s} {gk:>8s}")
+        return "\n".join(lines)
+
+
+def _status_kb(fld: str) -> int:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(fld + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def _reset_peak() -> bool:
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+def fwd_bwd(module: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, g: torch.Tensor) -> None:
+    """One forward + backward of ``module`` at ``x`` with output gradient ``g``."""
+    x.grad = None
+    module(x).backward(g)
+
+
+def _peak(module: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, g: torch.Tensor) -> float | None:
+    gc.collect()
+    if x.device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(x.device)
+        base = torch.cuda.memory_allocated(x.device)
+        fwd_bwd(module, x, g)
+        _sync(x.device)
+        return (torch.cuda.max_memory_allocated(x.device) - base) / 2**20
+    if not _reset_peak():
+        fwd_bwd(module, x, g)
+        return None
+    base = _status_kb("VmRSS")
+    fwd_bwd(module, x, g)
+    return (_status_kb("VmHWM") - base) / 1024
+
+
+def time_pair(module: Callable[[torch.Tensor], torch.Tensor], baseline: Callable[[torch.Tensor], torch.Tensor],
+              x: torch.Tensor, g: torch.Tensor, repeats: int) -> tuple[float, float, float]:
+    """(best module seconds, best baseline seconds, first module call seconds), alternating the two
+    so that a load burst on a shared machine hits both."""
+    t0 = time.perf_counter()
+    fwd_bwd(module, x, g)
+    _sync(x.device)
+    first = time.perf_counter() - t0
+    fwd_bwd(baseline, x, g)  # warm-up of the baseline
+    t_mod, t_base = [], []
+    for _ in range(repeats):
+        for fn, acc in ((baseline, t_base), (module, t_mod)):
+            t0 = time.perf_counter()
+            fwd_bwd(fn, x, g)
+            _sync(x.device)
+            acc.append(time.perf_counter() - t0)
+    x.grad = None
+    return min(t_mod), min(t_base), first
+
+
+def _machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{platform.node()} ({model}, {os.cpu_count()} CPUs)"
+
+
+def _check_int_list(name: str, values: Sequence[int], lo: int, hi: int) -> list[int]:
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ValueError(f"{name} must be integers in [{lo}, {hi}], got {v!r}")
+        out.append(v)
+    return out
+
+
+def make_module(family: str, degree: int | None, backend: str) -> nn.Module:
+    """The benchmarked module of ``family`` at ``degree`` (its default when None)."""
+    from approxlab.activations import create, get
+
+    name, opts = FAMILIES[family]
+    opts = dict(opts)
+    if degree is not None:
+        entry = get(name)
+        opts[entry.degree_option] = degree  # type: ignore[index]
+    return create(name, **opts, backend=backend)
+
+
+def default_degree(family: str) -> int:
+    from approxlab.activations import get
+
+    entry = get(FAMILIES[family][0])
+    return int(entry.options[entry.degree_option][0])  # type: ignore[index]
+
+
+def run_bench(
+    families: Sequence[str] = ("hermite", "fourier", "tropical", "polyrelu", "polynorm", "rational"),
+    degrees: Sequence[int] | None = None,
+    shape: Sequence[int] = (4096, 1024),
+    threads: int | None = None,
+    backend: str = "auto",
+    dtype: str = "float32",
+    device: str = "cpu",
+    repeats: int = 5,
+    seed: int = 0,
+    extra: dict[str, Callable[[int], nn.Module]] | None = None,
+    memory: bool = True,
+) -> BenchResult:
+    """Time every family at every degree (its default degree when ``degrees`` is None).
+
+    ``extra`` maps a row name to a factory ``degree -> module`` timed the same way (e.g. another
+    library's activation for comparison); its rows have backend ``"extra"``. ``memory=False`` skips
+    the two peak-memory calls per row (the peaks are then None).
+    """
+    unknown = [f for f in families if f not in FAMILIES]
+    if unknown or not families:
+        raise ValueError(f"families must be among {', '.join(FAMILIES)}; got {', '.join(map(str, unknown)) or 'none'}")
+    degs = None if degrees is None else _check_int_list("degrees", list(degrees), 1, MAX_DEGREE)
+    shp = _check_int_list("shape", list(shape), 1, MAX_ELEMENTS)
+    if not shp or torch.Size(shp).numel() > MAX_ELEMENTS:
+        raise ValueError(f"shape must have 1 or more dimensions and at most {MAX_ELEMENTS} elements, got {shp}")
+    if threads is not None:
+        _check_int_list("threads", [threads], 1, 1024)
+    backend = kernels.check_backend(backend)
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be one of {', '.join(DTYPES)}; got {dtype!r}")
+    if device not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'cpu' or 'cuda'; got {device!r}")
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device='cuda' but CUDA is not available here")
+    _check_int_list("repeats", [repeats], 1, 1000)
+    if threads is not None:
+        kernels.set_num_threads(threads)
+    dev = torch.device(device)
+    dt = DTYPES[dtype]
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(shp, generator=gen).to(dev, dt).requires_grad_(True)
+    g = torch.randn(shp, generator=gen).to(dev, dt)
+    gelu = nn.GELU()
+    load_before = [round(v, 2) for v in os.getloadavg()]
+    rows: list[BenchRow] = []
+    jobs: list[tuple[str, int, Callable[[], nn.Module], str]] = []
+    for fam in families:
+        for d in degs if degs is not None else [default_degree(fam)]:
+            jobs.append((fam, d, (lambda f=fam, d=d: make_module(f, d, backend)), backend))
+    for name, factory in (extra or {}).items():
+        for d in degs if degs is not None else [3]:
+            jobs.append((name, d, (lambda fn=factory, d=d: fn(d)), "extra"))
+    for fam, d, factory, be in jobs:
+        module = factory().to(dev, dt)
+        resolved = kernels.resolve(module.backend, x) if hasattr(module, "backend") else be
+        t_mod, t_gelu, first = time_pair(module, gelu, x, g, repeats)
+        peaks = (_peak(module, x, g), _peak(gelu, x, g)) if memory else (None, None)
+        rows.append(BenchRow(fam, d, be, resolved, t_mod, t_gelu, t_mod / t_gelu, first, *peaks))
+        del module
+    meta = {
+        "machine": _machine(),
+        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "torch": torch.__version__,
+        "numba": _numba_version(),
+        "threads": torch.get_num_threads(),
+        "shape": list(shp),
+        "dtype": dtype,
+        "device": device if device == "cpu" else torch.cuda.get_device_name(dev),
+        "repeats": repeats,
+        "loadavg_before": load_before,
+        "loadavg_after": [round(v, 2) for v in os.getloadavg()],
+        "note": "best-of-repeats forward+backward, GELU timed in alternation in the same process",
+    }
+    return BenchResult(rows, meta)
+
+
+def time_mlp(activation: Callable[[], nn.Module], width: int, depth: int, batch: int = 256, repeats: int = 3,
+             seed: int = 0) -> float:
+    """Best-of-``repeats`` seconds of one SGD training step (forward, backward, update) of an MLP
+    ``depth`` x (Linear(width, width), activation) + Linear(width, 1) on a random batch (the
+    setting of ortho Table 11 / Figs. 19-20, scaled down)."""
+    _check_int_list("width, depth, batch, repeats", [width, depth, batch, repeats], 1, 1 << 16)
+    torch.manual_seed(seed)
+    layers: list[nn.Module] = []
+    for _ in range(depth):
+        layers += [nn.Linear(width, width), activation()]
+    model = nn.Sequential(*layers, nn.Linear(width, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    gen = torch.Generator().manual_seed(seed)
+    x, y = torch.randn(batch, width, generator=gen), torch.randn(batch, 1, generator=gen)
+
+    def step() -> None:
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+
+    step()  # warm-up (and first-call compilation)
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        step()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def meta_now(threads: int | None = None) -> dict[str, object]:
+    """Machine, date (UTC), torch version, thread count and load average, for a timing record."""
+    return {
+        "machine": _machine(),
+        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "torch": torch.__version__,
+        "threads": threads if threads is not None else torch.get_num_threads(),
+        "loadavg": [round(v, 2) for v in os.getloadavg()],
+    }
+
+
+def _numba_version() -> str | None:
+    import sys
+
+    mod = sys.modules.get("numba")
+    return getattr(mod, "__version__", None) if mod is not None else None
+
+
+__all__ = ["FAMILIES", "BenchRow", "BenchResult", "run_bench", "time_pair", "time_mlp", "fwd_bwd", "make_module",
+           "default_degree", "meta_now"]

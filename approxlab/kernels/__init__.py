@@ -1,0 +1,96 @@
+"""Fast kernels for the zoo activations, registered as torch custom ops.
+
+Backends (the ``backend=`` option of the activation modules):
+
+* ``"auto"`` (default): the fastest available for the tensor's device: the numba kernels on CPU
+  (when numba is installed), the Triton kernels on CUDA (when Triton is installed), else eager;
+* ``"eager"``: the pure-torch autograd Functions of :mod:`approxlab.activations` (the reference;
+  any order of derivatives);
+* ``"numba"`` / ``"triton"``: force one kernel backend (an error where it cannot run).
+
+The kernels compute the same formulas as the eager path (tested against it in values and
+gradients), with first and second derivatives. numba is imported on the first kernel call, not
+here; its cache goes to the user cache dir (:mod:`approxlab.kernels._cache`).
+
+Examples
+--------
+>>> import torch
+>>> resolve("eager", torch.zeros(1))
+'eager'
+>>> resolve("auto", torch.zeros(1)) in ("numba", "eager")
+True
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import torch
+
+#: The values of every activation's ``backend=`` option.
+BACKENDS: tuple[str, ...] = ("auto", "eager", "numba", "triton")
+
+#: numba is installed (checked without importing it).
+HAS_NUMBA: bool = importlib.util.find_spec("numba") is not None
+#: Triton is installed and its CUDA kernels are registered (see :mod:`approxlab.kernels.triton_ops`).
+HAS_TRITON: bool = False
+
+
+def check_backend(backend: object) -> str:
+    """Validate a ``backend=`` option (a ValueError naming the allowed values otherwise)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}; got {backend!r}")
+    return str(backend)
+
+
+def resolve(backend: str, x: torch.Tensor) -> str:
+    """The backend that evaluates ``x``: ``"eager"``, ``"numba"`` or ``"triton"``.
+
+    Raises
+    ------
+    ValueError
+        ``backend="numba"`` for a non-CPU tensor, or ``"triton"`` for a non-CUDA tensor.
+    ImportError
+        The forced backend's library is not installed.
+    """
+    dev = x.device.type
+    if backend == "eager":
+        return "eager"
+    if backend == "numba":
+        if dev != "cpu":
+            raise ValueError(f"backend='numba' runs on CPU tensors, got a {dev} tensor; use backend='auto'")
+        if not HAS_NUMBA:
+            raise ImportError("backend='numba' needs numba (pip install numba); backend='auto' falls back to eager")
+        return "numba"
+    if backend == "triton":
+        if dev != "cuda":
+            raise ValueError(f"backend='triton' runs on CUDA tensors, got a {dev} tensor; use backend='auto'")
+        if not HAS_TRITON:
+            raise ImportError("backend='triton' needs triton (pip install triton); backend='auto' falls back to eager")
+        return "triton"
+    if backend != "auto":
+        check_backend(backend)
+    if dev == "cpu" and HAS_NUMBA:
+        return "numba"
+    if dev == "cuda" and HAS_TRITON:
+        return "triton"
+    return "eager"
+
+
+def call(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: tuple[object, ...] = ()) -> torch.Tensor:
+    """Run the custom op ``approxlab::<name>`` (see :func:`approxlab.kernels.ops.call`)."""
+    from approxlab.kernels import ops
+
+    return ops.call(name, x, params, consts)
+
+
+def set_num_threads(n: int) -> None:
+    """Set the thread count of torch and, if numba is installed, of the numba kernels."""
+    torch.set_num_threads(n)
+    if HAS_NUMBA:
+        from approxlab.kernels import cpu
+
+        cpu.set_num_threads(n)
+
+
+__all__ = ["BACKENDS", "HAS_NUMBA", "HAS_TRITON", "check_backend", "resolve", "call", "set_num_threads"]

@@ -1,0 +1,724 @@
+"""Numba CPU kernels (imported lazily by :mod:`approxlab.kernels.cpu`, never at ``import approxlab``).
+
+Every kernel works on 1-D (elementwise) or 2-D (PolyNorm rows) contiguous float32/float64 numpy
+views, writes into preallocated outputs, and follows one layout:
+
+* the flat input is cut into chunks of ``CHUNK`` elements (a fixed partition, independent of the
+  number of threads); ``prange`` runs over chunks;
+* inside a chunk, blocks of ``BLOCK`` elements are processed "degree outer, element inner", so the
+  recurrences (Hermite, Fourier rotation, Horner) are SIMD loops over the block without ``fastmath``;
+* a parameter gradient (a sum over all elements) is accumulated per lane in float64
+  (``lanes[k, j] += g_j t_j``: vectorisable without reassociation), reduced per chunk in a fixed
+  order into ``part[chunk, k]``; the caller sums ``part`` over chunks. The result is deterministic
+  and does not depend on the thread count.
+
+Literal constants are avoided in float32 arithmetic (numba would promote to float64): every
+constant a kernel needs comes in as an array of the compute dtype.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+BLOCK = 256
+CHUNK = BLOCK * 64
+
+
+def n_chunks(n: int) -> int:
+    """Number of chunks (rows of the partial-sum array) for ``n`` elements."""
+    return max(1, (n + CHUNK - 1) // CHUNK)
+
+
+# --------------------------------------------------------------------------------------------
+# Hermite: F = sum_k a_k q_k, q_0 = 1, q_1 = x, q_{k+1} = (x q_k - q_{k-1}) / (k + 1); q_k' = q_{k-1}
+# --------------------------------------------------------------------------------------------
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def hermite_fwd(x, a, inv, out):  # type: ignore[no-untyped-def]
+    N = x.size
+    n = a.size - 1
+    nc = max(1, (N + CHUNK - 1) // CHUNK)
+    for c in prange(nc):
+        qp = np.empty(BLOCK, x.dtype)
+        q = np.empty(BLOCK, x.dtype)
+        acc = np.empty(BLOCK, x.dtype)
+        stop = min((c + 1) * CHUNK, N)
+        for i0 in range(c * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
+            if n == 0:
+                for j in range(m):
+                    os_[j] = a[0]
+                continue
+            for j in range(m):
+                xv = xs[j]
+                qp[j] = 1
+                q[j] = xv
+                acc[j] = a[0] + a[1] * xv
+            for k in range(1, n):
+                ik = inv[k]
+                ak = a[k + 1]
+                for j in range(m):
+                    t = (xs[j] * q[j] - qp[j]) * ik
+                    qp[j] = q[j]
+                    q[j] = t
+                    acc[j] += ak * t
+            for j in range(m):
+                os_[j] = acc[j]
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def hermite_bwd(x, a, inv, g, gx, part):  # type: ignore[no-untyped-def]
+    N = x.size
+    n = a.size - 1
+    nc = part.shape[0]
+    zero = np.zeros(1, x.dtype)[0]
+    for c in prange(nc):
+        qp = np.empty(BLOCK, x.dtype)
+        q = np.empty(BLOCK, x.dtype)
+        d = np.empty(BLOCK, x.dtype)
+        lanes = np.zeros((n + 1, BLOCK), np.float64)
+        stop = min((c + 1) * CHUNK, N)
+        for i0 in range(c * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            l0 = lanes[0]
+            for j in range(m):
+                l0[j] += gs[j]
+            if n == 0:
+                for j in range(m):
+                    gxs[j] = 0
+                continue
+            l1 = lanes[1]
+            for j in range(m):
+                xv = xs[j]
+                qp[j] = 1
+                q[j] = xv
+                l1[j] += gs[j] * xv
+                d[j] = a[1] + a[2] * xv if n >= 2 else a[1]
+            for k in range(1, n):
+                ik = inv[k]
+                ak = a[k + 2] if k + 2 <= n else zero
+                lk = lanes[k + 1]
+                for j in range(m):
+                    t = (xs[j] * q[j] - qp[j]) * ik
+                    qp[j] = q[j]
+                    q[j] = t
+                    lk[j] += gs[j] * t
+                    d[j] += ak * t
+            for j in range(m):
+                gxs[j] = gs[j] * d[j]
+        for k in range(n + 1):
+            s = 0.0
+            for j in range(BLOCK):
+                s += lanes[k, j]
+            part[c, k] = s
+
+
+# --------------------------------------------------------------------------------------------
+# Fourier (sine-cosine): F = a_0 + sum_k a_k c_k + b_k s_k, (c_k, s_k) by rotation from (c_1, s_1)
+# --------------------------------------------------------------------------------------------
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def fourier_fwd(c1, s1, a, b, out):  # type: ignore[no-untyped-def]
+    N = c1.size
+    n = b.size
+    nc = max(1, (N + CHUNK - 1) // CHUNK)
+    for ch in prange(nc):
+        c = np.empty(BLOCK, c1.dtype)
+        s = np.empty(BLOCK, c1.dtype)
+        acc = np.empty(BLOCK, c1.dtype)
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            os_ = out[i0:i0 + m]
+            c1s = c1[i0:i0 + m]
+            s1s = s1[i0:i0 + m]
+            for j in range(m):
+                c[j] = c1s[j]
+                s[j] = s1s[j]
+                acc[j] = a[0]
+            for k in range(1, n + 1):
+                ak = a[k]
+                bk = b[k - 1]
+                for j in range(m):
+                    cj = c[j]
+                    sj = s[j]
+                    acc[j] += ak * cj + bk * sj
+                    cn = cj * c1s[j] - sj * s1s[j]
+                    s[j] = sj * c1s[j] + cj * s1s[j]
+                    c[j] = cn
+            for j in range(m):
+                os_[j] = acc[j]
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def fourier_bwd(c1, s1, ka, kb, om, g, gx, part):  # type: ignore[no-untyped-def]
+    """ka_k = k a_k, kb_k = k b_k (k = 1..n); part columns: sum g, sum g c_k (k=1..n), sum g s_k."""
+    N = c1.size
+    n = kb.size
+    nc = part.shape[0]
+    for ch in prange(nc):
+        c = np.empty(BLOCK, c1.dtype)
+        s = np.empty(BLOCK, c1.dtype)
+        d = np.empty(BLOCK, c1.dtype)
+        lanes = np.zeros((2 * n + 1, BLOCK), np.float64)
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            c1s = c1[i0:i0 + m]
+            s1s = s1[i0:i0 + m]
+            l0 = lanes[0]
+            for j in range(m):
+                c[j] = c1s[j]
+                s[j] = s1s[j]
+                d[j] = 0
+                l0[j] += gs[j]
+            for k in range(1, n + 1):
+                ak = ka[k - 1]
+                bk = kb[k - 1]
+                lc = lanes[k]
+                ls = lanes[n + k]
+                for j in range(m):
+                    cj = c[j]
+                    sj = s[j]
+                    gj = gs[j]
+                    d[j] += bk * cj - ak * sj
+                    lc[j] += gj * cj
+                    ls[j] += gj * sj
+                    cn = cj * c1s[j] - sj * s1s[j]
+                    s[j] = sj * c1s[j] + cj * s1s[j]
+                    c[j] = cn
+            w = om[0]
+            for j in range(m):
+                gxs[j] = gs[j] * w * d[j]
+        for k in range(2 * n + 1):
+            acc = 0.0
+            for j in range(BLOCK):
+                acc += lanes[k, j]
+            part[ch, k] = acc
+
+
+# --------------------------------------------------------------------------------------------
+# Max of lines: scale * max_k (c_k + p_k x); ties go to the smaller slope, then the lower index
+# --------------------------------------------------------------------------------------------
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def lines_fwd(x, cc, pp, scale, out):  # type: ignore[no-untyped-def]
+    N = x.size
+    h = cc.size
+    nc = max(1, (N + CHUNK - 1) // CHUNK)
+    for ch in prange(nc):
+        best = np.empty(BLOCK, x.dtype)
+        slope = np.empty(BLOCK, x.dtype)
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
+            for j in range(m):
+                best[j] = cc[0] + pp[0] * xs[j]
+                slope[j] = pp[0]
+            for k in range(1, h):
+                ck = cc[k]
+                pk = pp[k]
+                for j in range(m):
+                    v = ck + pk * xs[j]
+                    up = (v > best[j]) | ((v == best[j]) & (pk < slope[j]))
+                    best[j] = v if up else best[j]
+                    slope[j] = pk if up else slope[j]
+            sc = scale[0]
+            for j in range(m):
+                os_[j] = sc * best[j]
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def lines_bwd(x, cc, pp, scale, g, gx, part):  # type: ignore[no-untyped-def]
+    """part columns: sum over the elements where line k is active of g s (k < h), of g s x (h + k)."""
+    N = x.size
+    h = cc.size
+    nc = part.shape[0]
+    zero = np.zeros(1, x.dtype)[0]
+    for ch in prange(nc):
+        best = np.empty(BLOCK, x.dtype)
+        slope = np.empty(BLOCK, x.dtype)
+        arg = np.empty(BLOCK, np.int64)
+        gsc = np.empty(BLOCK, x.dtype)
+        lanes = np.zeros((2 * h, BLOCK), np.float64)
+        stop = min((ch + 1) * CHUNK, N)
+        sc = scale[0]
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            for j in range(m):
+                best[j] = cc[0] + pp[0] * xs[j]
+                slope[j] = pp[0]
+                arg[j] = 0
+            for k in range(1, h):
+                ck = cc[k]
+                pk = pp[k]
+                for j in range(m):
+                    v = ck + pk * xs[j]
+                    up = (v > best[j]) | ((v == best[j]) & (pk < slope[j]))
+                    best[j] = v if up else best[j]
+                    slope[j] = pk if up else slope[j]
+                    arg[j] = k if up else arg[j]
+            for j in range(m):
+                gsc[j] = gs[j] * sc
+                gxs[j] = gsc[j] * slope[j]
+            for k in range(h):
+                lc = lanes[k]
+                lp = lanes[h + k]
+                for j in range(m):
+                    w = gsc[j] if arg[j] == k else zero
+                    lc[j] += w
+                    lp[j] += w * xs[j]
+        for k in range(2 * h):
+            acc = 0.0
+            for j in range(BLOCK):
+                acc += lanes[k, j]
+            part[ch, k] = acc
+
+
+# --------------------------------------------------------------------------------------------
+# PolyReLU: F = a_0 + sum_i w_i r^i, r = relu(x) (NaN propagates as in torch.relu)
+# --------------------------------------------------------------------------------------------
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def polyrelu_fwd(x, w, bias, out):  # type: ignore[no-untyped-def]
+    N = x.size
+    r = w.size
+    nc = max(1, (N + CHUNK - 1) // CHUNK)
+    zero = np.zeros(1, x.dtype)[0]
+    for ch in prange(nc):
+        rr = np.empty(BLOCK, x.dtype)
+        acc = np.empty(BLOCK, x.dtype)
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
+            wl = w[r - 1]
+            for j in range(m):
+                xv = xs[j]
+                rv = zero if xv <= 0 else xv
+                rr[j] = rv
+                acc[j] = wl * rv
+            for i in range(r - 2, -1, -1):
+                wi = w[i]
+                for j in range(m):
+                    acc[j] = (acc[j] + wi) * rr[j]
+            b0 = bias[0]
+            for j in range(m):
+                os_[j] = acc[j] + b0
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def polyrelu_bwd(x, iw, g, gx, part):  # type: ignore[no-untyped-def]
+    """iw_i = i w_i (i = 1..r); part columns: sum g (the bias), sum g r^i (i = 1..r)."""
+    N = x.size
+    r = iw.size
+    nc = part.shape[0]
+    zero = np.zeros(1, x.dtype)[0]
+    for ch in prange(nc):
+        rr = np.empty(BLOCK, x.dtype)
+        pw = np.empty(BLOCK, x.dtype)
+        d = np.empty(BLOCK, x.dtype)
+        lanes = np.zeros((r + 1, BLOCK), np.float64)
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            for j in range(m):
+                xv = xs[j]
+                rv = zero if xv <= 0 else xv
+                rr[j] = rv
+                pw[j] = 1
+                d[j] = 0
+            l0 = lanes[0]
+            for j in range(m):
+                l0[j] += gs[j]
+            for i in range(1, r + 1):
+                wi = iw[i - 1]
+                li = lanes[i]
+                for j in range(m):
+                    d[j] += wi * pw[j]  # i w_i r^{i-1}
+                    p = pw[j] * rr[j]
+                    pw[j] = p
+                    li[j] += gs[j] * p
+            for j in range(m):
+                xv = xs[j]
+                gxs[j] = gs[j] * d[j] if xv > 0 else (zero if xv <= 0 else xv)
+        for k in range(r + 1):
+            acc = 0.0
+            for j in range(BLOCK):
+                acc += lanes[k, j]
+            part[ch, k] = acc
+
+
+# --------------------------------------------------------------------------------------------
+# PolyNorm over rows: F_j = a_0 + sum_p w_p y_j^p rho_p, y = x / s (s detached),
+# rho_p = (mean_j y_j^{2p} + eps / s^{2p})^{-1/2}
+# --------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, fastmath=False)
+def _row_scale(xr, eps_pos):  # type: ignore[no-untyped-def]
+    mx = 0.0
+    nan = False
+    for j in range(xr.size):
+        v = abs(xr[j])
+        if v != v:
+            nan = True
+        elif v > mx:
+            mx = v
+    if nan:
+        return math.nan
+    if eps_pos:
+        return mx if mx > 1.0 else 1.0
+    return mx if mx > 0.0 else 1.0
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def polynorm_fwd(x, w, bias, eps_root, out):  # type: ignore[no-untyped-def]
+    """eps_root[p-1] = eps^(1/(2p)) (float64)."""
+    R, d = x.shape
+    r = w.size
+    eps_pos = eps_root[0] > 0
+    for row in prange(R):
+        xr = x[row]
+        s = _row_scale(xr, eps_pos)
+        y = np.empty(d, x.dtype)
+        yp = np.empty(d, x.dtype)
+        acc = np.empty(d, x.dtype)
+        sd = np.empty(1, x.dtype)
+        sd[0] = s
+        rho = np.empty(1, x.dtype)
+        for j in range(d):
+            y[j] = xr[j] / sd[0]
+            yp[j] = y[j]
+            acc[j] = bias[0]
+        for p in range(1, r + 1):
+            if p > 1:
+                for j in range(d):
+                    yp[j] = yp[j] * y[j]
+            ss = 0.0
+            for j in range(d):
+                ss += yp[j] * yp[j]
+            e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
+            rho[0] = 1.0 / math.sqrt(ss / d + e)
+            wp = w[p - 1] * rho[0]
+            for j in range(d):
+                acc[j] += wp * yp[j]
+        for j in range(d):
+            out[row, j] = acc[j]
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def polynorm_bwd(x, w, eps_root, g, gx, part):  # type: ignore[no-untyped-def]
+    """part[row]: sum_j g_j (the bias), then sum_j g_j y_j^p rho_p for p = 1..r."""
+    R, d = x.shape
+    r = w.size
+    eps_pos = eps_root[0] > 0
+    for row in prange(R):
+        xr = x[row]
+        gr = g[row]
+        s = _row_scale(xr, eps_pos)
+        y = np.empty(d, x.dtype)
+        yp = np.empty(d, x.dtype)
+        gy = np.empty(d, x.dtype)
+        coef = np.empty(2 * r, x.dtype)
+        sd = np.empty(1, x.dtype)
+        sd[0] = s
+        sg = 0.0
+        for j in range(d):
+            y[j] = xr[j] / sd[0]
+            yp[j] = y[j]
+            gy[j] = 0
+            sg += gr[j]
+        part[row, 0] = sg
+        for p in range(1, r + 1):
+            if p > 1:
+                for j in range(d):
+                    yp[j] = yp[j] * y[j]
+            ss = 0.0
+            sgy = 0.0
+            for j in range(d):
+                ss += yp[j] * yp[j]
+                sgy += gr[j] * yp[j]
+            e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
+            rho = 1.0 / math.sqrt(ss / d + e)
+            part[row, p] = rho * sgy
+            wp = float(w[p - 1])
+            coef[2 * p - 2] = wp * p * rho  # times g_j y_j^{p-1}
+            coef[2 * p - 1] = wp * rho * rho * rho * p * sgy / d  # times y_j^{2p-1}
+        # second pass: gy_j = sum_p coef1_p g_j y_j^{p-1} - coef2_p y_j^{2p-1}
+        for j in range(d):
+            yp[j] = 1
+        for p in range(1, r + 1):
+            c1 = coef[2 * p - 2]
+            c2 = coef[2 * p - 1]
+            for j in range(d):
+                t = yp[j]  # y^{p-1}
+                gy[j] += c1 * gr[j] * t - c2 * t * (t * y[j])
+                yp[j] = t * y[j]
+        for j in range(d):
+            gx[row, j] = gy[j] / sd[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Safe rational P / D (see approxlab.kernels.cpu for the scaled basis e_j)
+# --------------------------------------------------------------------------------------------
+
+
+@njit(cache=True, fastmath=False)
+def _basis(xs, m, big, one, zero, pw, e, sx, z, sn):  # type: ignore[no-untyped-def]
+    """Rows e[p, :m] = x^p where |x| <= 1, else sign(x)^N (1/x)^{N-p} (= x^p / |x|^N), p = 0..N;
+    sx = sign(x). Branch-free over the block (selects), so the loops vectorise. pw, z, sn: scratch."""
+    for j in range(m):
+        xv = xs[j]
+        small = abs(xv) <= one
+        sj = one if xv > 0 else (-one if xv < 0 else zero)
+        sx[j] = sj
+        z[j] = xv if small else one / xv
+        sn[j] = one if (small or big % 2 == 0) else sj
+    p0 = pw[0]
+    for j in range(m):
+        p0[j] = one
+    for p in range(1, big + 1):
+        prev = pw[p - 1]
+        cur = pw[p]
+        for j in range(m):
+            cur[j] = prev[j] * z[j]
+    for p in range(big + 1):
+        ep = e[p]
+        lo = pw[p]
+        hi = pw[big - p]
+        for j in range(m):
+            ep[j] = lo[j] if abs(xs[j]) <= one else sn[j] * hi[j]
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def rational_fwd(x, a, b, ope, safe, out):  # type: ignore[no-untyped-def]
+    N = x.size
+    m1 = a.size
+    n = b.size
+    big = max(m1 - 1, n)
+    nc = max(1, (N + CHUNK - 1) // CHUNK)
+    one = ope[1]
+    zero = one - one
+    for ch in prange(nc):
+        pw = np.empty((big + 1, BLOCK), x.dtype)
+        e = np.empty((big + 1, BLOCK), x.dtype)
+        sx = np.empty(BLOCK, x.dtype)
+        z = np.empty(BLOCK, x.dtype)
+        sn = np.empty(BLOCK, x.dtype)
+        num = np.empty(BLOCK, x.dtype)
+        den = np.empty(BLOCK, x.dtype)
+        q = np.empty(BLOCK, x.dtype)
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
+            _basis(xs, m, big, one, zero, pw, e, sx, z, sn)
+            e0 = e[0]
+            a0 = a[0]
+            c0 = ope[0]
+            for j in range(m):
+                num[j] = a0 * e0[j]
+                den[j] = c0 * abs(e0[j])
+                q[j] = zero
+            for p in range(1, m1):
+                ap = a[p]
+                ep = e[p]
+                for j in range(m):
+                    num[j] += ap * ep[j]
+            for k in range(1, n + 1):
+                bk = b[k - 1]
+                abk = abs(bk)
+                ek = e[k]
+                if safe:
+                    for j in range(m):
+                        den[j] += abk * abs(ek[j])
+                else:
+                    for j in range(m):
+                        q[j] += bk * ek[j]
+            for j in range(m):
+                os_[j] = num[j] / (den[j] + abs(q[j]))
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part):  # type: ignore[no-untyped-def]
+    """ja_j = j a_j, kb_k = k b_k; part columns: dL/da_0..a_m, then dL/db_1..b_n."""
+    N = x.size
+    m1 = a.size
+    n = b.size
+    big = max(m1 - 1, n)
+    nc = part.shape[0]
+    one = ope[1]
+    zero = one - one
+    for ch in prange(nc):
+        pw = np.empty((big + 1, BLOCK), x.dtype)
+        e = np.empty((big + 1, BLOCK), x.dtype)
+        sx = np.empty(BLOCK, x.dtype)
+        z = np.empty(BLOCK, x.dtype)
+        sn = np.empty(BLOCK, x.dtype)
+        num = np.empty(BLOCK, x.dtype)
+        dnum = np.empty(BLOCK, x.dtype)
+        den = np.empty(BLOCK, x.dtype)
+        dden = np.empty(BLOCK, x.dtype)
+        q = np.empty(BLOCK, x.dtype)
+        gd = np.empty(BLOCK, x.dtype)
+        grv = np.empty(BLOCK, x.dtype)
+        lanes = np.zeros((m1 + n, BLOCK), np.float64)
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            _basis(xs, m, big, one, zero, pw, e, sx, z, sn)
+            e0 = e[0]
+            a0 = a[0]
+            c0 = ope[0]
+            for j in range(m):
+                num[j] = a0 * e0[j]
+                dnum[j] = zero
+                den[j] = c0 * abs(e0[j])
+                dden[j] = zero
+                q[j] = zero
+            for p in range(1, m1):
+                ap = a[p]
+                jap = ja[p]
+                ep = e[p]
+                em = e[p - 1]
+                for j in range(m):
+                    num[j] += ap * ep[j]
+                    dnum[j] += jap * em[j]
+            for k in range(1, n + 1):
+                bk = b[k - 1]
+                kbk = kb[k - 1]
+                ek = e[k]
+                em = e[k - 1]
+                if safe:
+                    abk = abs(bk)
+                    akb = abs(kbk)
+                    for j in range(m):
+                        den[j] += abk * abs(ek[j])
+                        dden[j] += akb * abs(em[j])
+                else:
+                    for j in range(m):
+                        q[j] += bk * ek[j]
+                        dden[j] += kbk * em[j]
+            for j in range(m):
+                qj = q[j]
+                sq = one if qj > 0 else (-one if qj < 0 else zero)
+                # safe: D' = sign(x) sum k|b_k||x|^{k-1}; abs: D' = sign(Q) Q'
+                sd = sx[j] if safe else sq
+                q[j] = sq
+                d = den[j] + abs(qj)
+                rv = num[j] / d
+                gxs[j] = gs[j] * ((dnum[j] - rv * (sd * dden[j])) / d)
+                gd[j] = gs[j] / d
+                grv[j] = gd[j] * rv
+            for p in range(m1):
+                lp = lanes[p]
+                ep = e[p]
+                for j in range(m):
+                    lp[j] += gd[j] * ep[j]
+            for k in range(1, n + 1):
+                lk = lanes[m1 + k - 1]
+                ek = e[k]
+                if safe:
+                    bk = b[k - 1]
+                    sb = one if bk > 0 else (-one if bk < 0 else zero)
+                    for j in range(m):
+                        lk[j] -= grv[j] * sb * abs(ek[j])
+                else:
+                    for j in range(m):
+                        lk[j] -= grv[j] * q[j] * ek[j]
+        for k in range(m1 + n):
+            acc = 0.0
+            lk = lanes[k]
+            for j in range(BLOCK):
+                acc += lk[j]
+            part[ch, k] = acc
+
+
+# --------------------------------------------------------------------------------------------
+# PolyAct: SiLU(clamp(u, lo, hi)), u = sum_i c_i x^i (Horner)
+# --------------------------------------------------------------------------------------------
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def polyact_fwd(x, c, lim, out):  # type: ignore[no-untyped-def]
+    """lim = (lo, hi, 1) in the compute dtype."""
+    N = x.size
+    r = c.size - 1
+    nc = max(1, (N + CHUNK - 1) // CHUNK)
+    lo = lim[0]
+    hi = lim[1]
+    one = lim[2]
+    zero = one - one
+    for ch in prange(nc):
+        stop = min((ch + 1) * CHUNK, N)
+        for i in range(ch * CHUNK, stop):
+            xv = x[i]
+            u = c[r] * xv
+            for k in range(r - 1, 0, -1):
+                u = (u + c[k]) * xv
+            u = u + c[0]
+            u = lo if u < lo else (hi if u > hi else u)
+            out[i] = u / (one + math.exp(-u))
+
+
+@njit(parallel=True, cache=True, fastmath=False)
+def polyact_bwd(x, c, kc, lim, g, gx, part):  # type: ignore[no-untyped-def]
+    """kc_k = k c_k (k = 1..r); part columns: sum g silu'(u) x^k for k = 0..r."""
+    N = x.size
+    r = c.size - 1
+    nc = part.shape[0]
+    lo = lim[0]
+    hi = lim[1]
+    one = lim[2]
+    zero = one - one
+    for ch in prange(nc):
+        loc = np.zeros(r + 1, np.float64)
+        stop = min((ch + 1) * CHUNK, N)
+        for i in range(ch * CHUNK, stop):
+            xv = x[i]
+            u = c[r] * xv
+            du = kc[r - 1]
+            for k in range(r - 1, 0, -1):
+                u = (u + c[k]) * xv
+                du = du * xv + kc[k - 1]
+            u = u + c[0]
+            inside = u >= lo and u <= hi
+            uc = lo if u < lo else (hi if u > hi else u)
+            sg = one / (one + math.exp(-uc))
+            ds = sg * (one + uc * (one - sg)) if inside else zero
+            gu = g[i] * ds
+            gx[i] = gu * du
+            pw = one
+            for k in range(r + 1):
+                loc[k] += gu * pw
+                pw = pw * xv
+        for k in range(r + 1):
+            part[ch, k] = loc[k]

@@ -1,0 +1,279 @@
+"""CPU implementations of the :mod:`approxlab.kernels.ops` custom ops, by the numba kernels of
+:mod:`approxlab.kernels._numba`.
+
+numba is imported on the first kernel call (never at ``import approxlab``), after pointing its
+on-disk cache at the user cache dir (``NUMBA_CACHE_DIR``, unless the user set it), so compiled
+kernels are reused across processes and nothing is written into the installed package.
+
+Each function takes contiguous float32/float64 CPU tensors of one dtype (the callers in
+:mod:`approxlab.kernels` cast and make contiguous), works on zero-copy numpy views and returns new
+tensors. Parameter gradients are summed from per-chunk float64 partials in a fixed order
+(deterministic, independent of the thread count), then cast to the parameter dtype.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from types import ModuleType
+
+import numpy as np
+import torch
+
+from approxlab.kernels._cache import numba_cache_dir
+
+_LOCK = threading.Lock()  # numba's default "workqueue" threading layer is not re-entrant
+_MODULE: ModuleType | None = None
+
+
+def load() -> ModuleType:
+    """Import the numba kernels (once), with numba's cache in the user cache dir."""
+    global _MODULE
+    if _MODULE is None:
+        with _LOCK:
+            if _MODULE is None:
+                if "NUMBA_CACHE_DIR" not in os.environ:
+                    path = numba_cache_dir()
+                    os.environ["NUMBA_CACHE_DIR"] = str(path)
+                    if "numba" in sys.modules:  # imported by someone else: set the live config too
+                        import numba
+
+                        numba.config.CACHE_DIR = str(path)
+                from approxlab.kernels import _numba
+
+                _MODULE = _numba
+    return _MODULE
+
+
+def _np(t: torch.Tensor) -> np.ndarray:
+    return t.detach().contiguous().numpy()
+
+
+def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
+    if x.dtype not in (torch.float32, torch.float64):
+        raise TypeError(f"numba kernels take float32 or float64 tensors, got {x.dtype}")
+    for p in params:
+        if p.dtype != x.dtype or p.device.type != "cpu":
+            raise TypeError(f"numba kernels need parameters of x's dtype {x.dtype} on the CPU, got {p.dtype} on {p.device}")
+
+
+def _partials(k: ModuleType, n: int, cols: int) -> np.ndarray:
+    return np.zeros((k.n_chunks(n), cols), np.float64)
+
+
+def _sum(part: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
+    return torch.from_numpy(part.sum(axis=0)).to(dtype)
+
+
+def _const(values: list[float], dtype: torch.dtype) -> np.ndarray:
+    return np.asarray(values, dtype=np.float32 if dtype == torch.float32 else np.float64)
+
+
+def _run(fn, *args) -> None:  # type: ignore[no-untyped-def]
+    with _LOCK:
+        fn(*args)
+
+
+# ---- Hermite --------------------------------------------------------------------------------------
+
+
+def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+    _check(x, a)
+    k = load()
+    n = a.numel() - 1
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    inv = _const([1.0 / (i + 1) for i in range(max(n, 1))], x.dtype)
+    _run(k.hermite_fwd, _np(x).reshape(-1), _np(a), inv, out.numpy().reshape(-1))
+    return out
+
+
+def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    _check(x, a, g)
+    k = load()
+    n = a.numel() - 1
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    inv = _const([1.0 / (i + 1) for i in range(max(n, 1))], x.dtype)
+    part = _partials(k, x.numel(), n + 1)
+    _run(k.hermite_bwd, _np(x).reshape(-1), _np(a), inv, _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    return gx, _sum(part, a.dtype)
+
+
+# ---- Fourier ----------------------------------------------------------------------------------------
+
+
+def _cos_sin(x: torch.Tensor, omega: float) -> tuple[np.ndarray, np.ndarray]:
+    theta = x.detach().reshape(-1) * omega if omega != 1.0 else x.detach().reshape(-1)
+    return torch.cos(theta).contiguous().numpy(), torch.sin(theta).contiguous().numpy()
+
+
+def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
+    _check(x, a, b)
+    k = load()
+    c1, s1 = _cos_sin(x, omega)
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _run(k.fourier_fwd, c1, s1, _np(a), _np(b), out.numpy().reshape(-1))
+    return out
+
+
+def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, g: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    _check(x, a, b, g)
+    k = load()
+    n = b.numel()
+    c1, s1 = _cos_sin(x, omega)
+    kk = torch.arange(1, n + 1, dtype=x.dtype)
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _partials(k, x.numel(), 2 * n + 1)
+    _run(k.fourier_bwd, c1, s1, _np(kk * a[1:]), _np(kk * b), _const([omega], x.dtype), _np(g).reshape(-1),
+         gx.numpy().reshape(-1), part)
+    sums = part.sum(axis=0)
+    return gx, torch.from_numpy(sums[: n + 1]).to(a.dtype), torch.from_numpy(sums[n + 1:]).to(b.dtype)
+
+
+# ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------
+
+
+def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
+    _check(x, c, p)
+    k = load()
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _run(k.lines_fwd, _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), out.numpy().reshape(-1))
+    return out
+
+
+def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g: torch.Tensor
+              ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    _check(x, c, p, g)
+    k = load()
+    h = c.numel()
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _partials(k, x.numel(), 2 * h)
+    _run(k.lines_bwd, _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), _np(g).reshape(-1),
+         gx.numpy().reshape(-1), part)
+    sums = part.sum(axis=0)
+    return gx, torch.from_numpy(sums[:h]).to(c.dtype), torch.from_numpy(sums[h:]).to(p.dtype)
+
+
+# ---- PolyReLU ---------------------------------------------------------------------------------------------
+
+
+def polyrelu_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    _check(x, w, b)
+    k = load()
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _run(k.polyrelu_fwd, _np(x).reshape(-1), _np(w), _np(b), out.numpy().reshape(-1))
+    return out
+
+
+def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Tensor
+                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    _check(x, w, b, g)
+    k = load()
+    r = w.numel()
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _partials(k, x.numel(), r + 1)
+    iw = torch.arange(1, r + 1, dtype=x.dtype) * w
+    _run(k.polyrelu_bwd, _np(x).reshape(-1), _np(iw), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    sums = part.sum(axis=0)
+    return gx, torch.from_numpy(sums[1:]).to(w.dtype), torch.from_numpy(sums[:1]).to(b.dtype)
+
+
+# ---- PolyNorm ---------------------------------------------------------------------------------------------
+
+
+def _eps_root(eps: float, r: int) -> np.ndarray:
+    return np.array([eps ** (0.5 / p) if eps > 0 else 0.0 for p in range(1, r + 1)], np.float64)
+
+
+def _rows(x: torch.Tensor) -> np.ndarray:
+    d = x.shape[-1] if x.dim() else 1
+    return _np(x).reshape(-1, d)
+
+
+def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
+    _check(x, w, b)
+    k = load()
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    xr = _rows(x)
+    _run(k.polynorm_fwd, xr, _np(w), _np(b), _eps_root(eps, w.numel()), out.numpy().reshape(xr.shape))
+    return out
+
+
+def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, g: torch.Tensor
+                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    _check(x, w, b, g)
+    k = load()
+    r = w.numel()
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    xr = _rows(x)
+    part = np.zeros((xr.shape[0], r + 1), np.float64)
+    _run(k.polynorm_bwd, xr, _np(w), _eps_root(eps, r), _np(g).reshape(xr.shape), gx.numpy().reshape(xr.shape), part)
+    sums = part.sum(axis=0)
+    return gx, torch.from_numpy(sums[1:]).to(w.dtype), torch.from_numpy(sums[:1]).to(b.dtype)
+
+
+# ---- safe rational ----------------------------------------------------------------------------------------
+
+
+def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
+    _check(x, a, b)
+    k = load()
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _run(k.rational_fwd, _np(x).reshape(-1), _np(a), _np(b), _const([1.0 + eps, 1.0], x.dtype), bool(safe),
+         out.numpy().reshape(-1))
+    return out
+
+
+def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, g: torch.Tensor
+                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    _check(x, a, b, g)
+    k = load()
+    m1, n = a.numel(), b.numel()
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _partials(k, x.numel(), m1 + n)
+    ja = torch.arange(m1, dtype=x.dtype) * a
+    kb = torch.arange(1, n + 1, dtype=x.dtype) * b
+    _run(k.rational_bwd, _np(x).reshape(-1), _np(a), _np(b), _np(ja), _np(kb), _const([1.0 + eps, 1.0], x.dtype),
+         bool(safe), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    sums = part.sum(axis=0)
+    return gx, torch.from_numpy(sums[:m1]).to(a.dtype), torch.from_numpy(sums[m1:]).to(b.dtype)
+
+
+# ---- PolyAct ----------------------------------------------------------------------------------------------
+
+
+def _limits(dtype: torch.dtype) -> np.ndarray:
+    fin = torch.finfo(dtype)
+    return _const([fin.min, fin.max, 1.0], dtype)
+
+
+def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    _check(x, c)
+    k = load()
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _run(k.polyact_fwd, _np(x).reshape(-1), _np(c), _limits(x.dtype), out.numpy().reshape(-1))
+    return out
+
+
+def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    _check(x, c, g)
+    k = load()
+    r = c.numel() - 1
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _partials(k, x.numel(), r + 1)
+    kc = torch.arange(1, r + 1, dtype=x.dtype) * c[1:]
+    _run(k.polyact_bwd, _np(x).reshape(-1), _np(c), _np(kc), _limits(x.dtype), _np(g).reshape(-1),
+         gx.numpy().reshape(-1), part)
+    return gx, _sum(part, c.dtype)
+
+
+def set_num_threads(n: int) -> None:
+    """Threads of the numba kernels (and nothing else); loads numba."""
+    load()
+    import numba
+
+    numba.set_num_threads(max(1, min(int(n), numba.config.NUMBA_NUM_THREADS)))
+
+
+__all__ = ["load", "set_num_threads"]

@@ -1,0 +1,84 @@
+"""approxlab.bench and the `approxlab bench` verb."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from approxlab.bench import FAMILIES, run_bench, time_pair
+from approxlab.cli import app
+
+
+def test_run_bench_rows_and_meta() -> None:
+    res = run_bench(["hermite", "tropical"], degrees=[2, 5], shape=(16, 8), repeats=2, threads=1)
+    assert [(r.family, r.degree) for r in res.rows] == [("hermite", 2), ("hermite", 5), ("tropical", 2), ("tropical", 5)]
+    for r in res.rows:
+        assert r.seconds > 0 and r.gelu_seconds > 0 and r.first_call_s > 0
+        assert r.ratio == pytest.approx(r.seconds / r.gelu_seconds)
+    meta = res.meta
+    assert meta["shape"] == [16, 8] and meta["threads"] == 1 and len(meta["loadavg_before"]) == 3
+    assert "UTC" in str(meta["date"]) and meta["machine"]
+    data = json.loads(res.to_json())
+    assert data["rows"][0]["family"] == "hermite" and data["meta"]["dtype"] == "float32"
+    assert "hermite" in res.table() and "load avg" in res.table()
+
+
+def test_eager_backend_and_every_family_default_degree() -> None:
+    res = run_bench(list(FAMILIES), shape=(4, 6), repeats=1, backend="eager")
+    assert {r.resolved for r in res.rows} == {"eager"}
+    assert [r.degree for r in res.rows] == [3, 6, 6, 6, 3, 3, 3, 2, 3]
+
+
+def test_time_pair_orders_a_slow_module_after_a_fast_one() -> None:
+    """A module doing 20 extra GELUs is timed as slower than one GELU: the ratio can fail."""
+    x = torch.randn(256, 256, requires_grad=True)
+    g = torch.randn(256, 256)
+
+    def slow(t: torch.Tensor) -> torch.Tensor:
+        for _ in range(20):
+            t = torch.nn.functional.gelu(t)
+        return t
+
+    t_slow, t_gelu, _ = time_pair(slow, torch.nn.GELU(), x, g, 3)
+    assert t_slow > 3 * t_gelu
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"families": ["nope"]}, "families must be among"),
+        ({"degrees": [0]}, "degrees must be integers in"),
+        ({"shape": (0, 4)}, "shape must be integers in"),
+        ({"backend": "fused"}, "backend must be one of"),
+        ({"dtype": "int8"}, "dtype must be one of"),
+        ({"device": "tpu"}, "device must be 'cpu' or 'cuda'"),
+        ({"repeats": 0}, "repeats must be integers in"),
+    ],
+)
+def test_bad_input(kwargs: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        run_bench(**{"families": ["polyrelu"], "shape": (4, 4), **kwargs})
+
+
+def test_cli_json_and_errors() -> None:
+    runner = CliRunner()
+    out = runner.invoke(app, ["bench", "--families", "polyrelu", "--shape", "8,8", "--repeats", "1", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["rows"][0]["family"] == "polyrelu" and data["meta"]["shape"] == [8, 8]
+
+
+
+def test_cli_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from approxlab.cli import main
+
+    for argv, msg in ((["bench", "--degrees", "3,x"], "--degrees must be comma-separated integers"),
+                      (["bench", "--families", "gelu"], "families must be among")):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and err.startswith("approxlab: error: ") and msg in err
+        assert err.count("\n") == 1

@@ -1,0 +1,235 @@
+"""The numba kernels (approxlab.kernels) against the eager path: values, gradients wrt x and every
+parameter, float32/float64/half, gradcheck and gradgradcheck in float64, determinism, fallbacks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from approxlab import kernels
+from approxlab.activations import create
+
+pytestmark = pytest.mark.skipif(not kernels.HAS_NUMBA, reason="numba is not installed")
+
+F64 = torch.float64
+
+#: (registry name, options) for every kernel family; tropical-rational with learnable real powers.
+CASES = [
+    ("hermite", {"degree": 1}),
+    ("hermite", {"degree": 5}),
+    ("hermite", {"degree": 32}),
+    ("fourier", {"degree": 6}),
+    ("fourier", {"degree": 3, "rescale": True}),
+    ("tropical", {"degree": 6}),
+    ("tropical", {"degree": 3, "scaled": False}),
+    ("tropical-rational", {"num_degree": 4, "den_degree": 3, "powers": "real"}),
+    ("polyrelu", {}),
+    ("polyrelu", {"order": 1}),
+    ("polynorm", {}),
+    ("polynorm", {"order": 2, "eps": 0.0}),
+    ("rational", {}),
+    ("rational", {"p_degree": 2, "q_degree": 4, "denominator": "abs", "eps": 1e-3}),
+    ("rational", {"p_degree": 0, "q_degree": 0}),
+    ("rationalact", {}),
+    ("polyact", {}),
+]
+IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in o.items())}" for n, o in CASES]
+
+
+def _pair(name: str, opts: dict, dtype: torch.dtype, seed: int = 0):  # type: ignore[no-untyped-def]
+    """The same module with the eager and the numba backend, parameters perturbed off their init."""
+    eager = create(name, **opts, backend="eager").to(dtype)
+    g = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for p in eager.parameters():
+            p.add_(0.3 * torch.randn(p.shape, generator=g, dtype=F64).to(dtype))
+    fast = create(name, **opts, backend="numba").to(dtype)
+    fast.load_state_dict(eager.state_dict())
+    return eager, fast
+
+
+def _inputs(dtype: torch.dtype, seed: int = 1) -> torch.Tensor:
+    g = torch.Generator().manual_seed(seed)
+    x = 2.5 * torch.randn(48, 130, generator=g, dtype=F64)
+    x[0, :8] = torch.tensor([0.0, 1.0, -1.0, 1e-8, 40.0, -40.0, 1.5, -0.5], dtype=F64)
+    return x.to(dtype)
+
+
+def _run(module: torch.nn.Module, x: torch.Tensor, g: torch.Tensor) -> list[torch.Tensor]:
+    module.zero_grad()
+    xr = x.clone().requires_grad_(True)
+    y = module(xr)
+    y.backward(g)
+    return [y.detach(), xr.grad, *[p.grad for p in module.parameters()]]
+
+
+@pytest.mark.parametrize("name, opts", CASES, ids=IDS)
+def test_float64_matches_eager(name: str, opts: dict) -> None:
+    """float64: every output and gradient within 1e-12 relative to the eager path (both are O(degree)
+    roundings of the same recurrence; parameter gradients are sums of 6240 terms)."""
+    eager, fast = _pair(name, opts, F64)
+    x = _inputs(F64)
+    g = torch.randn(x.shape, generator=torch.Generator().manual_seed(2), dtype=F64)
+    want, got = _run(eager, x, g), _run(fast, x, g)
+    assert len(want) == len(got) >= 2
+    for w, o in zip(want, got, strict=True):
+        if w is None:  # not in the eager graph (q_degree=0: b is empty and R does not depend on x)
+            assert o is None or not o.any()
+            continue
+        assert o is not None and o.dtype == F64
+        torch.testing.assert_close(o, w, rtol=1e-12, atol=1e-12 * (1 + float(w.abs().max())))
+
+
+@pytest.mark.parametrize("name, opts", CASES, ids=IDS)
+def test_float32_matches_float64(name: str, opts: dict) -> None:
+    """float32: both backends against the float64 eager result, with the kernel's error at most
+    4x the eager path's own float32 error plus a few ulp (the eager error analysis is the yardstick)."""
+    ref_mod, _ = _pair(name, opts, F64)
+    eager, fast = _pair(name, opts, torch.float32)
+    x32 = _inputs(torch.float32)
+    x = x32.double()
+    g32 = torch.randn(x.shape, generator=torch.Generator().manual_seed(2)).float()
+    ref = _run(ref_mod, x, g32.double())
+    e32, k32 = _run(eager, x32, g32), _run(fast, x32, g32)
+    for r, e, k in zip(ref, e32, k32, strict=True):
+        if r is None:
+            continue
+        assert k.dtype == torch.float32
+        scale = 1 + float(r.abs().max())
+        err_eager = float((e.double() - r).abs().max())
+        err_kernel = float((k.double() - r).abs().max())
+        assert err_kernel <= 4 * err_eager + 8 * torch.finfo(torch.float32).eps * scale, (err_kernel, err_eager)
+
+
+@pytest.mark.parametrize("name, opts", CASES, ids=IDS)
+def test_gradcheck_float64(name: str, opts: dict) -> None:
+    """Analytic gradients of the kernels (x and every parameter) against finite differences."""
+    _, fast = _pair(name, opts, F64, seed=3)
+    g = torch.Generator().manual_seed(4)
+    x = (1.7 * torch.randn(3, 7, generator=g, dtype=F64)).requires_grad_(True)
+    params = list(fast.parameters())
+    names = [n for n, _ in fast.named_parameters()]
+
+    def fn(x: torch.Tensor, *ps: torch.Tensor) -> torch.Tensor:
+        return torch.func.functional_call(fast, dict(zip(names, ps)), (x,))
+
+    inputs = (x, *[p.detach().clone().requires_grad_(True) for p in params])
+    assert torch.autograd.gradcheck(fn, inputs, eps=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["hermite", "fourier", "polyrelu", "polynorm", "rational", "polyact"])
+def test_gradgradcheck_float64(name: str) -> None:
+    """Second derivatives through the backward op (differentiating the eager reference once more)."""
+    opts = {"hermite": {"degree": 4}, "fourier": {"degree": 3}}.get(name, {})
+    _, fast = _pair(name, opts, F64, seed=5)
+    g = torch.Generator().manual_seed(6)
+    x = (1.3 * torch.randn(2, 5, generator=g, dtype=F64)).requires_grad_(True)
+    names = [n for n, _ in fast.named_parameters()]
+
+    def fn(x: torch.Tensor, *ps: torch.Tensor) -> torch.Tensor:
+        return torch.func.functional_call(fast, dict(zip(names, ps)), (x,))
+
+    inputs = (x, *[p.detach().clone().requires_grad_(True) for p in fast.parameters()])
+    assert torch.autograd.gradgradcheck(fn, inputs, eps=1e-6, atol=1e-5)
+
+
+def test_third_derivative_is_refused() -> None:
+    x = torch.tensor([0.3, -0.2], dtype=F64, requires_grad=True)
+    act = create("hermite", degree=4, backend="numba").double()
+    (d1,) = torch.autograd.grad(act(x).sum(), x, create_graph=True)
+    (d2,) = torch.autograd.grad(d1.sum(), x, retain_graph=True)
+    # F'' = sum_{k>=2} a_k q_{k-2} (ortho Property C.5 twice)
+    a = act.coefficients.detach()
+    from approxlab.activations.hermite import hermite
+
+    torch.testing.assert_close(d2, hermite(x.detach(), a[2:], backend="eager"), rtol=1e-13, atol=1e-13)
+    with pytest.raises(RuntimeError, match="third derivatives"):
+        torch.autograd.grad(d1.sum(), x, create_graph=True)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("name, opts", [CASES[1], CASES[3], CASES[5], CASES[8], CASES[10], CASES[12], CASES[16]])
+def test_half_inputs_computed_in_float32(name: str, opts: dict, dtype: torch.dtype) -> None:
+    """Half inputs: computed in float32 and rounded once, like the eager path (equal up to one
+    rounding of the half result)."""
+    eager, fast = _pair(name, opts, torch.float32)
+    x = _inputs(torch.float32).clamp(-6, 6).to(dtype)
+    ye, yk = eager(x), fast(x)
+    assert yk.dtype == dtype
+    tol = 2 * torch.finfo(dtype).eps
+    torch.testing.assert_close(yk.float(), ye.float(), rtol=tol, atol=tol * (1 + float(ye.detach().float().abs().max())))
+
+
+def test_non_contiguous_and_empty_inputs() -> None:
+    eager, fast = _pair("hermite", {"degree": 4}, F64)
+    x = _inputs(F64).t()  # non-contiguous
+    assert not x.is_contiguous()
+    torch.testing.assert_close(fast(x), eager(x), rtol=1e-13, atol=1e-13)
+    e = torch.empty(0, 3, dtype=F64, requires_grad=True)
+    y = fast(e)
+    y.sum().backward()
+    assert y.shape == (0, 3) and e.grad.shape == (0, 3)
+    assert torch.equal(fast.coefficients.grad, torch.zeros(5, dtype=F64))
+
+
+def test_nan_propagates() -> None:
+    x = torch.tensor([float("nan"), 0.5], dtype=F64)
+    for name, opts in CASES:
+        if name == "polynorm" or opts.get("p_degree") == 0:  # a NaN row / a constant function
+            continue
+        _, fast = _pair(name, opts, F64)
+        y = fast(x)
+        assert torch.isnan(y[0]) and torch.isfinite(y[1]), name
+
+
+def test_parameter_gradients_do_not_depend_on_the_thread_count() -> None:
+    """Fixed chunking and per-chunk float64 partials: bitwise the same with 1 and 2 threads."""
+    from approxlab.kernels import cpu
+
+    _, fast = _pair("fourier", {"degree": 8}, torch.float32)
+    x = torch.randn(300_000, generator=torch.Generator().manual_seed(0))
+    grads = []
+    for n in (1, 2):
+        cpu.set_num_threads(n)
+        fast.zero_grad()
+        fast(x).sum().backward()
+        grads.append((fast.a.grad.clone(), fast.b.grad.clone()))
+    cpu.set_num_threads(torch.get_num_threads())
+    assert torch.equal(grads[0][0], grads[1][0]) and torch.equal(grads[0][1], grads[1][1])
+
+
+def test_backend_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
+    x = torch.zeros(2)
+    assert kernels.resolve("auto", x) == "numba"
+    assert kernels.resolve("eager", x) == "eager"
+    with pytest.raises(ValueError, match="backend='triton' runs on CUDA tensors"):
+        kernels.resolve("triton", x)
+    with pytest.raises(ValueError, match="backend must be one of 'auto', 'eager', 'numba', 'triton'"):
+        create("fourier", backend="fused")
+    # numba missing: auto falls back to eager (same values), numba is an error
+    monkeypatch.setattr(kernels, "HAS_NUMBA", False)
+    assert kernels.resolve("auto", x) == "eager"
+    with pytest.raises(ImportError, match="needs numba"):
+        kernels.resolve("numba", x)
+    x = _inputs(torch.float32)
+    for name, opts in CASES:
+        auto, eager = create(name, **opts).eval(), create(name, **opts, backend="eager")
+        auto.load_state_dict(eager.state_dict())
+        assert torch.equal(auto(x), eager(x)), name
+
+
+def test_numba_cache_goes_to_the_user_cache_dir(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A fresh process with APPROXLAB_CACHE_DIR: numba's cache lands there, not in the package."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["APPROXLAB_CACHE_DIR"] = str(tmp_path)
+    code = ("import sys, torch; from approxlab.activations import create; "
+            "assert 'numba' not in sys.modules; create('polyrelu')(torch.ones(3)); "
+            "import os; print(os.environ['NUMBA_CACHE_DIR'])")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(tmp_path / "numba")
+    assert any((tmp_path / "numba").rglob("*.nbi"))
