@@ -1,8 +1,8 @@
 """``approxlab verify``: check every registered claim of the papers and write the report.
 
-A full run (no ``--paper``/``--claim``) writes ``figures/verification_report.{json,md}`` unless
-``--json``/``--markdown`` name other files; a partial run writes only the files named explicitly, so it
-never overwrites the full report. Mutants of every fast claim's printed values are checked (``--no-mutate``
+A full run (no ``--paper``/``--claim``) with neither ``--json`` nor ``--markdown`` writes
+``figures/verification_report.{json,md}``; otherwise only the files named explicitly are written, so a
+partial run never overwrites the full report and ``--json F`` alone writes only ``F``. Mutants of every fast claim's printed values are checked (``--no-mutate``
 skips them) and the mutation score per paper is printed. Files are written reproducibly by default (no
 date, git commit or platform: a rerun in the same environment changes no byte); ``--no-reproducible``
 records them (the console header always shows them).
@@ -54,9 +54,8 @@ def verify(
 
     claims = select(paper=paper, claim_id=claim, slow=slow)  # ValueError -> one line, exit 2
     partial = paper is not None or claim is not None
-    if not partial:
-        json_path = DEFAULT_JSON if json_path is None else json_path
-        markdown_path = DEFAULT_MARKDOWN if markdown_path is None else markdown_path
+    if not partial and json_path is None and markdown_path is None:
+        json_path, markdown_path = DEFAULT_JSON, DEFAULT_MARKDOWN
     options = {"paper": paper, "claim": claim, "slow": slow, "mutate": mutate}
     meta = provenance(reproducible=reproducible, **options)
     results = run(claims, progress=progress, mutate=mutate)
