@@ -230,9 +230,13 @@ class MeanField:
                              f"the correlation map is undefined (add a bias or raise sigma_w)")
         return q.value
 
-    def _pair(self, c: float) -> Estimate:
-        """E[F(u) F(v)] at q*, correlation c."""
-        q = self._qs()
+    def pair_moment(self, q: float, c: float) -> Estimate:
+        """E[F(u) F(v)] for (u, v) with variances q and correlation c (exact for polynomials and the ReLU family)."""
+        return self._pair(self._c(c), _real("q", q, positive=True))
+
+    def _pair(self, c: float, q: float | None = None) -> Estimate:
+        """E[F(u) F(v)] at q (default q*), correlation c."""
+        q = self._qs() if q is None else q
         if self.relu is not None:
             a, b = (float(v) for v in self.relu)
             val = ex.relu_cmap(a, b, q, c)
