@@ -142,6 +142,14 @@ class MeanField:
         self.relu = ex.relu_like(tgt.expr)
         self._qstar: Estimate | None = None
 
+    def at(self, sigma_w: float, sigma_b: float | None = None) -> MeanField:
+        """The same activation at other (sigma_w, sigma_b), without resolving it again."""
+        other = copy.copy(self)
+        other.sigma_w = _real("sigma_w", sigma_w, positive=True)
+        other.sigma_b = self.sigma_b if sigma_b is None else _real("sigma_b", sigma_b)
+        other._qstar = None
+        return other
+
     # --- Q-map -------------------------------------------------------------------------------------
 
     def _m2(self, q: float) -> Estimate:
@@ -355,11 +363,12 @@ def _depth(slope: Estimate) -> Estimate:
     return Estimate(abs(v), v * v * slope.error / s)
 
 
-def edge_of_chaos(activation: object, sigma_b: float, bracket: tuple[float, float] = (0.05, 20.0),
+def edge_of_chaos(activation: object, sigma_b: float = 0.0, bracket: tuple[float, float] = (0.05, 20.0),
                   **options: object) -> dict[str, Estimate]:
     """sigma_w on the edge of chaos at ``sigma_b``: chi_1(q*(sigma_w), sigma_w) = 1 (Schoenholz et al. 2017).
 
-    The first sign change of chi_1 - 1 on a log grid of ``bracket`` is refined by Brent's method; the
+    ``activation`` is anything :class:`MeanField` accepts, or a MeanField. The first sign change of
+    chi_1 - 1 on a log grid of ``bracket`` is refined by Brent's method; the
     error adds the chi_1 error divided by d chi_1 / d sigma_w.
 
     Returns
@@ -379,10 +388,11 @@ def edge_of_chaos(activation: object, sigma_b: float, bracket: tuple[float, floa
     1.395...
     """
     sigma_b = _real("sigma_b", sigma_b)
+    base = activation if isinstance(activation, MeanField) else MeanField(activation, 1.0, sigma_b, **options)
 
     def chi_minus_1(sw: float) -> float:
         try:
-            return MeanField(activation, sw, sigma_b, **options).chi1().value - 1
+            return base.at(sw, sigma_b).chi1().value - 1
         except ValueError:
             return math.inf  # q diverges: beyond the chaotic side of any transition
 
@@ -391,11 +401,11 @@ def edge_of_chaos(activation: object, sigma_b: float, bracket: tuple[float, floa
     for i in range(len(grid) - 1):
         if math.isfinite(vals[i]) and math.isfinite(vals[i + 1]) and vals[i] < 0 <= vals[i + 1]:
             sw = brentq(chi_minus_1, float(grid[i]), float(grid[i + 1]), xtol=1e-14, rtol=1e-14)
-            mf = MeanField(activation, sw, sigma_b, **options)
+            mf = base.at(sw, sigma_b)
             chi = mf.chi1()
             h = 1e-6 * sw
             dchi = (chi_minus_1(sw + h) - chi_minus_1(sw - h)) / (2 * h)
             err = (chi.error + abs(chi.value - 1)) / max(abs(dchi), 1e-300) + 1e-14 * sw
             return {"sigma_w": Estimate(sw, err), "q_star": mf.q_star()}
-    raise ValueError(f"chi_1 of {activation!r} does not cross 1 for sigma_w in {bracket} at sigma_b={sigma_b}: "
+    raise ValueError(f"chi_1 of {base.name!r} does not cross 1 for sigma_w in {bracket} at sigma_b={sigma_b}: "
                      f"no edge of chaos there")
