@@ -34,6 +34,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "approxlab.commands.scaling",
     "approxlab.commands.probe",
     "approxlab.commands.sweep",
+    "approxlab.commands.card",
 )
 
 for _mod in COMMAND_MODULES:

@@ -510,7 +510,7 @@ class SwishBeta(Elementwise):
         return X / (1 + sympy.exp(-sympy.Symbol("beta", real=True) * X))
 
     def extra_repr(self) -> str:
-        return f"beta={float(self.beta):g}"
+        return f"beta={float(self.beta.detach()):g}"
 
 
 class Sin(Elementwise):

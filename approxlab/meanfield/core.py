@@ -335,7 +335,7 @@ class MeanField:
         lo = 0.0 if c0.value > 0 else -1.0
         if c0.value == 0 and self.sigma_b == 0:
             return Estimate(0.0, c0.error)
-        root = brentq(g, lo, hi, xtol=1e-14)
+        root = brentq(g, lo, hi, xtol=1e-12)
         slope = self.cmap_slope(root).value
         return Estimate(root, self.cmap(root).error / max(abs(1 - slope), 1e-300) + 1e-14)
 
