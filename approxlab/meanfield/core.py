@@ -253,6 +253,9 @@ class MeanField:
             p = ex.hermite_cmap_poly(self.expr, sympy.Float(q, 30))
             val = float(p.subs(ex.C, sympy.Float(c, 30)))
             return Estimate(val, 8 * np.finfo(float).eps * float(sum(abs(t) for t in sympy.Poly(p, ex.C).coeffs())))
+        if c == 0.0:  # independent: E[F(u)] E[F(v)]
+            m = expect_1d(self.fns.f, q, self.kinks)
+            return Estimate(m.value**2, 2 * abs(m.value) * m.error + m.error**2)
         return expect_2d(self.fns.f, self.fns.f, q, c, self.kinks)
 
     def cmap(self, c: float) -> Estimate:

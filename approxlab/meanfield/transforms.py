@@ -264,6 +264,9 @@ def tat(activation: object, depth: int = 50, tau: float = 0.3, eta: float = 0.9,
             for _ in range(depth):
                 c = min(1.0, scale * relu_cmap(s, 1.0, 1.0, c))
             return c
+        if c_net(0.0) < eta:
+            raise ValueError(f"TAT: even a ReLU network of depth {depth} has C_f(0) = {c_net(0.0):.4g} < eta = {eta}; "
+                             f"lower eta or use more layers")
         s = brentq(lambda s: c_net(s) - eta, 0.0, 1.0 - 1e-12, xtol=1e-14)
         t = Transformed(LeakyReLU(s), 1.0, 0.0, math.sqrt(2 / (1 + s * s)), 0.0, "tat-leaky",
                         {"depth": depth, "eta": eta, "negative_slope": s})
