@@ -50,10 +50,12 @@ def _verdict(m: dict[str, float]) -> bool:
 
 
 def run_experiment(activations: list[str] | None = None, layers: int = 50, width: int = 256, pairs: int = 32,
-                   seed: int = 0) -> list[dict]:
+                   seed: int = 0, escalate: bool = False, log: object = None) -> list[dict]:
     """One row per activation with the ``vp``, ``dks`` and ``tat`` measurements (or the reason one failed).
 
-    Default activations: every registered elementwise one.
+    Default activations: every registered elementwise one. ``escalate=True`` tries DKS only where the
+    VP init fails and TAT only where DKS fails too (what each activation *needs*). ``log``: a file
+    object that gets each row as one JSON line as soon as it is done.
     """
     from approxlab.activations import create, entries, get
     from approxlab.gains import compute_gains
@@ -73,6 +75,9 @@ def run_experiment(activations: list[str] | None = None, layers: int = 50, width
         except (ValueError, RuntimeError) as exc:
             row["vp"] = {"error": str(exc), "passes": False}
         for label, fn in (("dks", dks), ("tat", tat)):
+            if escalate and (row["vp"]["passes"] or (label == "tat" and row["dks"]["passes"])):
+                row[label] = {"skipped": "not needed", "passes": False}
+                continue
             t0 = time.perf_counter()
             try:
                 t = fn(create(name), depth=layers)
@@ -83,12 +88,19 @@ def run_experiment(activations: list[str] | None = None, layers: int = 50, width
             except (ValueError, RuntimeError) as exc:
                 row[label] = {"error": str(exc), "passes": False, "seconds": time.perf_counter() - t0}
         rows.append(row)
+        if log is not None:
+            import json
+
+            log.write(json.dumps(row) + "\n")
+            log.flush()
     return rows
 
 
 def markdown_table(rows: list[dict]) -> str:
     """The experiment as a markdown table (q_L, c_L per configuration; 'fails: reason' where not possible)."""
     def cell(d: dict) -> str:
+        if "skipped" in d:
+            return "not needed"
         if "error" in d:
             return "n/a: " + d["error"].split(":")[-1].strip()[:70]
         mark = "**pass**" if d["passes"] else "fail"
@@ -104,12 +116,10 @@ def markdown_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # python -m approxlab.meanfield.experiment [OUT.json]
+if __name__ == "__main__":  # python -m approxlab.meanfield.experiment OUT.jsonl [--escalate]
     import json
     import sys
 
-    res = run_experiment()
+    with open(sys.argv[1] if len(sys.argv) > 1 else "/dev/null", "w") as fh:
+        res = run_experiment(escalate="--escalate" in sys.argv, log=fh)
     print(markdown_table(res))
-    if len(sys.argv) > 1:
-        with open(sys.argv[1], "w") as fh:
-            json.dump(res, fh, indent=1)
