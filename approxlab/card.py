@@ -41,7 +41,7 @@ from torch import nn
 from approxlab.dists import Distribution, Normal, parse_dist
 from approxlab.meanfield.gauss import Estimate
 
-__all__ = ["card", "PARTS", "CMAP_POINTS", "low_precision_range"]
+__all__ = ["card", "PARTS", "CMAP_POINTS", "low_precision_range", "cmap_figure"]
 
 #: The parts of a card; ``parts=`` selects some.
 PARTS: tuple[str, ...] = ("gains", "mean_field", "edge_of_chaos", "dks", "low_precision", "vp_scale")
@@ -248,3 +248,36 @@ def _dks(activation: object, depth: int, options: dict) -> dict:
     from approxlab.meanfield.transforms import dks, transform_params
 
     return transform_params(dks(activation, depth=depth, **options))
+
+
+def cmap_figure(c: dict, path: object) -> object:
+    """Draw a card's C-map table (C(c) against c, with the identity for reference) as a PNG at ``path``.
+
+    Raises ValueError when the card has no C-map table.
+    """
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    table = c.get("cmap")
+    if not isinstance(table, list):
+        raise ValueError(f"the card of {c.get('activation')!r} has no C-map table: {table}")
+    cs = [row[0] for row in table]
+    vs = [row[1]["value"] for row in table]
+    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    ax.plot([-1, 1], [-1, 1], color="0.6", lw=1, ls=":", label="C(c) = c")
+    ax.plot(cs, vs, "o-", color="C0", lw=1.8, label="C-map at q*")
+    ax.set_xlabel("input correlation c")
+    ax.set_ylabel("output correlation C(c)")
+    chi = c.get("chi1", {})
+    ax.set_title(f"{c.get('activation')}: chi_1 = {chi.get('value', float('nan')):.4g}", fontsize=11)
+    ax.legend(loc="upper left", frameon=False)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    out = Path(str(path))
+    fig.savefig(out, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return out

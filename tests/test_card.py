@@ -79,3 +79,13 @@ def test_cli_card_json_and_bad_input() -> None:
     assert bad.returncode == 2 and bad.stderr.startswith("approxlab: error:") and "Traceback" not in bad.stderr
     with pytest.raises(ValueError, match="parts must be among"):
         card("relu", parts=("nope",))
+
+
+def test_cmap_figure(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from approxlab.card import cmap_figure
+
+    c = card("tanh", parts=("gains", "mean_field"))
+    png = cmap_figure(c, tmp_path / "cmap.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="no C-map table"):
+        cmap_figure({"activation": "x", "cmap": {"error_message": "q* = 0"}}, tmp_path / "no.png")

@@ -1,4 +1,4 @@
-"""`approxlab card ACTIVATION [--degree N] [--dist ...] [--depth L] [--quick] [--json]`: the activation report card.
+"""`approxlab card ACTIVATION [--degree N] [--dist ...] [--depth L] [--quick] [--json] [--figure PNG]`: the report card.
 
 ACTIVATION is a registered name (`approxlab list`) or, once the safe formula parser is merged into
 ``approxlab.gains.target.resolve``, a formula in x. ``--json`` prints one JSON object (schema:
@@ -45,13 +45,20 @@ def card_command(
     depth: Annotated[int, typer.Option(help="Network depth for the DKS transform.")] = 50,
     quick: Annotated[bool, typer.Option("--quick", help="C-map at 0 and 1 only; no c* or depth scales.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    figure: Annotated[str | None, typer.Option(help="Also draw the C-map as a PNG at this path.")] = None,
 ) -> None:
     """Report card: gains, Q-/C-map, chi_1, edge of chaos, DKS transform, fp16/bf16 range, init scale."""
-    from approxlab.card import card
+    from pathlib import Path
+
+    from approxlab.card import card, cmap_figure
 
     if depth < 1:
         raise ValueError(f"--depth must be an integer >= 1, got {depth}")
+    if figure is not None and not Path(figure).parent.is_dir():
+        raise ValueError(f"--figure: folder {str(Path(figure).parent)!r} does not exist")
     c = card(activation, dist=dist, degree=degree, depth=depth, quick=quick)
+    if figure is not None:
+        cmap_figure(c, figure)
     if as_json:
         print(json.dumps(_json_safe(c), indent=1))
         return
