@@ -35,7 +35,8 @@ from approxlab.activations.base import X, check_choice, check_positive_int
 from approxlab.dists import Distribution, Normal, Uniform, parse_dist
 from approxlab.gains import GainResult, compute_gains
 
-__all__ = ["variance_preserving_", "init_std", "solve_equal_gains", "paper_init", "PAPER_INITS"]
+__all__ = ["variance_preserving_", "init_std", "solve_equal_gains", "paper_init", "PAPER_INITS", "init_model_",
+           "LayerInit"]
 
 MODES = ("fan_in", "fan_out")
 PAPER_INITS = ("theorem-3.8", "corollary-3.9", "theorem-3.13", "corollary-3.14")
@@ -49,7 +50,7 @@ def _fans(tensor: torch.Tensor) -> tuple[int, int]:
 
 
 def init_std(fan: int, activation: object = None, dist: Distribution | str = Normal(), mode: str = "fan_in",
-             gains: GainResult | None = None) -> float:
+             gains: GainResult | None = None, **options: object) -> float:
     """sqrt(alpha / fan) (mode "fan_in") or sqrt(alpha' / fan) (mode "fan_out").
 
     Examples
@@ -58,7 +59,7 @@ def init_std(fan: int, activation: object = None, dist: Distribution | str = Nor
     1.0
     """
     check_choice("mode", mode, MODES)
-    g = gains if gains is not None else compute_gains(activation, dist)
+    g = gains if gains is not None else compute_gains(activation, dist, **options)
     gain = g.value("forward_gain" if mode == "fan_in" else "backward_gain")
     if gain is None:
         raise ValueError("the gains still hold coefficient symbols; substitute values before initialising weights")
@@ -67,7 +68,8 @@ def init_std(fan: int, activation: object = None, dist: Distribution | str = Nor
 
 def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation: object,
                          dist: Distribution | str = Normal(), mode: str = "fan_in",
-                         generator: torch.Generator | None = None, gains: GainResult | None = None) -> torch.Tensor:
+                         generator: torch.Generator | None = None, gains: GainResult | None = None,
+                         **options: object) -> torch.Tensor:
     """Fill weights from N(0, alpha / fan_in) (or N(0, alpha' / fan_out)) in place; zero the bias of a layer.
 
     Parameters
@@ -82,6 +84,8 @@ def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation:
         Preserve the forward (alpha, ortho Def. 3.2) or the backward (alpha', Def. 3.3) second moment.
     gains : GainResult, optional
         Precomputed gains (skips the computation).
+    **options
+        The activation's options when it is a registry name (e.g. ``negative_slope=0.2``, ``degree=4``).
 
     Returns
     -------
@@ -106,7 +110,7 @@ def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation:
     else:
         raise TypeError(f"tensor_or_linear must be a tensor or an nn.Module, got {type(tensor_or_linear).__name__}")
     fan_in, fan_out = _fans(weight)
-    std = init_std(fan_in if mode == "fan_in" else fan_out, activation, dist, mode, gains)
+    std = init_std(fan_in if mode == "fan_in" else fan_out, activation, dist, mode, gains, **options)
     with torch.no_grad():
         weight.normal_(0.0, std, generator=generator)
         if isinstance(bias, torch.Tensor):
@@ -205,3 +209,6 @@ def paper_init(which: str, degree: int, dist: Distribution | str | None = None) 
     a0 = next(s for s in syms if s.name in ("a_0", "a0"))
     fixed = {s: 1 for s in syms if s != a0}
     return solve_equal_gains(template, a0, fixed, dist, unit=which.startswith("corollary"))
+
+
+from approxlab.init_model import LayerInit, init_model_  # noqa: E402  (whole-model init, see that module)

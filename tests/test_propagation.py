@@ -83,3 +83,31 @@ def test_bad_arguments():
         propagate("relu", init="xavier")
     with pytest.raises(ValueError, match="unknown activation"):
         propagate("relux")
+
+
+def test_correlation_follows_the_cmap():
+    """Measured correlations of two inputs (c0 = 0.5) track the C-map recursion: ReLU's rises towards 1,
+    tanh at its gains init (chi_1 > 1, odd) falls towards 0; both within finite-width noise."""
+    from approxlab.gains.propagation import propagate_correlation
+
+    r = propagate_correlation("relu", layers=12, width=256, pairs=16, seed=0)
+    assert np.max(np.abs(np.array(r["c_measured"]) - np.array(r["c_predicted"]))) < 0.05
+    assert r["c_predicted"][-1] > 0.85 and max(r["c_error"]) < 1e-10
+    t = propagate_correlation("tanh", layers=12, width=256, pairs=16, seed=0)
+    assert np.max(np.abs(np.array(t["c_measured"]) - np.array(t["c_predicted"]))) < 0.05
+    assert t["c_predicted"][-1] < 0.3
+    with pytest.raises(ValueError, match="c0 must be a correlation"):
+        propagate_correlation("relu", c0=1.0)
+
+
+@pytest.mark.slow
+def test_propagation_figure_is_computed_from_scratch(tmp_path):
+    import json
+
+    from approxlab.gains.propagation import FIGURE_ACTIVATIONS, propagation_figure
+
+    png, csv_path, json_path = propagation_figure(tmp_path, seed=0)
+    data = json.loads(json_path.read_text())
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "source" not in data
+    assert {r["activation"] for r in data["results"]} == set(FIGURE_ACTIVATIONS)
+    assert {c["activation"] for c in data["correlations"]} == {"relu", "tanh", "gelu", "hermite(degree=3, init='theorem-3.8', backend='eager')"}

@@ -21,8 +21,15 @@ per-layer gradient growth. Equal forward and backward gains under N(0, 1) give q
 Gaussian expectations use 200-node Gauss-Hermite quadrature for elementwise activations (vectorised over
 q) and seeded Monte Carlo (common random numbers across q) for vector modules.
 
-The registered figure ``propagation`` uses width 256 and batch 64 (instead of 512 / 256) to stay under a
-minute on 2 CPU cores; :func:`propagate` defaults to L = 50, width 512.
+Correlations (:func:`propagate_correlation`): two inputs with correlation c_0 go through the same network
+(with biases b ~ N(0, sigma_b^2)); the measured correlation of their pre-activations per layer is compared
+with the mean-field recursion q_{l+1} = M(q_l), c_{l+1} = (sigma_w^2 E[F(u) F(v)] + sigma_b^2) / q_{l+1}
+((u, v) with variances q_l, correlation c_l), computed by :class:`approxlab.meanfield.MeanField` with its
+error estimate.
+
+The registered figure ``propagation`` computes everything from scratch (no stored data) for
+:data:`FIGURE_ACTIVATIONS` at L = 50, width 256, batch 64 (one to two minutes on 2 shared CPU cores);
+:func:`propagate` defaults to L = 50, width 512.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ from approxlab.dists import Distribution, Normal, parse_dist
 from approxlab.figures import figure
 
 __all__ = ["propagate", "PropagationResult", "variance_map", "assumed_dist", "torch_nonlinearity",
-           "mean_field", "GH_NODES"]
+           "mean_field", "GH_NODES", "propagate_correlation", "compute_all", "FIGURE_ACTIVATIONS"]
 
 GH_NODES = 200
 _FOURIER = ("fourier", "fourier-scaled", "fourier-amp-phase")
@@ -359,10 +366,75 @@ def _input_moment(module: nn.Module, dist: Distribution, width: int, seed: int, 
     return float(r.second_moment), float(r.derivative_second_moment)
 
 
-#: Precomputed results for every zoo activation (``python -m approxlab.gains.propagation`` writes it).
-DATA_PATH = Path(__file__).parent / "data" / "propagation.json"
-#: Activations the figure computes itself when no precomputed data matches its settings.
-QUICK_ACTIVATIONS: tuple[str, ...] = ("relu", "tanh", "gelu", "hermite", "fourier", "polynorm")
+def propagate_correlation(activation: object, layers: int = 50, width: int = 256, pairs: int = 32,
+                          sigma_w: float | None = None, sigma_b: float = 0.0, c0: float = 0.5, seed: int = 0,
+                          device: str = "cpu", **options: object) -> dict:
+    """Measured vs mean-field correlation of two inputs through an L-layer MLP (module docstring).
+
+    ``pairs`` independent input pairs x_a, x_b ~ N(0, I) with correlation ``c0`` share one network
+    (W ~ N(0, sigma_w^2 / width), b ~ N(0, sigma_b^2)); per layer, q_l is the mean of h^2 and c_l the mean
+    over pairs of <h_a, h_b> / sqrt(<h_a, h_a> <h_b, h_b>). ``sigma_w`` defaults to the square root of
+    the forward gain (q* = 1 at sigma_b = 0).
+
+    Returns
+    -------
+    dict
+        ``c_measured``, ``c_predicted``, ``c_error`` (mean-field error estimate), ``q_measured``,
+        ``q_predicted`` for layers 1..L, plus the settings.
+
+    Examples
+    --------
+    >>> r = propagate_correlation("relu", layers=5, width=128, pairs=16)
+    >>> abs(r["c_measured"][-1] - r["c_predicted"][-1]) < 0.1
+    True
+    """
+    from approxlab.activations.base import check_positive_int
+    from approxlab.gains import compute_gains
+    from approxlab.gains.target import resolve
+    from approxlab.meanfield import MeanField
+
+    layers = check_positive_int("layers", layers)
+    width = check_positive_int("width", width)
+    pairs = check_positive_int("pairs", pairs)
+    if not -1.0 < float(c0) < 1.0:
+        raise ValueError(f"c0 must be a correlation in (-1, 1), got {c0}")
+    if sigma_w is None:
+        sigma_w = math.sqrt(float(compute_gains(activation, **options).value("forward_gain")))
+    mf = MeanField(activation, sigma_w, sigma_b, **options)
+    tgt = resolve(activation, **options)
+    act = copy.deepcopy(tgt.module) if tgt.module is not None else tgt.fn
+    if isinstance(act, nn.Module):
+        act = act.to(_device(device), torch.float32)
+    dev = _device(device)
+    gen = torch.Generator().manual_seed(seed)
+    xa = torch.randn(pairs, width, generator=gen, dtype=torch.float64)
+    xb = c0 * xa + math.sqrt(1 - c0 * c0) * torch.randn(pairs, width, generator=gen, dtype=torch.float64)
+    h = torch.cat([xa, xb]).float().to(dev)
+    qm, cm = [], []
+    with torch.no_grad():
+        for layer in range(layers):
+            w = (torch.randn(width, width, generator=gen, dtype=torch.float64) * (sigma_w / math.sqrt(width))).float()
+            b = (torch.randn(width, generator=gen, dtype=torch.float64) * sigma_b).float()
+            inp = h if layer == 0 else act(h)
+            h = inp @ w.to(dev).T + b.to(dev)
+            ha, hb = h[:pairs].double(), h[pairs:].double()
+            qm.append(float(h.double().pow(2).mean()))
+            corr = (ha * hb).sum(1) / ((ha * ha).sum(1) * (hb * hb).sum(1)).sqrt()
+            cm.append(float(corr.mean()))
+    q, c = sigma_w**2 + sigma_b**2, (sigma_w**2 * c0 + sigma_b**2) / (sigma_w**2 + sigma_b**2)
+    qp, cp, ce = [q], [c], [0.0]
+    for _ in range(layers - 1):
+        m = mf.qmap(q)
+        pair = mf.pair_moment(q, c)
+        q_new = m.value
+        c_new = (sigma_w**2 * pair.value + sigma_b**2) / q_new
+        ce.append(ce[-1] + sigma_w**2 * pair.error / q_new + abs(c_new) * m.error / q_new)  # errors of each step, summed
+        q, c = q_new, min(1.0, c_new)
+        qp.append(q)
+        cp.append(c)
+    return {"activation": mf.name, "layers": layers, "width": width, "pairs": pairs, "sigma_w": sigma_w,
+            "sigma_b": sigma_b, "c0": c0, "seed": seed, "q_measured": qm, "q_predicted": qp,
+            "c_measured": cm, "c_predicted": cp, "c_error": ce}
 
 
 def _row(r: PropagationResult) -> dict:
@@ -372,95 +444,116 @@ def _row(r: PropagationResult) -> dict:
     return row
 
 
+#: The activations the figure draws: one per family, two of them vector modules' stand-ins excluded from C-maps.
+FIGURE_ACTIVATIONS: tuple[str, ...] = ("relu", "tanh", "gelu", "hermite", "fourier", "polynorm")
+
+
 def compute_all(layers: int = 50, width: int = 256, batch: int = 64, seed: int = 0,
-                activations: list[str] | tuple[str, ...] | None = None, progress: bool = True) -> dict:
-    """Run :func:`propagate` for every activation (default: all registered) with both inits.
+                activations: list[str] | tuple[str, ...] | None = None, progress: bool = False) -> dict:
+    """Run :func:`propagate` (both inits) and, for elementwise ones, :func:`propagate_correlation`.
 
-    Failures are recorded in the row's ``extra["error"]``, never hidden.
+    Default activations: :data:`FIGURE_ACTIVATIONS`. Failures are recorded in the row's ``extra["error"]``,
+    never hidden.
     """
-    from rich.progress import track
+    from approxlab.activations import get
 
-    from approxlab.activations import names
-
-    acts = list(activations or names())
-    rows = []
-    it = track(acts, description="propagation") if progress else acts
-    for name in it:
+    acts = list(activations or FIGURE_ACTIVATIONS)
+    rows, corr = [], []
+    for name in acts:
+        if progress:
+            print(f"propagation: {name}", flush=True)
         for init in ("gains", "torch"):
             try:
                 rows.append(_row(propagate(name, layers, width, batch, init, seed=seed, device="cpu")))
             except (ValueError, TypeError, RuntimeError) as exc:
                 rows.append(_row(PropagationResult(name, init, "", math.nan, layers, width, [], [], [], [],
                                                    extra={"error": str(exc)})))
-    return {"layers": layers, "width": width, "batch": batch, "seed": seed, "results": rows}
+        if get(name).elementwise and name not in _FOURIER:  # Fourier's gains assume U(-pi, pi) inputs
+            corr.append(propagate_correlation(name, layers, width, pairs=batch // 2, seed=seed))
+    return {"layers": layers, "width": width, "batch": batch, "seed": seed, "results": rows, "correlations": corr}
 
 
-def _load_or_compute(layers: int, width: int, batch: int, seed: int) -> dict:
-    if DATA_PATH.exists():
-        data = json.loads(DATA_PATH.read_text())
-        if (data.get("layers"), data.get("width"), data.get("batch"), data.get("seed")) == (layers, width, batch, seed):
-            data["source"] = "precomputed"
-            return data
-    data = compute_all(layers, width, batch, seed, QUICK_ACTIVATIONS)
-    data["source"] = "computed"
-    return data
+def _clip(v: list[float]) -> np.ndarray:
+    a = np.array(v, dtype=float)
+    return np.clip(np.nan_to_num(a, nan=1e30, posinf=1e30), 1e-30, 1e30)
 
 
-@figure("propagation", "per-layer forward/backward second moments at init: gains vs torch init, measured vs mean field")
+@figure("propagation", "signal propagation at init in a 50-layer MLP: measured vs mean field (second moments, "
+                       "gradients, correlations)")
 def propagation_figure(outdir: Path, seed: int) -> list[Path]:
-    """Per-layer q_l (and g_l) for the zoo activations: gains init vs torch init, measured vs predicted.
+    """Four panels, one colour per activation, solid = measured in a width-256 network, dashed = mean field.
 
-    Uses L = 50, width 256, batch 64. Reads :data:`DATA_PATH` when it holds these settings and this seed
-    (all activations); otherwise computes :data:`QUICK_ACTIVATIONS` (about a minute on 2 cores).
+    (a) forward second moment q_l with the gains init (Var[W] = alpha / width, ortho Def. 3.2);
+    (b) the same with torch's ``kaiming_normal_`` default; (c) gradient second moment g_l (gains init);
+    (d) correlation c_l of two inputs with c_0 = 0.5 (gains init, no bias) against the C-map recursion.
+    The legend gives the Q-map slope M'(q*) at the gains init: above 1 (gelu, hermite) the fixed point
+    q* = 1 is unstable, so finite-width noise grows away from the flat prediction. tanh's correlation
+    falls to 0 (chi_1 > 1: chaotic phase, odd activation). Everything is computed from scratch.
     """
     import matplotlib.pyplot as plt
 
     layers, width, batch = 50, 256, 64
-    data = _load_or_compute(layers, width, batch, seed)
-    rows = data["results"]
+    data = compute_all(layers, width, batch, seed)
+    data["caption"] = propagation_figure.__doc__.split("\n\n")[0].strip() if propagation_figure.__doc__ else ""
+    rows, corr = data["results"], data["correlations"]
     outdir.mkdir(parents=True, exist_ok=True)
     csv_path = outdir / "propagation.csv"
     with csv_path.open("w", newline="") as fh:
         wr = csv.writer(fh)
-        wr.writerow(["activation", "init", "direction", "layer", "measured", "predicted"])
+        wr.writerow(["activation", "init", "quantity", "layer", "measured", "predicted"])
         for r in rows:
-            for d in ("forward", "backward"):
+            for d, qname in (("forward", "second_moment"), ("backward", "gradient_second_moment")):
                 for l_, (m, p) in enumerate(zip(r[f"{d}_measured"], r[f"{d}_predicted"])):
-                    wr.writerow([r["activation"], r["init"], d, l_, f"{m:.6g}", f"{p:.6g}"])
+                    wr.writerow([r["activation"], r["init"], qname, l_, f"{m:.6g}", f"{p:.6g}"])
+        for c in corr:
+            for l_, (m, p) in enumerate(zip(c["c_measured"], c["c_predicted"]), start=1):
+                wr.writerow([c["activation"], "gains", "correlation", l_, f"{m:.6g}", f"{p:.6g}"])
     json_path = outdir / "propagation.json"
     json_path.write_text(json.dumps(data, indent=1, default=str))
+
     names = list(dict.fromkeys(r["activation"] for r in rows))
-    cols = min(6, len(names))
-    nrows = math.ceil(len(names) / cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(3.0 * cols, 2.5 * nrows), squeeze=False)
-    for ax, name in zip(axes.flat, names):
+    colors = {n: f"C{i}" for i, n in enumerate(names)}
+    plt.rcParams.update({"font.size": 11})
+    fig, axes = plt.subplots(2, 2, figsize=(12, 9), sharex=True)
+    panels = [(axes[0, 0], "gains", "forward", "(a) forward, gains init: Var[W] = alpha / width"),
+              (axes[0, 1], "torch", "forward", "(b) forward, torch kaiming_normal_ default"),
+              (axes[1, 0], "gains", "backward", "(c) backward, gains init")]
+    for ax, init, d, title in panels:
         for r in rows:
-            if r["activation"] != name or not r["forward_measured"]:
+            if r["init"] != init or not r[f"{d}_measured"]:
                 continue
-            color = "C0" if r["init"] == "gains" else "C3"
-            ls = np.arange(len(r["forward_measured"]))
-            fm = np.clip(np.nan_to_num(np.array(r["forward_measured"], float), nan=1e30, posinf=1e30), 1e-30, 1e30)
-            fp = np.clip(np.nan_to_num(np.array(r["forward_predicted"], float), nan=1e30, posinf=1e30), 1e-30, 1e30)
-            bm = np.clip(np.nan_to_num(np.array(r["backward_measured"], float), nan=1e30, posinf=1e30), 1e-30, 1e30)
-            ax.semilogy(ls, fm, color=color, lw=1.2, label=f"{r['init']}: forward")
-            ax.semilogy(ls, fp, color=color, lw=0.8, ls="--")
-            ax.semilogy(ls, bm, color=color, lw=1.0, ls=":", label=f"{r['init']}: backward")
-        ax.set_title(name, fontsize=8)
-        ax.tick_params(labelsize=6)
-        ax.set_ylim(1e-6, 1e6)
-    for ax in list(axes.flat)[len(names):]:
-        ax.axis("off")
-    axes.flat[0].legend(fontsize=5)
-    fig.suptitle(f"per-layer second moments, L={layers}, width={width} (solid: measured forward, dotted: measured "
-                 f"backward, dashed: mean-field forward; blue: gains init, red: torch kaiming)", fontsize=8)
-    fig.tight_layout()
+            ls = np.arange(len(r[f"{d}_measured"]))
+            col = colors[r["activation"]]
+            ax.semilogy(ls, _clip(r[f"{d}_measured"]), color=col, lw=1.8)
+            ax.semilogy(ls, _clip(r[f"{d}_predicted"]), color=col, lw=1.4, ls="--")
+        ax.set_title(title)
+        ax.set_ylim(1e-4, 1e4)
+        ax.set_ylabel("second moment of pre-activations q_l" if d == "forward" else "gradient second moment g_l")
+        ax.grid(True, which="major", alpha=0.3)
+    ax = axes[1, 1]
+    for c in corr:
+        key = next((n for n in names if c["activation"].startswith(n)), c["activation"])
+        ls = np.arange(1, len(c["c_measured"]) + 1)
+        ax.plot(ls, c["c_measured"], color=colors.get(key, "k"), lw=1.8)
+        ax.plot(ls, c["c_predicted"], color=colors.get(key, "k"), lw=1.4, ls="--")
+    ax.set_title("(d) correlation of two inputs, c_0 = 0.5 (gains init)")
+    ax.set_ylabel("correlation c_l")
+    ax.set_ylim(-0.05, 1.02)
+    ax.grid(True, alpha=0.3)
+    for a in axes[1]:
+        a.set_xlabel("layer l")
+    from matplotlib.lines import Line2D
+
+    slopes = {r["activation"]: r.get("slope_at_q_star") for r in rows if r["init"] == "gains"}
+    handles = [Line2D([], [], color=colors[n], lw=2.5,
+                      label=n + (f" (M'(q*) = {slopes[n]:.2f})" if isinstance(slopes.get(n), float) else ""))
+               for n in names]
+    handles += [Line2D([], [], color="k", lw=1.8, label="measured (width 256)"),
+                Line2D([], [], color="k", lw=1.4, ls="--", label="mean-field prediction")]
+    fig.legend(handles=handles, loc="lower center", ncol=4, frameon=False, fontsize=11)
+    fig.suptitle(f"Signal propagation at initialisation, {layers}-layer MLP, width {width}", fontsize=13)
+    fig.tight_layout(rect=(0, 0.08, 1, 0.97))
     png = outdir / "propagation.png"
-    fig.savefig(png, dpi=110, metadata={"Software": None})
+    fig.savefig(png, dpi=100, metadata={"Software": None})
     plt.close(fig)
     return [png, csv_path, json_path]
-
-
-if __name__ == "__main__":  # python -m approxlab.gains.propagation: precompute every activation
-    DATA_PATH.parent.mkdir(parents=True, exist_ok=True)
-    DATA_PATH.write_text(json.dumps(compute_all(), indent=1, default=str))
-    print(DATA_PATH)

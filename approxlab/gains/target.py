@@ -144,6 +144,13 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Target
             kinks = tuple(sorted(set(kinks) | {float(k) for k in sympy_kinks(expr)}))
         return Target(_module_name(activation), expr, activation, kinks, True, activation)
     if isinstance(activation, nn.Module):
+        from approxlab.activations.torch_modules import from_torch
+
+        same = from_torch(activation)  # nn.GELU(), nn.ELU(alpha), ...: the zoo module with its exact form
+        if same is not None:
+            tgt = resolve(same, snap=snap)
+            tgt.name = _module_name(activation)
+            return tgt
         return Target(_module_name(activation), None, activation, (), False, activation)
     if callable(activation):
         name = getattr(activation, "__name__", type(activation).__name__)

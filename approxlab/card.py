@@ -1,0 +1,283 @@
+"""The activation report card: everything approxlab knows about one activation at initialisation.
+
+:func:`card` gathers, for any activation (registry name with options, formula/sympy expression, zoo or
+torch module, callable):
+
+* the gains under ``dist`` (ortho Defs. 3.2, 3.3): ``second_moment`` E[F^2], ``derivative_second_moment``
+  E[F'^2], ``forward_gain``, ``backward_gain``;
+* the mean field at the variance-preserving init (sigma_w^2 = forward gain under N(0, 1), sigma_b = 0):
+  ``q_star``, ``chi1``, the Q-map slope, depth scales, the C-map table ``cmap`` ([c, value] pairs on
+  c = -1, -0.75, ..., 1, including 0 and 1), C'(0), C(0), C''(1);
+* ``edge_of_chaos``: sigma_w where chi_1 = 1 at ``eoc_sigma_b``;
+* ``dks``: the DKS transform for a chain of ``depth`` layers (:mod:`approxlab.meanfield.transforms`);
+* ``low_precision``: for float16 and bfloat16, the largest R such that the module is finite on [-R, R]
+  and accurate there (|F_dtype(x) - F_64(x)| <= 8 eps_dtype |F_64(x)| + 8 tiny_dtype, with x rounded to
+  the dtype first, so only the evaluation is judged);
+* ``vp_scale``: the weight std factor (torch's ``gain``; std = gain / sqrt(fan)) that preserves the
+  forward second moment, the backward one, and their geometric mean.
+
+Every number is ``{"value": v, "error": e}`` (an absolute error estimate; 0 for exact results).
+Vector modules (PolyNorm, MoA) get the Monte Carlo gains and a Monte Carlo mean field (standard errors).
+A part that cannot be computed holds ``{"error_message": ...}`` instead of a number.
+
+Examples
+--------
+>>> c = card("relu", parts=("gains", "mean_field"))
+>>> c["forward_gain"], c["q_star"]
+({'value': 2.0, 'error': 0.0}, {'value': 1.0, 'error': 0.0})
+>>> c["cmap"][4][0], round(c["cmap"][4][1]["value"], 15)  # C(0) = 1/pi (arc-cosine kernel)
+(0.0, 0.318309886183791)
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+from approxlab.dists import Distribution, Normal, parse_dist
+from approxlab.meanfield.gauss import Estimate
+
+__all__ = ["card", "PARTS", "CMAP_POINTS", "low_precision_range", "cmap_figure"]
+
+#: The parts of a card; ``parts=`` selects some.
+PARTS: tuple[str, ...] = ("gains", "mean_field", "edge_of_chaos", "dks", "low_precision", "vp_scale")
+#: The correlations of the C-map table.
+CMAP_POINTS: tuple[float, ...] = (-1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def _num(v: float | Estimate, err: float = 0.0) -> dict[str, float]:
+    if isinstance(v, Estimate):
+        return {"value": float(v.value), "error": float(v.error)}
+    return {"value": float(v), "error": float(err)}
+
+
+def _guard(fn, *args, **kwargs) -> object:  # type: ignore[no-untyped-def]
+    try:
+        return fn(*args, **kwargs)
+    except (ValueError, RuntimeError, ArithmeticError) as exc:
+        return {"error_message": str(exc)}
+
+
+def low_precision_range(module: object, dtype: torch.dtype, r_max: float = 1e4) -> dict[str, float]:
+    """Largest R with ``module`` finite (and accurate) on [-R, R] in ``dtype`` (module docstring).
+
+    The grid is 0 and +-10^t for t on 2001 points of [-4, log10(r_max)], rounded to the dtype; R is the
+    last grid magnitude before the first failure (``r_max`` if none).
+
+    Examples
+    --------
+    >>> low_precision_range(torch.nn.ReLU(), torch.float16)["finite_up_to"]
+    10000.0
+    """
+    ts = np.logspace(-4, math.log10(r_max), 2001)
+    x = torch.tensor(np.concatenate([[0.0], ts, -ts]), dtype=dtype)
+    xd = x.double()
+    mod = copy.deepcopy(module)
+    with torch.no_grad():
+        lo = (mod.to(dtype) if isinstance(mod, nn.Module) else mod)(x).double()
+        hi = (copy.deepcopy(module).double() if isinstance(module, nn.Module) else module)(xd)
+    info = torch.finfo(dtype)
+    finite = torch.isfinite(lo) | ~torch.isfinite(hi)
+    accurate = finite & torch.isfinite(hi) & ((lo - hi).abs() <= 8 * info.eps * hi.abs() + 8 * info.tiny)
+    mags = xd.abs()
+
+    def reach(ok: torch.Tensor) -> float:
+        bad = mags[~ok]
+        if bad.numel() == 0:
+            return float(r_max)
+        first = float(bad.min())
+        good = mags[(mags < first)]
+        return float(good.max()) if good.numel() else 0.0
+
+    return {"finite_up_to": reach(torch.isfinite(lo)), "accurate_up_to": reach(accurate), "eps": float(info.eps)}
+
+
+def _mc_mean_field(module: nn.Module, sigma_w: float, dim: int, rows: int = 256, seed: int = 0,
+                   quick: bool = False) -> dict:
+    """q* (fixed point by iteration of the MC Q-map), chi_1 and C-map values for a vector module."""
+    from approxlab.activations.base import forward_arity
+
+    mod = copy.deepcopy(module).double()
+    arity = forward_arity(mod)
+    gen = torch.Generator().manual_seed(seed)
+    z1 = [torch.randn(rows, dim, generator=gen, dtype=torch.float64) for _ in range(arity)]
+    z2 = [torch.randn(rows, dim, generator=gen, dtype=torch.float64) for _ in range(arity)]
+
+    def m2(q: float) -> tuple[float, float]:
+        y = mod(*[math.sqrt(q) * z for z in z1])
+        v = (y.detach() ** 2).mean(1)
+        return float(v.mean()), float(v.std() / math.sqrt(rows))
+
+    # q* = the root of sigma_w^2 M2(q) - q nearest 1 (common random numbers across q), on a log grid
+    grid = np.logspace(-1, 1, 11) if quick else np.logspace(-2, 2, 41)
+    f = np.array([sigma_w**2 * m2(float(g))[0] - g for g in grid])
+    roots = [(i, float(np.exp(np.log(grid[i]) + f[i] / (f[i] - f[i + 1]) * (np.log(grid[i + 1]) - np.log(grid[i])))))
+             for i in range(len(grid) - 1) if f[i] * f[i + 1] < 0 or f[i] == 0]
+    if not roots:
+        raise ValueError("the Monte Carlo Q-map has no fixed point in [0.01, 100]")
+    _, q = min(roots, key=lambda r: abs(math.log(r[1])))
+    h = 0.05 * q
+    slope = sigma_w**2 * (m2(q + h)[0] - m2(q - h)[0]) / (2 * h)
+    q_err = sigma_w**2 * m2(q)[1] / max(abs(1 - slope), 1e-3)
+    xs = [(math.sqrt(q) * z).requires_grad_(True) for z in z1]
+    y = mod(*xs)
+    sign = torch.randint(0, 2, y.shape, generator=gen).double() * 2 - 1
+    gs = torch.autograd.grad((y * sign).sum(), xs)
+    per_row = sum((g**2).mean(1) for g in gs)
+    chi = sigma_w**2 * float(per_row.mean())
+    chi_err = sigma_w**2 * float(per_row.std() / math.sqrt(rows))
+    table = []
+    with torch.no_grad():
+        fa = mod(*[math.sqrt(q) * z for z in z1])
+        for c in ((0.0, 1.0) if quick else CMAP_POINTS):
+            s = math.sqrt(max(0.0, 1 - c * c))
+            fb = mod(*[math.sqrt(q) * (c * a + s * b) for a, b in zip(z1, z2)])
+            row = (fa * fb).mean(1) * sigma_w**2 / q
+            table.append([c, _num(float(row.mean()), float(row.std() / math.sqrt(rows)))])
+    return {"q_star": _num(q, q_err), "qmap_slope": _num(slope, 0.0), "chi1": _num(chi, chi_err),
+            "cmap": table, "method": f"mc ({rows} vectors of dim {dim})"}
+
+
+def card(activation: object, dist: Distribution | str = Normal(), degree: int | None = None, depth: int = 50,
+         eoc_sigma_b: float = 0.1, parts: tuple[str, ...] | list[str] = PARTS, quick: bool = False,
+         **options: object) -> dict:
+    """The report card of ``activation`` (module docstring); ``degree`` sets the registry entry's degree option.
+
+    ``quick=True`` tabulates the C-map at c = 0 and 1 only, skips its fixed point c* and the depth
+    scales, and uses 64 Monte Carlo vectors for vector modules (the slow parts).
+
+    Raises
+    ------
+    ValueError
+        For an unknown activation, part or option, or bad ``dist``; parts that fail later hold
+        ``{"error_message": ...}``.
+    """
+    from approxlab.activations import get
+    from approxlab.gains import compute_gains
+    from approxlab.gains.target import resolve
+
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        raise ValueError(f"parts must be among {', '.join(PARTS)}; got {', '.join(unknown)}")
+    dist = parse_dist(dist)
+    if degree is not None:
+        if not isinstance(activation, str):
+            raise ValueError("degree only applies to a registry name")
+        opt = get(activation).degree_option
+        if opt is None:
+            raise ValueError(f"activation {activation!r} has no degree option")
+        options[opt] = degree
+    tgt = resolve(activation, **options)
+    module = tgt.module if tgt.module is not None else tgt.fn
+    out: dict = {"activation": tgt.name, "dist": dist.spec(), "elementwise": tgt.elementwise}
+    g = compute_gains(activation, dist, mc_samples=2**16, **options)
+    gn = compute_gains(activation, Normal(), mc_samples=2**16, **options) if dist != Normal() else g
+    out["gains_method"] = g.method
+    for key in ("second_moment", "derivative_second_moment", "forward_gain", "backward_gain"):
+        v = g.value(key)
+        if v is None:
+            raise ValueError(f"activation {tgt.name!r} keeps coefficient symbols; give them values")
+        out[key] = _num(v, g.errors.get(key, 0.0))
+    alpha = gn.value("forward_gain")
+    sigma_w = math.sqrt(alpha)
+    if "mean_field" in parts:
+        out["mean_field_init"] = {"sigma_w": sigma_w, "sigma_b": 0.0, "note": "sigma_w^2 = forward gain under N(0, 1)"}
+        if tgt.elementwise:
+            out.update(_elementwise_mean_field(activation, sigma_w, options, quick))
+        else:
+            dim = int(getattr(module, "dim", 64) or 64)
+            mf = _guard(_mc_mean_field, module, sigma_w, dim, 64 if quick else 256, 0, quick)
+            out.update(mf if "error_message" not in mf else {"q_star": mf, "chi1": mf, "cmap": mf})  # type: ignore[operator]
+    if "edge_of_chaos" in parts:
+        out["edge_of_chaos"] = _guard(_eoc, activation, eoc_sigma_b, options) if tgt.elementwise else {
+            "error_message": "a vector module has no scalar mean field"}
+    if "dks" in parts:
+        out["dks"] = _guard(_dks, activation, depth, options) if tgt.elementwise else {
+            "error_message": "DKS transforms an elementwise activation"}
+    if "low_precision" in parts:
+        out["low_precision"] = ({str(d).replace("torch.", ""): _guard(low_precision_range, module, d)
+                                 for d in (torch.float16, torch.bfloat16)}
+                                if tgt.elementwise and module is not None else
+                                {"error_message": "measured for elementwise activations only"})
+    if "vp_scale" in parts:
+        fwd, bwd = g.value("forward_gain"), g.value("backward_gain")
+        ef, eb = g.errors.get("forward_gain", 0.0), g.errors.get("backward_gain", 0.0)
+        out["vp_scale"] = {"forward": _num(math.sqrt(fwd), ef / (2 * math.sqrt(fwd))),
+                           "backward": _num(math.sqrt(bwd), eb / (2 * math.sqrt(bwd))),
+                           "geometric_mean": _num((fwd * bwd) ** 0.25, (fwd * bwd) ** 0.25 * (ef / fwd + eb / bwd) / 4),
+                           "note": "torch's gain: weight std = gain / sqrt(fan_in) (fan_out for backward)"}
+    return out
+
+
+def _elementwise_mean_field(activation: object, sigma_w: float, options: dict, quick: bool = False) -> dict:
+    from approxlab.meanfield import MeanField
+
+    try:
+        mf = MeanField(activation, sigma_w, 0.0, **options)
+        q = mf.q_star()
+    except ValueError as exc:
+        err = {"error_message": str(exc)}
+        return {"q_star": err, "chi1": err, "cmap": err}
+    out: dict = {"q_star": _num(q), "chi1": _num(mf.chi1())}
+    if q.value > 0:
+        out["qmap_slope"] = _num(mf.qmap_slope(q.value))
+        out["cmap"] = [[c, _num(mf.cmap(c))] for c in ((0.0, 1.0) if quick else CMAP_POINTS)]
+        c0, s0 = mf.at_zero()
+        out["cmap_at_0"], out["cmap_slope_at_0"] = _num(c0), _num(s0)
+        out["cmap_curvature_at_1"] = _num(mf.curvature_at_1())
+        if not quick:
+            out["c_star"] = _num(mf.c_star())
+            out["depth_scales"] = {k: _num(v) for k, v in mf.depth_scales().items()}
+    else:
+        out["cmap"] = {"error_message": "q* = 0: the signal vanishes, the C-map is undefined"}
+    return out
+
+
+def _eoc(activation: object, sigma_b: float, options: dict) -> dict:
+    from approxlab.meanfield import edge_of_chaos
+
+    r = edge_of_chaos(activation, sigma_b, **options)
+    return {"sigma_b": sigma_b, "sigma_w": _num(r["sigma_w"]), "q_star": _num(r["q_star"])}
+
+
+def _dks(activation: object, depth: int, options: dict) -> dict:
+    from approxlab.meanfield.transforms import dks, transform_params
+
+    return transform_params(dks(activation, depth=depth, **options))
+
+
+def cmap_figure(c: dict, path: object) -> object:
+    """Draw a card's C-map table (C(c) against c, with the identity for reference) as a PNG at ``path``.
+
+    Raises ValueError when the card has no C-map table.
+    """
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    table = c.get("cmap")
+    if not isinstance(table, list):
+        raise ValueError(f"the card of {c.get('activation')!r} has no C-map table: {table}")
+    cs = [row[0] for row in table]
+    vs = [row[1]["value"] for row in table]
+    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    ax.plot([-1, 1], [-1, 1], color="0.6", lw=1, ls=":", label="C(c) = c")
+    ax.plot(cs, vs, "o-", color="C0", lw=1.8, label="C-map at q*")
+    ax.set_xlabel("input correlation c")
+    ax.set_ylabel("output correlation C(c)")
+    chi = c.get("chi1", {})
+    ax.set_title(f"{c.get('activation')}: chi_1 = {chi.get('value', float('nan')):.4g}", fontsize=11)
+    ax.legend(loc="upper left", frameon=False)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    out = Path(str(path))
+    fig.savefig(out, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+    return out

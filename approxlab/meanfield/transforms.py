@@ -1,0 +1,306 @@
+"""DKS and TAT activation transforms for any elementwise activation.
+
+A transformed activation is ``F_hat(x) = gamma (F(alpha x + beta) + delta)`` (input scale alpha, input
+shift beta, output shift delta, output scale gamma). In a network whose weights have Var[W] = 1 / fan_in
+and no bias, with inputs normalised to q = 1, its local maps (input q = 1) are
+
+* Q(1) = E[F_hat(z)^2], Q'(1) = E[z F_hat(z) F_hat'(z)];
+* C(0) = E[F_hat(z)]^2 / Q(1), C'(1) = E[F_hat'(z)^2] / Q(1), C''(1) = E[F_hat''(z)^2] / Q(1).
+
+For a chain of L such layers the network's C-map is the L-fold composition: its slope at 1 is
+C'(1)^L and, when C'(1) = 1, its curvature at 1 is L C''(1).
+
+* **DKS** (Martens et al. 2021, "Rapid training of deep neural networks without skip connections or
+  normalization layers using Deep Kernel Shaping"): Q(1) = 1 (gamma), C(0) = 0 (delta = -E[F(alpha z + beta)]),
+  Q'(1) = 1 and C'(1) = zeta^(1/L) (alpha, beta), so the whole network's C-map slope at 1 is zeta
+  (default 1.5).
+* **TAT** (Zhang et al. 2022, "Deep learning without shortcuts: shaping the kernel with tailored
+  rectifiers"), smooth activations: Q(1) = 1, Q'(1) = 1, C'(1) = 1, C''(1) = tau / L (alpha, beta, delta;
+  default tau = 0.3); ReLU-family (piecewise linear, F'' is a delta so C''(1) is infinite): a leaky ReLU
+  with negative slope s chosen so that the network's C_f(0) = eta (default 0.9) and gamma = sqrt(2 / (1 + s^2)).
+
+The conditions are solved with ``scipy.optimize.root`` from a few starting points; every expectation is
+the split Gauss-Legendre rule of :mod:`approxlab.meanfield.gauss`, and the residuals at the solution are
+returned, so a transform that does not satisfy its conditions is never returned silently.
+
+Examples
+--------
+>>> t = dks("tanh", depth=50)
+>>> [round(v, 3) for v in (t.local_maps()["q_slope_1"], t.local_maps()["c_slope_1"] ** 50)]
+[1.0, 1.5]
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import math
+from collections.abc import Callable
+
+import numpy as np
+import sympy
+import torch
+from scipy.optimize import brentq, root
+from torch import nn
+
+from approxlab.activations.base import X, Elementwise
+from approxlab.meanfield.exact import relu_cmap
+from approxlab.meanfield.gauss import expect_1d
+
+__all__ = ["Transformed", "dks", "tat", "transform_params"]
+
+
+class Transformed(Elementwise):
+    """``gamma (F(alpha x + beta) + delta)`` around an activation module F, keeping F's parameters.
+
+    Its sympy form is F's with x -> alpha x + beta (when F has one); alpha..delta are buffers.
+
+    Examples
+    --------
+    >>> from approxlab.activations import create
+    >>> t = Transformed(create("tanh"), alpha=2.0, beta=0.0, gamma=0.5, delta=0.0)
+    >>> t.sympy_expr()
+    tanh(2*x)/2
+    """
+
+    def __init__(self, base: nn.Module, alpha: float, beta: float, gamma: float, delta: float,
+                 method: str = "", info: dict | None = None) -> None:
+        super().__init__()
+        for name, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma), ("delta", delta)):
+            if not math.isfinite(float(v)):
+                raise ValueError(f"{name} must be finite, got {v}")
+        self.base = base
+        self.alpha, self.beta, self.gamma, self.delta = (float(v) for v in (alpha, beta, gamma, delta))
+        self.method = method
+        self.info = dict(info or {})
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.gamma * (self.base(self.alpha * x + self.beta) + self.delta)
+
+    def symbolic_params(self) -> dict:
+        return dict(self.base.symbolic_params()) if isinstance(self.base, Elementwise) else {}
+
+    def sympy_template(self) -> sympy.Expr:
+        if not isinstance(self.base, Elementwise):
+            raise NotImplementedError(f"{type(self.base).__name__} has no symbolic form")
+        r = sympy.Rational
+        inner = self.base.sympy_template().xreplace({X: r(self.alpha) * X + r(self.beta)})
+        return r(self.gamma) * (inner + r(self.delta))
+
+    def kinks(self) -> tuple[float, ...]:
+        ks = self.base.kinks() if isinstance(self.base, Elementwise) else ()
+        return tuple(sorted((k - self.beta) / self.alpha for k in ks))
+
+    def local_maps(self) -> dict[str, float]:
+        """Q(1), Q'(1), C(0), C'(1), C''(1) of this activation at input q = 1 (module docstring)."""
+        return _local_maps(_fn(self.base), self.base_kinks(), self.alpha, self.beta, self.gamma, self.delta)
+
+    def base_kinks(self) -> tuple[float, ...]:
+        return tuple(self.base.kinks()) if isinstance(self.base, Elementwise) else ()
+
+    def extra_repr(self) -> str:
+        return (f"method={self.method!r}, alpha={self.alpha:.6g}, beta={self.beta:.6g}, gamma={self.gamma:.6g}, "
+                f"delta={self.delta:.6g}")
+
+
+def _fn(module: nn.Module) -> Callable[[torch.Tensor], torch.Tensor]:
+    m = copy.deepcopy(module).double()
+    for p in m.parameters():
+        p.requires_grad_(False)
+    return m
+
+
+def _derivs(f: Callable, x: torch.Tensor, order: int) -> torch.Tensor:
+    with torch.enable_grad():
+        x = x.detach().clone().requires_grad_(True)
+        y = f(x)
+        for _ in range(order):
+            (y,) = torch.autograd.grad(y.sum(), x, create_graph=True, allow_unused=True)
+            if y is None:
+                return torch.zeros_like(x)
+    return y.detach()
+
+
+def _local_maps(f: Callable, kinks: tuple[float, ...], a: float, b: float, g: float, d: float,
+                curvature: bool = True) -> dict[str, float]:
+    ks = tuple((k - b) / a for k in kinks) if a != 0 else ()
+    psi = lambda x: f(a * x + b)  # noqa: E731
+    m1 = expect_1d(psi, 1.0, ks).value
+    m2 = expect_1d(lambda x: (psi(x) + d) ** 2, 1.0, ks).value
+    q1 = g * g * m2
+    qs = g * g * expect_1d(lambda x: x * (psi(x) + d) * _derivs(psi, x, 1), 1.0, ks).value
+    cs1 = g * g * expect_1d(lambda x: _derivs(psi, x, 1) ** 2, 1.0, ks).value / q1
+    out = {"q_1": q1, "q_slope_1": qs, "c_0": (g * (m1 + d)) ** 2 / q1, "c_slope_1": cs1}
+    if curvature:
+        out["c_curv_1"] = (math.inf if any(_slope_jump(f, k) for k in kinks) else
+                           g * g * expect_1d(lambda x: _derivs(psi, x, 2) ** 2, 1.0, ks).value / q1)
+    return out
+
+
+def _slope_jump(f: Callable, k: float) -> bool:
+    h = 1e-7 * max(1.0, abs(k))
+    g = _derivs(f, torch.tensor([k - h, k + h], dtype=torch.float64), 1)
+    return bool(abs(float(g[1] - g[0])) > 1e-5)
+
+
+def _output(f: Callable, kinks: tuple[float, ...], a: float, b: float, center: bool,
+            d: float | None = None) -> tuple[float, float]:
+    ks = tuple((k - b) / a for k in kinks)
+    psi = lambda x: f(a * x + b)  # noqa: E731
+    if d is None:
+        d = -expect_1d(psi, 1.0, ks).value if center else 0.0
+    m2 = expect_1d(lambda x: (psi(x) + d) ** 2, 1.0, ks).value
+    if not m2 > 0:
+        raise ValueError("the transformed activation is identically zero under N(0, 1)")
+    return 1.0 / math.sqrt(m2), d
+
+
+def _relu_family(module: nn.Module) -> tuple[float, float] | None:
+    from approxlab.meanfield.exact import relu_like
+
+    if not isinstance(module, Elementwise):
+        return None
+    try:
+        return relu_like(module.sympy_expr())
+    except NotImplementedError:
+        return None
+
+
+def _solve(residual: Callable[[np.ndarray], np.ndarray], starts: list[tuple[float, ...]], what: str) -> np.ndarray:
+    best = None
+    for s in starts:
+        try:
+            with np.errstate(all="ignore"):
+                sol = root(residual, np.asarray(s, dtype=float), method="hybr")
+        except (ValueError, ZeroDivisionError, OverflowError):
+            continue
+        if sol.success and np.all(np.isfinite(sol.x)) and np.max(np.abs(residual(sol.x))) < 1e-9:
+            if sol.x[0] > 0:  # input scale > 0 (the sign of alpha is a reflection)
+                return sol.x
+            best = sol.x if best is None else best
+    if best is not None:
+        return best
+    raise ValueError(f"{what}: no parameters satisfy the conditions from any starting point")
+
+
+def _module(activation: object, **options: object) -> nn.Module:
+    from approxlab.gains.target import resolve
+
+    tgt = resolve(activation, **options)
+    if not tgt.elementwise or tgt.module is None:
+        if tgt.module is None and tgt.expr is not None:
+            raise ValueError(f"activation {tgt.name!r}: pass a module (registry name, zoo or torch module) to "
+                             f"transform it")
+        raise ValueError(f"activation {tgt.name!r} depends on the whole vector: DKS/TAT need an elementwise one")
+    return tgt.module
+
+
+def dks(activation: object, depth: int = 50, zeta: float = 1.5, q_slope: float = 1.0,
+        **options: object) -> Transformed:
+    """The DKS transform of ``activation`` for a chain of ``depth`` layers (module docstring).
+
+    ReLU-family activations (F = b x or a x on the half-lines) are positively homogeneous, so alpha and
+    gamma trade off and Q'(1) = 1 always; there beta is solved for C'(1) = zeta^(1/depth) with alpha = 1.
+
+    Raises
+    ------
+    ValueError
+        ``zeta <= 1``, ``depth < 1``, a vector module, or no solution.
+    """
+    if not (isinstance(depth, int) and depth >= 1):
+        raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
+    if not (isinstance(zeta, (int, float)) and zeta > 1 and math.isfinite(zeta)):
+        raise ValueError(f"zeta must be a real number > 1 (the network's C-map slope at 1), got {zeta!r}")
+    module = _module(activation, **options)
+    f, kinks = _fn(module), tuple(module.kinks()) if isinstance(module, Elementwise) else ()
+    target = zeta ** (1.0 / depth)
+
+    def maps(a: float, b: float) -> dict[str, float]:
+        g, d = _output(f, kinks, a, b, center=True)
+        return _local_maps(f, kinks, a, b, g, d, curvature=False)
+
+    if _relu_family(module) is not None:
+        def r1(b: float) -> float:
+            return maps(1.0, b)["c_slope_1"] - target
+        grid = np.linspace(-3, 3, 25)
+        vals = [r1(b) for b in grid]
+        for i in range(len(grid) - 1):
+            if vals[i] * vals[i + 1] <= 0:
+                b = brentq(r1, grid[i], grid[i + 1], xtol=1e-14)
+                a = 1.0
+                break
+        else:
+            raise ValueError(f"DKS: no input shift gives C'(1) = {target:.6g} for this ReLU-family activation")
+    else:
+        def res(p: np.ndarray) -> np.ndarray:
+            m = maps(float(p[0]), float(p[1]))
+            return np.array([m["q_slope_1"] - q_slope, m["c_slope_1"] - target])
+        starts = list(itertools.product((1.0, 0.5, 0.1, 2.0, 0.2, 0.05), (0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0)))
+        a, b = _solve(res, starts, "DKS")
+    g, d = _output(f, kinks, a, b, center=True)
+    t = Transformed(module, a, b, g, d, "dks", {"depth": depth, "zeta": zeta, "local_c_slope_1": target})
+    t.info["residuals"] = _residuals(t, {"q_1": 1.0, "c_0": 0.0, "c_slope_1": target})
+    return t
+
+
+def tat(activation: object, depth: int = 50, tau: float = 0.3, eta: float = 0.9, **options: object) -> Transformed:
+    """The TAT transform for a chain of ``depth`` layers (module docstring).
+
+    Smooth activations: C''(1) = tau / depth with Q(1) = Q'(1) = C'(1) = 1. The ReLU family is replaced by
+    the leaky ReLU whose depth-fold C-map has C_f(0) = eta (TAT's tailored rectifier); its module is a
+    :class:`~approxlab.activations.standard.LeakyReLU` (the negative slope is the transform).
+    """
+    if not (isinstance(depth, int) and depth >= 1):
+        raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
+    module = _module(activation, **options)
+    if _relu_family(module) is not None:
+        if not 0 < eta < 1:
+            raise ValueError(f"eta must be in (0, 1), got {eta!r}")
+        from approxlab.activations.standard import LeakyReLU
+
+        def c_net(s: float) -> float:
+            c = 0.0
+            scale = 2.0 / (1 + s * s)
+            for _ in range(depth):
+                c = min(1.0, scale * relu_cmap(s, 1.0, 1.0, c))
+            return c
+        if c_net(0.0) < eta:
+            raise ValueError(f"TAT: even a ReLU network of depth {depth} has C_f(0) = {c_net(0.0):.4g} < eta = {eta}; "
+                             f"lower eta or use more layers")
+        s = brentq(lambda s: c_net(s) - eta, 0.0, 1.0 - 1e-12, xtol=1e-14)
+        t = Transformed(LeakyReLU(s), 1.0, 0.0, math.sqrt(2 / (1 + s * s)), 0.0, "tat-leaky",
+                        {"depth": depth, "eta": eta, "negative_slope": s})
+        t.info["residuals"] = {"q_1": t.local_maps()["q_1"] - 1.0, "network_c_0": c_net(s) - eta}
+        return t
+    if not (isinstance(tau, (int, float)) and tau > 0 and math.isfinite(tau)):
+        raise ValueError(f"tau must be a real number > 0, got {tau!r}")
+    f, kinks = _fn(module), tuple(module.kinks()) if isinstance(module, Elementwise) else ()
+    jumps = [k for k in kinks if _slope_jump(f, k)]
+    if jumps:
+        raise ValueError(f"TAT needs a smooth activation (C''(1) is infinite where F' jumps, here at {tuple(jumps)}) or "
+                         f"the ReLU family")
+    target = tau / depth
+
+    def res(p: np.ndarray) -> np.ndarray:
+        a, b, d = (float(v) for v in p)
+        g, _ = _output(f, kinks, a, b, center=False, d=d)
+        m = _local_maps(f, kinks, a, b, g, d)
+        return np.array([m["q_slope_1"] - 1.0, m["c_slope_1"] - 1.0, m["c_curv_1"] - target])
+
+    starts = list(itertools.product((0.1, 0.5, 1.0, 0.05), (0.0, 1.0, -1.0), (0.0, 1.0, -1.0)))
+    a, b, d = _solve(res, starts, "TAT")
+    g, _ = _output(f, kinks, a, b, center=False, d=d)
+    t = Transformed(module, a, b, g, d, "tat", {"depth": depth, "tau": tau, "local_c_curv_1": target})
+    t.info["residuals"] = _residuals(t, {"q_1": 1.0, "q_slope_1": 1.0, "c_slope_1": 1.0, "c_curv_1": target})
+    return t
+
+
+def _residuals(t: Transformed, targets: dict[str, float]) -> dict[str, float]:
+    m = t.local_maps()
+    return {k: m[k] - v for k, v in targets.items()}
+
+
+def transform_params(t: Transformed) -> dict:
+    """The JSON form: method, alpha, beta, gamma, delta, settings and residuals of the conditions."""
+    return {"method": t.method, "alpha": t.alpha, "beta": t.beta, "gamma": t.gamma, "delta": t.delta,
+            **{k: v for k, v in t.info.items()}}

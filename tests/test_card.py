@@ -1,0 +1,91 @@
+"""The activation report card (approxlab.card, `approxlab card`)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import mpmath as mp
+import pytest
+import sympy
+import torch
+
+from approxlab.activations import X, names
+from approxlab.card import CMAP_POINTS, card, low_precision_range
+
+KEYS = ("second_moment", "derivative_second_moment", "forward_gain", "backward_gain", "q_star", "chi1")
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, dict) and set(v) == {"value", "error"} and v["error"] >= 0
+
+
+@pytest.mark.parametrize("name", names())
+def test_card_works_on_every_registered_activation(name: str) -> None:
+    c = card(name, parts=("gains", "mean_field"), quick=True)
+    for key in KEYS[:4]:
+        assert _is_number(c[key]), (name, key, c[key])
+    if isinstance(c["cmap"], list):
+        pts = {cc: v for cc, v in c["cmap"]}
+        assert 0.0 in pts and 1.0 in pts
+        assert pts[1.0]["value"] == pytest.approx(1.0, abs=max(10 * pts[1.0]["error"], 1e-9)) or not c["elementwise"]
+        assert _is_number(c["q_star"]) and _is_number(c["chi1"])
+    else:  # the reason is stated, never a silent number
+        assert "error_message" in c["cmap"]
+
+
+def test_full_card_of_relu_against_closed_forms() -> None:
+    c = card("relu")
+    assert c["forward_gain"] == {"value": 2.0, "error": 0.0} and c["q_star"]["value"] == 1.0
+    for cc, v in c["cmap"]:
+        th = mp.acos(cc)
+        ref = float(2 * (mp.sqrt(1 - cc * cc) + (mp.pi - th) * cc) / (2 * mp.pi))
+        assert abs(v["value"] - ref) <= max(4 * v["error"], 1e-15)
+    assert [cc for cc, _ in c["cmap"]] == list(CMAP_POINTS)
+    assert c["cmap_curvature_at_1"]["value"] == math.inf
+    assert "error_message" in c["edge_of_chaos"]  # ReLU with a bias has no finite q* at chi_1 = 1
+    assert abs(c["dks"]["residuals"]["c_slope_1"]) < 1e-9
+    assert c["low_precision"]["float16"]["finite_up_to"] == 1e4
+    assert c["vp_scale"]["forward"]["value"] == pytest.approx(math.sqrt(2), rel=1e-15)
+
+
+def test_card_of_a_sympy_formula_and_a_torch_module_agree_with_the_name() -> None:
+    by_name = card("silu", parts=("gains", "mean_field"), quick=True)
+    by_expr = card(X / (1 + sympy.exp(-X)), parts=("gains", "mean_field"), quick=True)
+    by_torch = card(torch.nn.SiLU(), parts=("gains", "mean_field"), quick=True)
+    for other in (by_expr, by_torch):
+        assert other["forward_gain"]["value"] == pytest.approx(by_name["forward_gain"]["value"], rel=1e-12)
+        assert other["chi1"]["value"] == pytest.approx(by_name["chi1"]["value"], rel=1e-10)
+    assert by_torch["gains_method"] in ("exact", "quad")  # not Monte Carlo
+
+
+def test_low_precision_range_of_squared_relu() -> None:
+    r = low_precision_range(lambda x: torch.relu(x) ** 2, torch.float16)
+    assert 240 <= r["finite_up_to"] < 256.1  # 256^2 = 65536 > 65504, the float16 maximum
+
+
+def test_cli_card_json_and_bad_input() -> None:
+    out = subprocess.run([sys.executable, "-m", "approxlab", "card", "tanh", "--quick", "--depth", "5", "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    for key in KEYS:
+        assert _is_number(data[key])
+    assert [c for c, _ in data["cmap"]] == [0.0, 1.0]
+    bad = subprocess.run([sys.executable, "-m", "approxlab", "card", "nosuch"], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 2 and bad.stderr.startswith("approxlab: error:") and "Traceback" not in bad.stderr
+    with pytest.raises(ValueError, match="parts must be among"):
+        card("relu", parts=("nope",))
+
+
+def test_cmap_figure(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from approxlab.card import cmap_figure
+
+    c = card("tanh", parts=("gains", "mean_field"))
+    png = cmap_figure(c, tmp_path / "cmap.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(ValueError, match="no C-map table"):
+        cmap_figure({"activation": "x", "cmap": {"error_message": "q* = 0"}}, tmp_path / "no.png")
