@@ -189,8 +189,8 @@ def eq72(p) -> Verdict:
 @claim(f"{P}/Theorem 3.19",
        "With a_k = 1 (Eq. 20), the scaled tropical activation F(x) = sqrt2/n max_k {a_k + kx} (Eq. 21) has equal "
        "unitary forward and backward gains in the limit n -> inf.", source="ortho Theorem 3.19, Eqs. 20-21 (Appendix E)",
-       printed={"a_k": 1, "scale": sp.sqrt(2), "gain_limit": 1}, uses=(f"{P}/Eq. 71",),
-       reading="a_k only shifts F by a_k scale/n, which vanishes in the limit: the a_k mutants cannot change the verdict.")
+       # a_k only shifts F by a_k scale/n, which vanishes in the limit: its mutants cannot change the verdict
+       printed={"a_k": 1, "scale": sp.sqrt(2), "gain_limit": 1}, uses=(f"{P}/Eq. 71",))
 def thm319(p) -> Verdict:
     nn = sp.Symbol("n", positive=True)
     e2, d2 = _tropical_scaled_moments(nn, p["scale"], p["a_k"])
