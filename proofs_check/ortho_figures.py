@@ -38,14 +38,16 @@ PRINTED_FIG5: dict[str, Any] = {"target": "gelu", "num_degree": 6, "den_degree":
 
 #: App. H / Fig. 6 caption: x^2/2 interpolated by the tropical-Laurent polynomial max_{k=-3}^{3}{kx - k^2/2}
 #: of degree 6.
-PRINTED_FIG6: dict[str, Any] = {"powers": tuple(range(-3, 4)), "intercepts": tuple(-k * k / 2 for k in range(-3, 4)),
-                                "degree": 6}
+PRINTED_FIG6: dict[str, Any] = {"powers": tuple(range(-3, 4)),
+                                "intercepts": ("-9/2", "-2", "-1/2", "0", "-1/2", "-2", "-9/2"), "degree": 6}
 
 #: App. M / Fig. 10 (and Sec. 4.2 / Fig. 3, its first row): Hermite gives "a smooth and globally coherent
 #: decision boundary", Fourier "quasi-periodic patterns ... even fitting noisy points", tropical "a
 #: piecewise affine boundary, resembling the behavior of ReLU".
+#: Sec. 4.2 / App. M: "four single-layer neural networks", one per activation.
 PRINTED_FIG10: dict[str, Any] = {"piecewise_affine": ("tropical", "relu"), "smooth": ("hermite",),
-                                 "fits_noise": "fourier", "datasets": ("classification", "moons", "circles")}
+                                 "fits_noise": "fourier", "datasets": ("classification", "moons", "circles"),
+                                 "networks": 4, "hidden_layers": 1}
 PRINTED_FIG3: dict[str, Any] = {**PRINTED_FIG10, "datasets": ("classification",)}
 
 
@@ -59,6 +61,8 @@ def check_fig1(p: dict[str, Any]) -> Verdict:
     if tuple(p["degrees"]) != have:
         return Verdict.failed(f"printed degrees {p['degrees']} but the figure draws degrees {have}")
     radius = {int(k): v["accurate_radius"] for k, v in d["fits"].items()}
+    if p["wider"] not in radius:
+        return Verdict.failed(f"printed degree {p['wider']} is not among the figure's degrees {have}")
     other = [k for k in radius if k != p["wider"]][0]
     ev = (f"Lagrange interpolation of GELU at Chebyshev points of [-R, R]; widest R (0.25 grid) with max error "
           f"<= {FIG1_TOL} on [-R, R]: degree 3 -> R = {radius[3]:g}, degree 8 -> R = {radius[8]:g}")
@@ -110,7 +114,7 @@ def check_fig6(p: dict[str, Any]) -> Verdict:
     d = fig6_data()
     par = d["fit"]["parameters"]
     pw, ic = np.array(par["num_powers"]), np.array(par["num_coefficients"])
-    printed_p, printed_c = np.array(p["powers"], float), np.array(p["intercepts"], float)
+    printed_p, printed_c = np.array(p["powers"], float), np.array([float(c) for c in p["intercepts"]])
     same = len(pw) == len(printed_p) and np.allclose(pw, printed_p, atol=1e-14) and np.allclose(ic, printed_c, atol=1e-14)
     degree = float(printed_p.max() - printed_p.min())
     e = d["fit"]["errors"]
@@ -126,8 +130,18 @@ def check_fig6(p: dict[str, Any]) -> Verdict:
 def check_boundaries(p: dict[str, Any]) -> Verdict:
     from approxlab.paper_figures_boundaries import DATASETS, boundary_data
 
+    from approxlab.paper_figures_boundaries import ACTIVATIONS, make_net
+    from torch import nn
+
     if tuple(p["datasets"]) not in (DATASETS, ("classification",)):
         return Verdict.failed(f"datasets {p['datasets']} are not those of the regenerated figure {DATASETS}")
+    named = set(p["piecewise_affine"]) | set(p["smooth"]) | {p["fits_noise"]}
+    if p["networks"] != len(ACTIVATIONS) or named != set(ACTIVATIONS):
+        return Verdict.failed(f"printed {p['networks']} networks ({sorted(named)}); the regenerated figure compares "
+                              f"{len(ACTIVATIONS)}: {', '.join(ACTIVATIONS)}")
+    layers = sum(isinstance(m, nn.Linear) for m in make_net(ACTIVATIONS[0], 0)) - 1
+    if p["hidden_layers"] != layers:
+        return Verdict.failed(f"printed {p['hidden_layers']} hidden layer(s); the regenerated networks have {layers}")
     d = boundary_data(tuple(p["datasets"]), 0)  # dataset k has seed 100 k: the rows agree between Figs. 3 and 10
     rows = [d["datasets"][n]["nets"] for n in p["datasets"]]
     affine_ok = all(r[a]["affine_fraction"] > 0.5 for r in rows for a in p["piecewise_affine"])
@@ -150,20 +164,24 @@ def check_boundaries(p: dict[str, Any]) -> Verdict:
     return Verdict.failed(ev)
 
 
+_SRC = {1: "ortho Sec. 3.5, Fig. 1", 2: "ortho Sec. 3.5, Fig. 2", 5: "ortho App. H, Fig. 5; Sec. 3.5",
+        6: "ortho App. H, Fig. 6", 3: "ortho Sec. 4.2, Fig. 3", 10: "ortho App. M, Fig. 10"}
+
 claim(f"{P}/Figure 1", "A Hermite activation of degree 8 fits GELU accurately on a wider interval than one of degree 3.",
-      source="ortho Sec. 3.5, Fig. 1")(lambda: check_fig1(PRINTED_FIG1))
+      source=_SRC[1], printed=PRINTED_FIG1)(check_fig1)
 claim(f"{P}/Figure 2", "Lagrange interpolation of GELU by a degree-6 Fourier activation leaves higher-frequency errors in "
       "the derivative; Hermite interpolation (values and slopes) circumvents it.",
-      source="ortho Sec. 3.5, Fig. 2")(lambda: check_fig2(PRINTED_FIG2))
+      source=_SRC[2], printed=PRINTED_FIG2)(check_fig2)
 claim(f"{P}/Figure 5", "A tropical rational activation of degree 6/6 (real powers) Hermite-interpolates GELU, which "
       "a (convex) tropical polynomial cannot fit well.",
-      source="ortho App. H, Fig. 5; Sec. 3.5")(lambda: check_fig5(PRINTED_FIG5))
+      source=_SRC[5], printed=PRINTED_FIG5)(check_fig5)
 claim(f"{P}/Figure 6 (regenerated)", "Fitting x^2/2 by a tropical polynomial in the general sense gives the "
       "tropical-Laurent polynomial max_{k=-3}^{3}{kx - k^2/2} of degree 6, which interpolates it.",
-      source="ortho App. H, Fig. 6")(lambda: check_fig6(PRINTED_FIG6))
-claim(f"{P}/Figure 3", "On a noisy 2-D classification set the decision boundary depends on the activation: piecewise "
+      source=_SRC[6], printed=PRINTED_FIG6)(check_fig6)
+claim(f"{P}/Figure 3", "Four single-layer networks on a noisy 2-D classification set: the decision boundary is piecewise "
       "affine for tropical/ReLU, smooth for Hermite, fitting noisy points for Fourier.",
-      source="ortho Sec. 4.2, Fig. 3")(lambda: check_boundaries(PRINTED_FIG3))
+      source=_SRC[3], printed=PRINTED_FIG3)(check_boundaries)
 claim(f"{P}/Figure 10", "Hermite: smooth, globally coherent boundary; Fourier: quasi-periodic patterns fitting noisy "
-      "points; tropical: piecewise affine boundary resembling ReLU (classification, moons, circles).",
-      source="ortho App. M, Fig. 10")(lambda: check_boundaries(PRINTED_FIG10))
+      "points; tropical: piecewise affine boundary resembling ReLU (four single-layer networks; classification, "
+      "moons, circles).",
+      source=_SRC[10], printed=PRINTED_FIG10)(check_boundaries)

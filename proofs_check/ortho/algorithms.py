@@ -22,16 +22,18 @@ from proofs_check.ortho.tropical import _tropical
 # Appendix G: Algorithms 1-6, re-typed from the pseudo-code and run
 
 
-def _alg1(n: int):
-    """Algorithm 1 as printed (grid and coeffs of shape [n+1, n/2+1]; n/2 read as floor(n/2))."""
+def _alg1(n: int, sign: int = -1, step: int = 2, log_base: float = 2.0):
+    """Algorithm 1 as printed (grid and coeffs of shape [n+1, n/2+1]; n/2 read as floor(n/2)); ``sign``, ``step``
+    and ``log_base`` are its printed constants (-1)^j, i - 2j (j <= i/2) and j log 2."""
     h = n // 2
     coeffs = np.zeros((n + 1, h + 1))
     grid = np.zeros((n + 1, h + 1))
     for i in range(n + 1):
         for j in range(h + 1):
-            if j <= i / 2:
-                coeffs[i][j] = (-1) ** j * math.exp((-math.lgamma(j + 1) - math.lgamma(i - 2 * j + 1)) - j * math.log(2))
-                grid[i][j] = i - 2 * j
+            if j <= i / step:
+                coeffs[i][j] = sign ** j * math.exp((-math.lgamma(j + 1) - math.lgamma(i - step * j + 1))
+                                                    - j * math.log(log_base))
+                grid[i][j] = i - step * j
             else:
                 coeffs[i][j] = 0
                 grid[i][j] = 0
@@ -40,11 +42,14 @@ def _alg1(n: int):
 
 @claim(f"{P}/Algorithm 1",
        "coeffs[i][j] = (-1)^j exp(-log j! - log (i-2j)! - j log 2), grid[i][j] = i - 2j (j <= i/2) give He_i(x)/i! = "
-       "sum_j coeffs[i][j] x^grid[i][j] (Eq. 22).", source="ortho Appendix G, Algorithm 1")
-def alg1() -> Verdict:
+       "sum_j coeffs[i][j] x^grid[i][j] (Eq. 22).", source="ortho Appendix G, Algorithm 1",
+       printed={"sign": -1, "index_step": 2, "log_base": 2})
+def alg1(p) -> Verdict:
+    if p["index_step"] < 1:
+        return Verdict.failed(f"grid i - {p['index_step']} j with j <= i/{p['index_step']} is not a finite sum")
     worst = 0.0
     for n in range(0, 13):
-        coeffs, grid = _alg1(n)
+        coeffs, grid = _alg1(n, p["sign"], p["index_step"], float(p["log_base"]))
         for i in range(n + 1):
             poly = sum(sp.Float(coeffs[i][j], 30) * X ** int(grid[i][j]) for j in range(coeffs.shape[1]))
             ref = sp.hermite_prob(i, X) / sp.factorial(i)

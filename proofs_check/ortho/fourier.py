@@ -82,23 +82,27 @@ def propd3(p) -> Verdict:
 
 
 @claim(f"{P}/Eq. 59", "The U(-pi, pi) density is p(x) = 1/(2 pi) on [-pi, pi] (and E[F^2] = int F^2 p dx, Eq. 58).",
-       source="ortho Appendix D, Eqs. 57-59")
-def eq59() -> Verdict:
-    total = sp.integrate(sp.Rational(1, 1) / (2 * sp.pi), (X, -sp.pi, sp.pi))
-    var = sp.integrate(X**2 / (2 * sp.pi), (X, -sp.pi, sp.pi))
+       source="ortho Appendix D, Eqs. 57-59", printed={"density": 1 / (2 * sp.pi)})
+def eq59(p) -> Verdict:
+    total = sp.integrate(p["density"], (X, -sp.pi, sp.pi))
+    var = sp.integrate(X**2 * p["density"], (X, -sp.pi, sp.pi))
     ev = f"int p = {total}; Var[x] = {var} (= pi^2/3, not 1: Assumption 3.11 replaces Assumption 3.4's unit variance)."
     return Verdict.proved(ev) if total == 1 else Verdict.failed(ev)
 
 
 @claim(f"{P}/Eq. 61",
        "E[F^2] = a_0^2 + 1/(2 pi) sum_{k=1}^n 1/(k!)^2 int_{-pi}^{pi} a_k^2 cos^2(kx) + b_k^2 sin^2(kx) dx.",
-       source="ortho Appendix D, Eq. 61")
-def eq61() -> Verdict:
+       source="ortho Appendix D, Eq. 61",
+       printed={"norm": 1 / (2 * sp.pi), "factorial_power": 2, "coefficient_power": 2, "k_from": 1},
+       uses=(f"{P}/Eq. 59",))
+def eq61(p) -> Verdict:
     bad = []
+    q = p["coefficient_power"]
     for n in range(1, 4):
         e2, _, a, b = _fourier_moments(n)
-        rhs = a[0] ** 2 + sum(sp.integrate(a[k] ** 2 * sp.cos(k * X) ** 2 + b[k] ** 2 * sp.sin(k * X) ** 2,
-                                           (X, -sp.pi, sp.pi)) / sp.factorial(k) ** 2 for k in range(1, n + 1)) / (2 * sp.pi)
+        rhs = a[0] ** 2 + sum(sp.integrate(a[k] ** q * sp.cos(k * X) ** 2 + b[k] ** q * sp.sin(k * X) ** 2,
+                                           (X, -sp.pi, sp.pi)) / sp.factorial(k) ** p["factorial_power"]
+                              for k in range(p["k_from"], n + 1)) * p["norm"]
         if sp.simplify(e2 - rhs) != 0:
             bad.append(n)
     ev = f"Right-hand side integrated by sympy equals E[F^2] for n = 1..3; failures {bad or 'none'}."
@@ -118,12 +122,17 @@ def eq62(p) -> Verdict:
 
 
 @claim(f"{P}/Proposition D.4", "F'(x) = sum_{k=1}^n 1/(k-1)! (-a_k sin(kx) + b_k cos(kx)) (Eq. 64).",
-       source="ortho Appendix D, Proposition D.4, Eq. 64")
-def propd4() -> Verdict:
+       source="ortho Appendix D, Proposition D.4, Eq. 64",
+       printed={"k_from": 1, "factorial_shift": 1, "sin_sign": -1})
+def propd4(p) -> Verdict:
+    if p["k_from"] < 1 or p["k_from"] - p["factorial_shift"] < 0:
+        return Verdict.failed(f"the sum from k = {p['k_from']} with (k - {p['factorial_shift']})! is not defined "
+                              f"for the coefficients (b_0 does not exist)")
     bad = []
     for n in range(1, 8):
         a, b = _syms("a", n), [None] + _syms("b", n, 1)
-        rhs = sum((-a[k] * sp.sin(k * X) + b[k] * sp.cos(k * X)) / sp.factorial(k - 1) for k in range(1, n + 1))
+        rhs = sum((p["sin_sign"] * a[k] * sp.sin(k * X) + b[k] * sp.cos(k * X)) / sp.factorial(k - p["factorial_shift"])
+                  for k in range(p["k_from"], n + 1))
         if sp.simplify(sp.diff(fourier_activation(a, b), X) - rhs) != 0:
             bad.append(n)
     ev = f"Exact for n = 1..7; failures {bad or 'none'}."
@@ -335,21 +344,27 @@ def remd8() -> Verdict:
 @claim(f"{P}/Eq. 24",
        "F(x) = a_0 + sqrt(2) sum_{k=1}^n a_k cos(f_k x - phi_k)/k! is equivalent to the sine-cosine form (Eq. 12); "
        "with f_k = k, phi_k = pi/4 and a_k, a_0 as in Corollary 3.14 the gains are unitary in the limit.",
-       source="ortho Sec. 3.5, Eq. 24")
-def eq24() -> Verdict:
+       source="ortho Sec. 3.5, Eq. 24", printed={"amplitude": sp.sqrt(2), "phase": sp.pi / 4})
+def eq24(p) -> Verdict:
     n = 4
     amp = _syms("A", n)
     phi = _syms("phi", n)
-    ap = amp[0] + sp.sqrt(2) * sum(amp[k] * sp.cos(k * X - phi[k]) / sp.factorial(k) for k in range(1, n + 1))
+    r2, ph = p["amplitude"], p["phase"]
+    ap = amp[0] + r2 * sum(amp[k] * sp.cos(k * X - phi[k]) / sp.factorial(k) for k in range(1, n + 1))
     a = [amp[0]] + [sp.sqrt(2) * amp[k] * sp.cos(phi[k]) for k in range(1, n + 1)]
     b = [None] + [sp.sqrt(2) * amp[k] * sp.sin(phi[k]) for k in range(1, n + 1)]
-    d = sp.simplify(sp.expand_trig(ap - fourier_activation(a, b)))
-    # phi = pi/4: sqrt2 cos(kx - pi/4) = cos kx + sin kx, i.e. b_k = a_k
-    d_init = sp.simplify(sp.expand_trig(sp.sqrt(2) * sp.cos(3 * X - sp.pi / 4) - sp.cos(3 * X) - sp.sin(3 * X)))
+    d = sp.expand(sp.expand_trig(ap - fourier_activation(a, b)))
+    # phi = pi/4: sqrt2 cos(kx - pi/4) = cos kx + sin kx, i.e. b_k = a_k: the coefficients sqrt2 cos(phi), sqrt2 sin(phi)
+    # of cos kx and sin kx must both be 1
+    d_init = sp.Integer(0) if (r2 * sp.cos(ph) - 1).equals(0) and (r2 * sp.sin(ph) - 1).equals(0) \
+        else sp.Tuple(r2 * sp.cos(ph) - 1, r2 * sp.sin(ph) - 1)
+    if d != 0 or d_init != 0:
+        return Verdict.failed(f"Eq. 24 minus Eq. 12 (a_k -> sqrt2 A_k cos(phi_k), b_k -> sqrt2 A_k sin(phi_k)) is {d}; "
+                              f"amplitude {r2} and phase {ph} give cos/sin coefficients off by {d_init}")
     gains = []
     for nn in (6,):
-        f = sp.sqrt(1 - 1 / sp.factorial(nn) ** 2) + sp.sqrt(2) * sum(
-            sp.cos(k * X - sp.pi / 4) / sp.factorial(k) for k in range(1, nn + 1))
+        f = sp.sqrt(1 - 1 / sp.factorial(nn) ** 2) + r2 * sum(
+            sp.cos(k * X - ph) / sp.factorial(k) for k in range(1, nn + 1))
         i0 = sp.besseli(0, 2)  # coefficients / sqrt(I_0(2)) divide both moments by I_0(2)
         gains.append((nn, float(i0 / uniform_trig_mean(f**2)), float(i0 / uniform_trig_mean(sp.diff(f, X) ** 2))))
     ev = (f"Eq. 24 minus Eq. 12 with a_k -> sqrt2 A_k cos(phi_k), b_k -> sqrt2 A_k sin(phi_k) simplifies to {d} (n = {n}, "

@@ -24,22 +24,27 @@ from proofs_check.ortho._common import (
 
 @claim(f"{P}/Definition 3.5",
        "He_n(x) = (-1)^n e^(x^2/2) d^n/dx^n e^(-x^2/2) (Eq. 6), with He_0 = 1, He_1 = x, He_2 = x^2 - 1, "
-       "He_3 = x^3 - 3x.", source="ortho Def. 3.5, Eq. 6")
-def def35() -> Verdict:
-    printed = [sp.Integer(1), X, X**2 - 1, X**3 - 3 * X]
-    bad = [n for n, p in enumerate(printed) if sp.expand(hermite_rodrigues(n) - p) != 0]
+       "He_3 = x^3 - 3x.", source="ortho Def. 3.5, Eq. 6",
+       printed={"first_terms": (sp.Integer(1), X, X**2 - 1, X**3 - 3 * X)})
+def def35(p) -> Verdict:
+    bad = [n for n, he in enumerate(p["first_terms"]) if sp.expand(hermite_rodrigues(n) - he) != 0]
     bad += [n for n in range(N_EXACT + 1) if sp.expand(hermite_rodrigues(n) - sp.hermite_prob(n, X)) != 0]
     ev = (f"Eq. 6 expanded for n = 0..{N_EXACT} equals sympy.hermite_prob(n, x); the four printed first terms "
           f"match; mismatches: {bad or 'none'}.")
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
 
-def _orthogonality_gauss(nmax: int, direct: int = 2) -> tuple[list, list]:
+_N = sp.Symbol("n", integer=True, nonnegative=True)
+#: Eq. 7 / Eq. 30: the right-hand side for m = n, as printed.
+_EQ7 = {"norm": sp.sqrt(2 * sp.pi) * sp.factorial(_N)}
+
+
+def _orthogonality_gauss(nmax: int, norm: sp.Expr, direct: int = 2) -> tuple[list, list]:
     bad, direct_bad = [], []
     for m in range(nmax + 1):
         for n in range(nmax + 1):
             val = gauss_mean(hermite_rodrigues(m) * hermite_rodrigues(n)) * sp.sqrt(2 * sp.pi)
-            if sp.simplify(val - sp.sqrt(2 * sp.pi) * sp.factorial(n) * (1 if m == n else 0)) != 0:
+            if sp.simplify(val - norm.subs(_N, n) * (1 if m == n else 0)) != 0:
                 bad.append((m, n))
             if m <= direct and n <= direct:  # direct symbolic integral as a check of gauss_mean
                 integral = sp.integrate(hermite_rodrigues(m) * hermite_rodrigues(n) * sp.exp(-(X**2) / 2),
@@ -51,33 +56,36 @@ def _orthogonality_gauss(nmax: int, direct: int = 2) -> tuple[list, list]:
 
 @claim(f"{P}/Property 3.6",
        "For all m, n in N: int He_m He_n e^(-x^2/2) dx = sqrt(2 pi) n! delta_nm (Eq. 7).",
-       source="ortho Property 3.6, Eq. 7")
-def prop36() -> Verdict:
-    bad, direct_bad = _orthogonality_gauss(10)
+       source="ortho Property 3.6, Eq. 7", printed=_EQ7)
+def prop36(p) -> Verdict:
+    bad, direct_bad = _orthogonality_gauss(10, p["norm"])
     ev = (f"Exact for all 0 <= m, n <= 10 via Gaussian moments (E[x^2j] = (2j-1)!!); the moment method agrees "
           f"with direct sympy integration for m, n <= 2. Failures: {bad or 'none'}; method disagreements: "
           f"{direct_bad or 'none'}.")
     return Verdict.proved(ev) if not bad and not direct_bad else Verdict.failed(ev)
 
 
-@claim(f"{P}/Property C.2", "Same as Property 3.6 (Eq. 30).", source="ortho Appendix C, Property C.2, Eq. 30")
-def propc2() -> Verdict:
-    bad, _ = _orthogonality_gauss(10, direct=-1)
+@claim(f"{P}/Property C.2", "Same as Property 3.6 (Eq. 30).", source="ortho Appendix C, Property C.2, Eq. 30",
+       printed=_EQ7)
+def propc2(p) -> Verdict:
+    bad, _ = _orthogonality_gauss(10, p["norm"], direct=-1)
     ev = f"Eq. 30 is Eq. 7 repeated: exact for 0 <= m, n <= 10; failures {bad or 'none'}."
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
 
-@claim(f"{P}/Eq. 32", "int He_n^2/n! e^(-x^2/2)/sqrt(2 pi) dx = 1 for all n.", source="ortho Appendix C, Eq. 32")
-def eq32() -> Verdict:
-    vals = [gauss_mean(sp.hermite_prob(n, X) ** 2 / sp.factorial(n)) for n in range(16)]
-    ev = f"E[He_n^2]/n! for n = 0..15: {sorted(set(vals))}."
-    return Verdict.proved(ev) if all(v == 1 for v in vals) else Verdict.failed(ev)
+@claim(f"{P}/Eq. 32", "int He_n^2/n! e^(-x^2/2)/sqrt(2 pi) dx = 1 for all n.", source="ortho Appendix C, Eq. 32",
+       printed={"value": 1, "factorial_power": 1})
+def eq32(p) -> Verdict:
+    vals = [gauss_mean(sp.hermite_prob(n, X) ** 2 / sp.factorial(n) ** p["factorial_power"]) for n in range(16)]
+    ev = f"E[He_n^2]/(n!)^{p['factorial_power']} for n = 0..15: {sorted(set(vals))}."
+    return Verdict.proved(ev) if all(v == p["value"] for v in vals) else Verdict.failed(ev)
 
 
-@claim(f"{P}/Eq. 33", "For m != n: int He_m He_n e^(-x^2/2)/sqrt(2 pi) dx = 0.", source="ortho Appendix C, Eq. 33")
-def eq33() -> Verdict:
+@claim(f"{P}/Eq. 33", "For m != n: int He_m He_n e^(-x^2/2)/sqrt(2 pi) dx = 0.", source="ortho Appendix C, Eq. 33",
+       printed={"value": 0})
+def eq33(p) -> Verdict:
     bad = [(m, n) for m in range(13) for n in range(13)
-           if m != n and gauss_mean(sp.hermite_prob(m, X) * sp.hermite_prob(n, X)) != 0]
+           if m != n and gauss_mean(sp.hermite_prob(m, X) * sp.hermite_prob(n, X)) != p["value"]]
     ev = f"E[He_m He_n] = 0 exactly for all m != n in 0..12; failures: {bad or 'none'}."
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
@@ -102,33 +110,38 @@ def propc3(p) -> Verdict:
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
 
-def _eq_steps_hermite(step: str) -> Verdict:
-    """Eqs. 34-39 and 46-50: the intermediate expressions of the proofs of C.3 and C.8."""
+def _eq_steps_hermite(step: str, p) -> Verdict:
+    """Eqs. 35-39 and 46-50: the intermediate expressions of the proofs of C.3 and C.8, each built from its
+    printed summation start ``k_from``, index shift ``shift`` (He_{k-shift}), factorial exponents and powers."""
+    k0 = p["k_from"]
+    sh = p.get("shift", 0)
+    if k0 - sh < 0:
+        return Verdict.failed(f"Eq. {step}: He_(k-{sh}) and (k-{sh})! are undefined at k = {k0}")
     bad = []
     for n in range(1, 6):
         a = _syms("a", n)
         he = [sp.hermite_prob(k, X) for k in range(n + 1)]
         f = hermite_activation(a)
-        target = {
-            "35": gauss_mean(sum(a[k] / sp.factorial(k) * he[k] for k in range(n + 1)) ** 2),
-            "36": sum(gauss_mean(a[k] ** 2 / sp.factorial(k) ** 2 * he[k] ** 2) for k in range(n + 1)),
-            "37": sum(a[k] ** 2 / sp.factorial(k) ** 2 * gauss_mean(he[k] ** 2) for k in range(n + 1)),
-            "38": sum(a[k] ** 2 / sp.factorial(k) * gauss_mean(he[k] ** 2 / sp.factorial(k)) for k in range(n + 1)),
-            "39": sum(a[k] ** 2 / sp.factorial(k) for k in range(n + 1)),
-        }
-        dtarget = {
-            "46": gauss_mean(sum(a[k] / sp.factorial(k - 1) * he[k - 1] for k in range(1, n + 1)) ** 2),
-            "47": sum(gauss_mean(a[k] ** 2 / sp.factorial(k - 1) ** 2 * he[k - 1] ** 2) for k in range(1, n + 1)),
-            "48": sum(a[k] ** 2 / sp.factorial(k - 1) * gauss_mean(he[k - 1] ** 2 / sp.factorial(k - 1))
-                      for k in range(1, n + 1)),
-            "50": sum(a[k] ** 2 / sp.factorial(k - 1) for k in range(1, n + 1)),
-        }
-        if step in target:
-            ref = gauss_mean(f**2)
-            val = target[step]
-        else:
-            ref = gauss_mean(sp.diff(f, X) ** 2)
-            val = dtarget[step]
+        ks = range(k0, n + 1)
+
+        def fac(k: int, key: str) -> sp.Expr:
+            return sp.factorial(k - sh) ** p[key]
+
+        if step == "35":
+            val = gauss_mean(sum(a[k] / fac(k, "factorial_power") * he[k] for k in ks) ** p["square"])
+        elif step in ("36", "47"):
+            val = sum(gauss_mean(a[k] ** p["a_power"] / fac(k, "factorial_power") * he[k - sh] ** p["he_power"])
+                      for k in ks)
+        elif step == "37":
+            val = sum(a[k] ** p["a_power"] / fac(k, "factorial_power") * gauss_mean(he[k] ** p["he_power"]) for k in ks)
+        elif step in ("38", "48"):
+            val = sum(a[k] ** p["a_power"] / fac(k, "outer_factorial_power")
+                      * gauss_mean(he[k - sh] ** 2 / fac(k, "inner_factorial_power")) for k in ks)
+        elif step in ("39", "50"):
+            val = sum(a[k] ** p["a_power"] / fac(k, "factorial_power") for k in ks)
+        else:  # 46
+            val = gauss_mean(sum(a[k] / fac(k, "factorial_power") * he[k - sh] for k in ks) ** p["square"])
+        ref = gauss_mean(f**2) if step in ("35", "36", "37", "38", "39") else gauss_mean(sp.diff(f, X) ** 2)
         if sp.expand(val - ref) != 0:
             bad.append(n)
     which = "E[F(x)^2]" if step in ("35", "36", "37", "38", "39") else "E[F'(x)^2]"
@@ -137,25 +150,36 @@ def _eq_steps_hermite(step: str) -> Verdict:
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
 
-for _s, _txt in [("35", "E[F^2] = int (sum_{k=0}^n a_k/k! He_k)^2 phi dx"),
-                 ("36", "cross terms cancel: E[F^2] = int sum_{k=0}^n a_k^2/(k!)^2 He_k^2 phi dx"),
-                 ("37", "= sum_{k=0}^n a_k^2/(k!)^2 int He_k^2 phi dx"),
-                 ("38", "= sum_{k=0}^n a_k^2/k! int He_k^2/k! phi dx"),
-                 ("39", "= sum_{k=0}^n a_k^2/k!"),
-                 ("46", "E[F'^2] = int (sum_{k=1}^n a_k/(k-1)! He_{k-1})^2 phi dx"),
-                 ("47", "cross terms cancel: = int sum_{k=1}^n a_k^2/((k-1)!)^2 He_{k-1}^2 phi dx"),
-                 ("48", "= sum_{k=1}^n a_k^2/(k-1)! int He_{k-1}^2/(k-1)! phi dx"),
-                 ("50", "E[F'^2] = sum_{k=1}^n a_k^2/(k-1)!")]:
-    claim(f"{P}/Eq. {_s}", _txt + " (phi the N(0,1) density)", source=f"ortho Appendix C, Eq. {_s}")(
-        (lambda s: lambda: _eq_steps_hermite(s))(_s))
+for _s, _txt, _pr, _uses in [
+        ("35", "E[F^2] = int (sum_{k=0}^n a_k/k! He_k)^2 phi dx", {"k_from": 0, "factorial_power": 1, "square": 2}, ()),
+        ("36", "cross terms cancel: E[F^2] = int sum_{k=0}^n a_k^2/(k!)^2 He_k^2 phi dx",
+         {"k_from": 0, "a_power": 2, "factorial_power": 2, "he_power": 2}, ("Eq. 33",)),
+        ("37", "= sum_{k=0}^n a_k^2/(k!)^2 int He_k^2 phi dx",
+         {"k_from": 0, "a_power": 2, "factorial_power": 2, "he_power": 2}, ()),
+        ("38", "= sum_{k=0}^n a_k^2/k! int He_k^2/k! phi dx",
+         {"k_from": 0, "a_power": 2, "outer_factorial_power": 1, "inner_factorial_power": 1}, ()),
+        ("39", "= sum_{k=0}^n a_k^2/k!", {"k_from": 0, "a_power": 2, "factorial_power": 1}, ("Eq. 32",)),
+        ("46", "E[F'^2] = int (sum_{k=1}^n a_k/(k-1)! He_{k-1})^2 phi dx",
+         {"k_from": 1, "shift": 1, "factorial_power": 1, "square": 2}, ("Proposition C.6",)),
+        ("47", "cross terms cancel: = int sum_{k=1}^n a_k^2/((k-1)!)^2 He_{k-1}^2 phi dx",
+         {"k_from": 1, "shift": 1, "a_power": 2, "factorial_power": 2, "he_power": 2}, ("Eq. 33",)),
+        ("48", "= sum_{k=1}^n a_k^2/(k-1)! int He_{k-1}^2/(k-1)! phi dx",
+         {"k_from": 1, "shift": 1, "a_power": 2, "outer_factorial_power": 1, "inner_factorial_power": 1}, ()),
+        ("50", "E[F'^2] = sum_{k=1}^n a_k^2/(k-1)!", {"k_from": 1, "shift": 1, "a_power": 2, "factorial_power": 1},
+         ("Eq. 32",))]:
+    claim(f"{P}/Eq. {_s}", _txt + " (phi the N(0,1) density)", source=f"ortho Appendix C, Eq. {_s}", printed=_pr,
+          uses=tuple(f"{P}/{u}" for u in _uses))((lambda s: lambda p: _eq_steps_hermite(s, p))(_s))
 
 
 @claim(f"{P}/Property C.4",
        "For all k in N, x in R: He_k'(x) = x He_k(x) - He_{k+1}(x) (Eq. 40), derived from Eq. 6.",
-       source="ortho Appendix C, Property C.4, Eq. 40")
-def propc4() -> Verdict:
-    bad = [k for k in range(N_EXACT + 1)
-           if sp.expand(sp.diff(hermite_rodrigues(k), X) - (X * hermite_rodrigues(k) - hermite_rodrigues(k + 1))) != 0]
+       source="ortho Appendix C, Property C.4, Eq. 40",
+       printed={"x_power": 1, "next_index": 1})
+def propc4(p) -> Verdict:
+    def rhs(k: int) -> sp.Expr:
+        return X ** p["x_power"] * hermite_rodrigues(k) - hermite_rodrigues(k + p["next_index"])
+
+    bad = [k for k in range(N_EXACT + 1) if sp.expand(sp.diff(hermite_rodrigues(k), X) - rhs(k)) != 0]
     # general k: differentiate Eq. 6 once: He_{k+1} = (-1)^{k+1} e^{x^2/2} D^{k+1} e^{-x^2/2}
     k = sp.Symbol("k", integer=True, nonnegative=True)
     g = sp.Function("g")  # g = D^k e^{-x^2/2}
@@ -164,7 +188,8 @@ def propc4() -> Verdict:
     general = sp.simplify(sp.diff(he_k, X) - (X * he_k - he_k1))
     ev = (f"Symbolic for general k (with g = d^k/dx^k e^(-x^2/2)): He_k' - (x He_k - He_(k+1)) = {general}; "
           f"explicit check for k = 0..{N_EXACT}: failures {bad or 'none'}.")
-    return Verdict.proved(ev) if not bad and general == 0 else Verdict.failed(ev)
+    return Verdict.proved(ev) if not bad and general == 0 and p["x_power"] == 1 and p["next_index"] == 1 \
+        else Verdict.failed(ev)
 
 
 @claim(f"{P}/Property C.5", "For all k in N*: He_k'(x) = k He_{k-1}(x) (Eq. 41; repeated as Eq. 44).",
@@ -180,30 +205,38 @@ def propc5(p) -> Verdict:
 
 
 @claim(f"{P}/Eq. 44", "He_k'(x) = k He_{k-1}(x) for k in N* (restated in the proof of C.8).",
-       source="ortho Appendix C, Eq. 44")
-def eq44() -> Verdict:
-    return propc5.evaluate()
+       source="ortho Appendix C, Eq. 44", printed={"index_shift": 1, "k_from": 1})
+def eq44(p) -> Verdict:
+    return propc5.check(p)  # the same statement as Eq. 41, with its own printed values
 
 
 @claim(f"{P}/Proposition C.6", "F'(x) = sum_{k=1}^n a_k/(k-1)! He_{k-1}(x) (Eq. 42).",
-       source="ortho Appendix C, Proposition C.6, Eq. 42")
-def propc6() -> Verdict:
+       source="ortho Appendix C, Proposition C.6, Eq. 42",
+       printed={"k_from": 1, "factorial_shift": 1, "index_shift": 1}, uses=(f"{P}/Property C.5",))
+def propc6(p) -> Verdict:
+    if p["k_from"] - max(p["factorial_shift"], p["index_shift"]) < 0:
+        return Verdict.failed(f"(k - {p['factorial_shift']})! or He_(k - {p['index_shift']}) undefined at k = {p['k_from']}")
     bad = []
     for n in range(1, 9):
         a = _syms("a", n)
-        rhs = sum(a[k] / sp.factorial(k - 1) * sp.hermite_prob(k - 1, X) for k in range(1, n + 1))
+        rhs = sum(a[k] / sp.factorial(k - p["factorial_shift"]) * sp.hermite_prob(k - p["index_shift"], X)
+                  for k in range(p["k_from"], n + 1))
         if sp.expand(sp.diff(hermite_activation(a), X) - rhs) != 0:
             bad.append(n)
     ev = f"d/dx of Eq. 8 with symbolic a_k equals Eq. 42 for n = 1..8; failures {bad or 'none'}."
     return Verdict.proved(ev) if not bad else Verdict.failed(ev)
 
 
-@claim(f"{P}/Eq. 45", "F'(x) = sum_{k=1}^n k a_k / k! He_{k-1}(x).", source="ortho Appendix C, Eq. 45")
-def eq45() -> Verdict:
+@claim(f"{P}/Eq. 45", "F'(x) = sum_{k=1}^n k a_k / k! He_{k-1}(x).", source="ortho Appendix C, Eq. 45",
+       printed={"k_from": 1, "k_power": 1, "index_shift": 1}, uses=(f"{P}/Eq. 44",))
+def eq45(p) -> Verdict:
+    if p["k_from"] - p["index_shift"] < 0:
+        return Verdict.failed(f"He_(k - {p['index_shift']}) undefined at k = {p['k_from']}")
     bad = []
     for n in range(1, 9):
         a = _syms("a", n)
-        rhs = sum(k * a[k] / sp.factorial(k) * sp.hermite_prob(k - 1, X) for k in range(1, n + 1))
+        rhs = sum(k ** p["k_power"] * a[k] / sp.factorial(k) * sp.hermite_prob(k - p["index_shift"], X)
+                  for k in range(p["k_from"], n + 1))
         if sp.expand(sp.diff(hermite_activation(a), X) - rhs) != 0:
             bad.append(n)
     ev = f"Exact for n = 1..8 with symbolic a_k; failures {bad or 'none'}."
@@ -256,14 +289,19 @@ def propc8(p) -> Verdict:
 
 @claim(f"{P}/Proposition C.9",
        "E[F^2] = E[F'^2] imposes a_0^2 = sum_{k=1}^n (k-1)/k! a_k^2 (Eq. 51) = sum_{k=1}^n (1/(k-1)! - 1/k!) a_k^2 "
-       "(Eq. 52).", source="ortho Appendix C, Proposition C.9, Eqs. 51-52")
-def propc9() -> Verdict:
+       "(Eq. 52).", source="ortho Appendix C, Proposition C.9, Eqs. 51-52",
+       printed={"eq51_shift": 1, "eq52_shift": 1, "a_power": 2, "k_from": 1},
+       uses=(f"{P}/Proposition C.3", f"{P}/Proposition C.8"))
+def propc9(p) -> Verdict:
+    if p["k_from"] - p["eq52_shift"] < 0:
+        return Verdict.failed(f"(k - {p['eq52_shift']})! undefined at k = {p['k_from']}")
     bad = []
     for n in range(1, 8):
         e2, d2, a = _hermite_moments(n)
         a0sq = sp.expand(d2 - (e2 - a[0] ** 2))
-        eq51 = sum((k - 1) * a[k] ** 2 / sp.factorial(k) for k in range(1, n + 1))
-        eq52 = sum((1 / sp.factorial(k - 1) - 1 / sp.factorial(k)) * a[k] ** 2 for k in range(1, n + 1))
+        ks = range(p["k_from"], n + 1)
+        eq51 = sum((k - p["eq51_shift"]) * a[k] ** p["a_power"] / sp.factorial(k) for k in ks)
+        eq52 = sum((1 / sp.factorial(k - p["eq52_shift"]) - 1 / sp.factorial(k)) * a[k] ** p["a_power"] for k in ks)
         if sp.expand(a0sq - eq51) != 0 or sp.expand(eq51 - eq52) != 0:
             bad.append(n)
     ev = f"Solving E[F^2] = E[F'^2] for a_0^2 gives Eq. 51 and Eq. 52 exactly for n = 1..7; failures {bad or 'none'}."
@@ -353,16 +391,18 @@ def cor39(p) -> Verdict:
 @claim(f"{P}/Remark 3.10",
        "Hermite polynomials are orthogonal for N(0,1) input, trigonometric functions for U(-pi, pi), and Chebyshev "
        "polynomials of the second kind for the Wigner semicircle measure sqrt(1 - x^2) dx.",
-       source="ortho Remark 3.10")
-def rem310() -> Verdict:
-    def semicircle_integral(poly: sp.Expr) -> sp.Expr:  # int_{-1}^{1} poly(x) sqrt(1-x^2) dx via Beta moments
+       source="ortho Remark 3.10", printed={"semicircle_power": "1/2"}, uses=(f"{P}/Property 3.6",))
+def rem310(p) -> Verdict:
+    s = sp.Rational(p["semicircle_power"])
+
+    def semicircle_integral(poly: sp.Expr) -> sp.Expr:  # int_{-1}^{1} poly(x) (1-x^2)^s dx via Beta moments
         pp = sp.Poly(sp.expand(poly), X)
-        return sum(c * sp.gammasimp(sp.beta(sp.Rational(m + 1, 2), sp.Rational(3, 2)))
+        return sum(c * sp.gammasimp(sp.beta(sp.Rational(m + 1, 2), s + 1))
                    for (m,), c in pp.terms() if m % 2 == 0)
 
     import mpmath
 
-    quad_err = max(abs(float(semicircle_integral(X**j)) - float(mpmath.quad(lambda t: t**j * mpmath.sqrt(1 - t**2), [-1, 1])))
+    quad_err = max(abs(float(semicircle_integral(X**j)) - float(mpmath.quad(lambda t: t**j * (1 - t**2) ** (mpmath.mpf(s.p) / s.q), [-1, 1])))
                    for j in range(0, 13, 2))
     if quad_err > 1e-12:
         raise AssertionError(f"Beta-moment formula disagrees with mpmath.quad by {quad_err}")

@@ -51,7 +51,8 @@ def propf3_base() -> Verdict:
 
 @claim(f"{P}/Corollary F.4",
        "The degree of the polynomial map realised by a network with polynomial activations grows exponentially with "
-       "the number of layers.", source="ortho Appendix F, Corollary F.4")
+       "the number of layers.", source="ortho Appendix F, Corollary F.4", uses=(f"{P}/Proposition F.3",),
+       immutable="qualitative statement ('grows exponentially'): it prints no constant, index or bound to perturb")
 def corf4() -> Verdict:
     from approxlab.polymap import check_corollary_f4
 

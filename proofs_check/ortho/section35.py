@@ -19,11 +19,15 @@ from proofs_check.ortho._common import P, X, hermite_rodrigues
 
 @claim(f"{P}/Eq. 22",
        "He_n(x)/n! = sum_{m=0}^{floor(n/2)} (-1)^m / (m! (n-2m)!) x^(n-2m) / 2^m, equivalent to Eq. 6.",
-       source="ortho Sec. 3.5, Eq. 22")
-def eq22() -> Verdict:
+       source="ortho Sec. 3.5, Eq. 22", printed={"sign": -1, "index_step": 2, "power_base": 2})
+def eq22(p) -> Verdict:
     bad = []
+    st = p["index_step"]
+    if st <= 0:
+        return Verdict.failed(f"index step {st}: the sum over m <= floor(n/{st}) is not defined")
     for n in range(0, 26):
-        rhs = sum((-1) ** m / (sp.factorial(m) * sp.factorial(n - 2 * m)) * X ** (n - 2 * m) / 2**m for m in range(n // 2 + 1))
+        rhs = sum(sp.Integer(p["sign"]) ** m / (sp.factorial(m) * sp.factorial(n - st * m)) * X ** (n - st * m)
+                  / sp.Integer(p["power_base"]) ** m for m in range(n // st + 1))
         ref = hermite_rodrigues(n) if n <= 10 else sp.hermite_prob(n, X)
         if sp.expand(ref / sp.factorial(n) - rhs) != 0:
             bad.append(n)

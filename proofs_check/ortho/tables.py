@@ -23,8 +23,14 @@ from proofs_check.ortho._common import P
 # Tables
 
 
-def _half_ulp(s: str) -> float:
+def _txt(x: object) -> str:
+    """A printed number's text (a :class:`PrintedNumber` keeps it), else ``str(x)``."""
+    return getattr(x, "text", None) or str(x)
+
+
+def _half_ulp(s: object) -> float:
     """Half a unit in the last printed digit of a decimal string."""
+    s = _txt(s)
     return 0.5 * 10 ** (-(len(s.split(".")[1]) if "." in s else 0))
 
 
@@ -45,7 +51,8 @@ def _stars(p: float) -> str:
     return "****" if p < 1e-4 else "***" if p < 1e-3 else "**" if p < 1e-2 else "*" if p < 0.05 else "ns"
 
 
-def _p_consistent(printed: str, lo: float, hi: float) -> bool:
+def _p_consistent(printed: object, lo: float, hi: float) -> bool:
+    printed = _txt(printed)
     if printed.startswith("<"):
         return lo < float(printed[1:].strip())
     plo, phi = float(printed) - _half_ulp(printed), float(printed) + _half_ulp(printed)
@@ -55,7 +62,7 @@ def _p_consistent(printed: str, lo: float, hi: float) -> bool:
 def _check_pvalues(rows: list, n_ref: int, base: tuple, table: str) -> Verdict:
     lines, bad = [], []
     for name, m, s, n, printed, star in rows:
-        p, lo, hi = _ttest_range(base[0], base[1], n_ref, m, s, n)
+        p, lo, hi = _ttest_range(_txt(base[0]), _txt(base[1]), n_ref, _txt(m), _txt(s), n)
         ok = _p_consistent(printed, lo, hi)
         star_ok = _stars(p) == star or (_stars(lo) == star or _stars(hi) == star)
         lines.append(f"{name}: p = {p:.2g} (range {lo:.2g}-{hi:.2g} over the rounding; printed {printed} {star})")
@@ -68,15 +75,20 @@ def _check_pvalues(rows: list, n_ref: int, base: tuple, table: str) -> Verdict:
 @claim(f"{P}/Table 1",
        "ConvNeXt-T on ImageNet-1k: p-values (two-tailed Student's t, equal variances, 5 seeds) of Val Top-1 vs GELU: "
        "Tropical 0.0345 (*), Fourier 0.0005 (***), Hermite 0.0062 (**); FLOP/Act 3d+1 = 19 (d=6), 7d+1 = 43 (d=6), "
-       "4d+1 = 13 (d=3).", source="ortho Sec. 4.3, Table 1")
-def table1() -> Verdict:
-    rows = [("Tropical", "82.17", "0.063", 5, "0.0345", "*"), ("Fourier", "81.64", "0.153", 5, "0.0005", "***"),
-            ("Hermite", "82.22", "0.064", 5, "0.0062", "**")]
-    v = _check_pvalues(rows, 5, ("82.06", "0.072"), "Table 1")
-    flops = {"Tropical": (3 * 6 + 1, 19), "Fourier": (7 * 6 + 1, 43), "Hermite": (4 * 3 + 1, 13)}
+       "4d+1 = 13 (d=3).", source="ortho Sec. 4.3, Table 1",
+       printed={"rows": [("Tropical", "82.17", "0.063", 5, "0.0345", "*"), ("Fourier", "81.64", "0.153", 5, "0.0005", "***"),
+                         ("Hermite", "82.22", "0.064", 5, "0.0062", "**")],
+                "gelu": ("82.06", "0.072", 5),
+                # FLOP/Act: (coefficient of d, constant, d, printed value)
+                "flops": {"Tropical": (3, 1, 6, 19), "Fourier": (7, 1, 6, 43), "Hermite": (4, 1, 3, 13)}})
+def table1(p) -> Verdict:
+    g = p["gelu"]
+    v = _check_pvalues(list(p["rows"]), g[2], (g[0], g[1]), "Table 1")
+    flops = {k: (c * d + c0, val) for k, (c, c0, d, val) in p["flops"].items()}
     fl_ok = all(a == b for a, b in flops.values())
-    text_claim = float("81.64") < float("82.06")
-    ev = (v.evidence + f" FLOP/Act formulas evaluate to {[a for a, _ in flops.values()]} (printed 19, 43, 13): {fl_ok}. "
+    fourier = [r for r in p["rows"] if r[0] == "Fourier"][0]
+    text_claim = float(fourier[1]) < float(g[0])
+    ev = (v.evidence + f" FLOP/Act formulas evaluate to {[a for a, _ in flops.values()]} (printed {[b for _, b in flops.values()]}): {fl_ok}. "
           f"(Fourier's Top-1 is significantly *below* GELU: {text_claim}.)")
     return Verdict(v.kind if fl_ok else "fails", ev, v.correction)
 
@@ -139,14 +151,20 @@ def table2() -> Verdict:
     return Verdict.numerical(ev + " Tolerances: the rounding of each printed number.")
 
 
+#: Table 3 (degree ablation): (degree, train loss, Top-1, Top-5) per activation.
+TABLE3 = {"Tropical": [(1, 2.925, 81.60, 95.73), (3, 2.866, 82.01, 95.91), (5, 2.863, 82.18, 96.00), (6, 2.857, 82.20, 95.90)],
+          "Fourier": [(1, 2.872, 80.29, 95.03), (3, 2.850, 80.61, 95.26), (5, 2.844, 80.69, 95.41), (6, 2.837, 80.93, 95.44)],
+          "Hermite": [(2, 2.833, 81.66, 95.71), (3, 2.790, 82.34, 96.03)]}
+#: The configuration Tables 4-6 ablate (Tropical 6, Fourier 6, Hermite 3), as Table 3 prints it.
+_T3_BEST = {k: tuple(Fr(str(x)) for x in rows[-1][1:]) for k, rows in TABLE3.items()}
+
+
 @claim(f"{P}/Table 3",
        "Degree ablation (ConvNeXt-T): 'Higher degrees generally improved performance, with all proposed activations "
        "showing consistent improvements in Top-1 and Top-5 accuracy as the degree increased.'",
        source="ortho Sec. 4.3 'Ablation Studies', Appendix I Table 3")
 def table3() -> Verdict:
-    t3 = {"Tropical": [(1, 2.925, 81.60, 95.73), (3, 2.866, 82.01, 95.91), (5, 2.863, 82.18, 96.00), (6, 2.857, 82.20, 95.90)],
-          "Fourier": [(1, 2.872, 80.29, 95.03), (3, 2.850, 80.61, 95.26), (5, 2.844, 80.69, 95.41), (6, 2.837, 80.93, 95.44)],
-          "Hermite": [(2, 2.833, 81.66, 95.71), (3, 2.790, 82.34, 96.03)]}
+    t3 = TABLE3
     drops = []
     for act, rows in t3.items():
         for (d0, _, t1a, t5a), (d1, _, t1b, t5b) in zip(rows, rows[1:]):
@@ -194,34 +212,42 @@ def table4() -> Verdict:
 
 @claim(f"{P}/Table 5",
        "Learnability ablation: 'making activation coefficients learnable consistently resulted in better performance "
-       "across all activation functions.'", source="ortho Sec. 4.3 'Ablation Studies', Appendix I Table 5")
-def table5() -> Verdict:
-    t5 = {"Tropical": ((3.560, 76.31, 93.09), (2.857, 82.20, 95.90)), "Fourier": ((3.181, 79.51, 94.60), (2.837, 80.93, 95.44)),
-          "Hermite": ((3.411, 78.48, 94.20), (2.790, 82.34, 96.03))}
+       "across all activation functions.'", source="ortho Sec. 4.3 'Ablation Studies', Appendix I Table 5",
+       # (fixed, learnable) rows: (train loss, Top-1, Top-5), as printed
+       printed={"rows": {"Tropical": (("3.560", "76.31", "93.09"), ("2.857", "82.20", "95.90")),
+                         "Fourier": (("3.181", "79.51", "94.60"), ("2.837", "80.93", "95.44")),
+                         "Hermite": (("3.411", "78.48", "94.20"), ("2.790", "82.34", "96.03"))}})
+def table5(p) -> Verdict:
+    t5 = p["rows"]
     ok = all(l[0] < f[0] and l[1] > f[1] and l[2] > f[2] for f, l in t5.values())
-    gains = {k: round(l[1] - f[1], 2) for k, (f, l) in t5.items()}
-    ev = f"Learnable better on train loss, Top-1 and Top-5 for all three: {ok}; Top-1 gains {gains} (single runs)."
-    return Verdict.numerical(ev) if ok else Verdict.failed(ev)
+    same = {k: tuple(l) == _T3_BEST[k] for k, (_, l) in t5.items()}
+    gains = {k: float(l[1] - f[1]) for k, (f, l) in t5.items()}
+    ev = (f"Learnable better on train loss, Top-1 and Top-5 for all three: {ok}; Top-1 gains {gains} (single runs); "
+          f"the learnable rows are the same runs as Table 3's rows at that degree (equal as printed): {same}.")
+    return Verdict.numerical(ev) if ok and all(same.values()) else Verdict.failed(ev)
 
 
 @claim(f"{P}/Table 6",
        "Clamping ablation (Hermite, d = 3): the unclamped activation (no additional clamping mechanism, as claimed in "
-       "the abstract) reaches 82.34 Top-1 vs 81.98 clamped.", source="ortho Appendix I, Table 6; abstract")
-def table6() -> Verdict:
-    clamped, free = (2.772, 81.98, 95.81), (2.790, 82.34, 96.03)
+       "the abstract) reaches 82.34 Top-1 vs 81.98 clamped.", source="ortho Appendix I, Table 6; abstract",
+       printed={"clamped": ("2.772", "81.98", "95.81"), "unclamped": ("2.790", "82.34", "96.03")})
+def table6(p) -> Verdict:
+    clamped, free = tuple(p["clamped"]), tuple(p["unclamped"])
     ev = (f"Unclamped better on Top-1 ({free[1]} > {clamped[1]}) and Top-5 ({free[2]} > {clamped[2]}); the clamped model "
           f"has the lower train loss ({clamped[0]} < {free[0]}); the unclamped row equals Table 3-5's Hermite 3 row.")
-    ok = free[1] > clamped[1] and free[2] > clamped[2] and free == (2.790, 82.34, 96.03)
+    ok = free[1] > clamped[1] and free[2] > clamped[2] and free == _T3_BEST["Hermite"]
     return Verdict.numerical(ev) if ok else Verdict.failed(ev)
 
 
 @claim(f"{P}/Table 7",
        "ConvNeXt-T on CIFAR-10 (10 seeds; ResNet50 3 seeds): p-values of Top-1 vs GELU: ResNet50 < 0.0001 (****), "
-       "Tropical 0.0002 (***), Fourier 0.0023 (**), Hermite < 0.0001 (****).", source="ortho Appendix L, Table 7")
-def table7() -> Verdict:
-    rows = [("ResNet50", "88.9", "0.04", 3, "<0.0001", "****"), ("Tropical", "90.87", "0.19", 10, "0.0002", "***"),
-            ("Fourier", "91.23", "0.65", 10, "0.0023", "**"), ("Hermite", "91.35", "0.29", 10, "<0.0001", "****")]
-    return _check_pvalues(rows, 10, ("90.47", "0.20"), "Table 7")
+       "Tropical 0.0002 (***), Fourier 0.0023 (**), Hermite < 0.0001 (****).", source="ortho Appendix L, Table 7",
+       printed={"rows": [("ResNet50", "88.9", "0.04", 3, "<0.0001", "****"), ("Tropical", "90.87", "0.19", 10, "0.0002", "***"),
+                         ("Fourier", "91.23", "0.65", 10, "0.0023", "**"), ("Hermite", "91.35", "0.29", 10, "<0.0001", "****")],
+                "gelu": ("90.47", "0.20", 10)})
+def table7(p) -> Verdict:
+    g = p["gelu"]
+    return _check_pvalues(list(p["rows"]), g[2], (g[0], g[1]), "Table 7")
 
 
 @claim(f"{P}/Section 4.1",
@@ -364,11 +390,16 @@ TABLE11 = [("GELU", 1024, 8, 16.13, 1.00), ("Hermite", 1024, 8, 16.03, 0.99), ("
 
 @claim(f"{P}/Table 11",
        "Slowdown vs baseline = training time / GELU time at the same width and depth; slowdowns grow with depth with "
-       "Hermite the steepest, then Fourier, then Tropical.", source="ortho Sec. 5, Appendix P Table 11")
-def table11() -> Verdict:
-    base = {(w, dp): t for a, w, dp, t, _ in TABLE11 if a == "GELU"}
+       "Hermite the steepest, then Fourier, then Tropical.", source="ortho Sec. 5, Appendix P Table 11",
+       printed={"rows": [(a, w, dp, f"{t:.2f}", f"{r:.2f}") for a, w, dp, t, r in TABLE11]})
+def table11(p) -> Verdict:
+    rows = [(a, w, dp, float(t), float(r)) for a, w, dp, t, r in p["rows"]]
+    base = {(w, dp): t for a, w, dp, t, _ in rows if a == "GELU"}
     bad = []
-    for a, w, dp, t, printed in TABLE11:
+    for a, w, dp, t, printed in rows:
+        if (w, dp) not in base:
+            bad.append(f"{a} w={w} depth={dp}: no GELU row at this width and depth")
+            continue
         ratio = t / base[(w, dp)]
         lo = (t - 0.005) / (base[(w, dp)] + 0.005)
         hi = (t + 0.005) / (base[(w, dp)] - 0.005)
@@ -376,7 +407,7 @@ def table11() -> Verdict:
             bad.append(f"{a} w={w} depth={dp}: {t}/{base[(w, dp)]} = {ratio:.4f} vs printed {printed}")
     slopes = {}
     for a in ("Hermite", "Fourier", "Tropical"):
-        pts = [(dp, s) for aa, _, dp, _, s in TABLE11 if aa == a]
+        pts = [(dp, s) for aa, _, dp, _, s in rows if aa == a]
         slopes[a] = float(np.polyfit([p[0] for p in pts], [p[1] for p in pts], 1)[0])
     order_ok = slopes["Hermite"] > slopes["Fourier"] > slopes["Tropical"]
     ev = (f"36 slowdown ratios recomputed from the times (within the rounding of 2 decimals): mismatches {bad or 'none'}; "

@@ -22,21 +22,27 @@ from proofs_check.ortho._common import P, X
 # Section 3.1: variance-preserving principle
 
 
+_MW, _VW, _MY, _VY = sp.symbols("mu_W sigma2_W mu_Y sigma2_Y", real=True)
+
+
 @claim(f"{P}/Eq. 2",
        "For W independent of x with finite variances: Var[W F(x)] = Var[W] E[F(x)^2] + Var[F(x)] E[W]^2, "
        "so Var[x] = C_in (Var[W] E[F(x)^2] + Var[F(x)] E[W]^2).",
-       source="ortho Sec. 3.1, Eq. 2")
-def eq2() -> Verdict:
-    mw, vw, my, vy = sp.symbols("mu_W sigma2_W mu_Y sigma2_Y", real=True)
+       source="ortho Sec. 3.1, Eq. 2",
+       # Var[W] E[Y^2] + Var[Y] E[W]^2 with Y = F(x)
+       printed={"rhs": _VW * (_VY + _MY**2) + _VY * _MW**2})
+def eq2(p) -> Verdict:
+    mw, vw, my, vy = _MW, _VW, _MY, _VY
     # independence: E[(WY)^2] = E[W^2] E[Y^2]; E[WY] = E[W] E[Y]
     lhs = (vw + mw**2) * (vy + my**2) - (mw * my) ** 2
-    rhs = vw * (vy + my**2) + vy * mw**2
+    rhs = p["rhs"]
     diff = sp.expand(lhs - rhs)
     # Monte Carlo illustration with non-zero means
     rng = np.random.default_rng(0)
     w = rng.normal(0.7, 1.3, 2_000_000)
     y = rng.uniform(-1.0, 3.0, 2_000_000)
-    mc, pred = np.var(w * y), 1.3**2 * np.mean(y**2) + np.var(y) * 0.7**2
+    mc = np.var(w * y)
+    pred = float(rhs.subs({vw: 1.3**2, mw: 0.7, vy: float(np.var(y)), my: float(np.mean(y))}))
     ev = (f"Var[WY] - (Var[W]E[Y^2] + Var[Y]E[W]^2) expands to {diff} for independent W, Y = F(x) "
           f"(E[(WY)^2] = E[W^2]E[Y^2]); Monte Carlo (2e6 samples, W~N(0.7,1.3^2), Y~U(-1,3)): {mc:.4f} vs {pred:.4f}.")
     return Verdict.proved(ev) if diff == 0 and abs(mc - pred) < 0.02 * pred else Verdict.failed(ev)
@@ -135,12 +141,12 @@ def def32(p) -> Verdict:
 @claim(f"{P}/Definition 3.3",
        "The backward gain alpha' = Var[x] E[F'(x)^2]^(-1) (Eq. 5) plays the same role for the gradients; "
        "for ReLU alpha' = 2.",
-       source="ortho Def. 3.3, Eq. 5")
-def def33() -> Verdict:
-    e_d = sp.integrate(sp.exp(-(X**2) / 2) / sp.sqrt(2 * sp.pi), (X, 0, sp.oo))
+       source="ortho Def. 3.3, Eq. 5", printed={"moment_power": -1, "relu_alpha_prime": 2})
+def def33(p) -> Verdict:
+    e_d = sp.integrate(sp.exp(-(X**2) / 2) / sp.sqrt(2 * sp.pi), (X, 0, sp.oo)) ** -p["moment_power"]
     _, bwd = _relu_layer_variance()
     ev = (f"E[relu'(x)^2] = {e_d}, alpha' = {1 / e_d}; Monte Carlo backward pass of a ReLU layer (512 wide, "
           f"Var[W] = 2/C_out): gradient variance {bwd:.4f} (tol 0.03).")
-    return Verdict.proved(ev) if 1 / e_d == 2 and abs(bwd - 1) < 0.03 else Verdict.failed(ev)
+    return Verdict.proved(ev) if 1 / e_d == p["relu_alpha_prime"] and abs(bwd - 1) < 0.03 else Verdict.failed(ev)
 
 
