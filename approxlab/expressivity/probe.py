@@ -84,11 +84,11 @@ DELTAS = (1e-1, 1e-2, 1e-3)
 
 #: Settings shared by every network of one batch (a batch = configs agreeing on all of these).
 BATCH_KEYS = ("type", "target", "lambda", "gate", "adam_steps", "lbfgs_steps", "n_points", "kink_points", "lr",
-              "grid", "w_scale", "d", "device", "deltas", "dtype")
+              "grid", "w_scale", "d", "device", "deltas", "dtype", "perturb_steps")
 
 #: Defaults of one probe network config (the CLI's defaults; small enough for a 2-core CPU).
 DEFAULTS: dict[str, Any] = {"gate": "tanh", "adam_steps": 300, "lbfgs_steps": 0, "n_points": 256, "kink_points": 64,
-                            "lr": 2e-2, "grid": 61, "w_scale": 1.0, "d": 2, "device": "auto",
+                            "lr": 2e-2, "grid": 61, "perturb_steps": 100, "w_scale": 1.0, "d": 2, "device": "auto",
                             "deltas": list(DELTAS), "dtype": "float32", "noise": None}
 
 
@@ -119,7 +119,7 @@ def measure(nb: NetworkBatch, target, grid: int, device: torch.device, deltas: S
     estimates from below except ``w12`` (midpoint rule, see :func:`w12_error`)."""
     nb64 = nb.to(device, torch.float64)
     full = _estimate(nb64, target, grid, device)
-    w12, w12e = w12_error(nb64.forward, target, nb.d, B=nb.B, grid=max(grid, 4), device=device)
+    w12, w12e = w12_error(nb64.forward, target, nb.d, B=nb.B, device=device)
     out = {"linf": full.value, "grad": full.grad, "w1inf": full.total, "w12": w12, "w12_err": w12e}
     for dl in deltas:
         out[f"out:{dl:g}"] = _estimate(nb64, target, grid, device, exclude=float(dl)).total
@@ -204,9 +204,12 @@ def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -
                   "noise": [check_positive_float("noise", float(noise[i]), strict=False) for i in idx]}
         nb = NetworkBatch.from_specs(type, [specs[i] for i in idx], d=d, gate=str(base["gate"]), start=st,
                                      device=dev, dtype=dtype)
-        # a perturbed start must not be thrown away by the first Adam steps: its own rate ~ s/2
-        lrs = None if not start else torch.tensor([min(tc.lr, 0.5 * max(float(noise[i]), 2e-4)) for i in idx])
-        out = train(nb, target, tc, device=str(dev), progress=progress, lrs=lrs)
+        # a perturbed construction retrains by L-BFGS (float64) on the value loss, which is continuous in
+        # the hyperplanes: Adam's sign-like first steps would throw the start away
+        tcs = tc if not start else TrainConfig(
+            n_points=tc.n_points, kink_points=tc.kink_points, adam_steps=0, lbfgs_loss="l2", dtype=torch.float64,
+            lbfgs_steps=check_positive_int("perturb_steps", int(base["perturb_steps"]), minimum=0), seed=0)
+        out = train(nb, target, tcs, device=str(dev), progress=progress)
         meas = measure(nb, target, grid, dev, [float(x) for x in base["deltas"]])
         for j, i in enumerate(idx):
             rows[i] = _row(cfgs[i], target, specs[i][0], specs[i][1], meas, j, None, float(out["loss"][j]))

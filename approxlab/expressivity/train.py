@@ -95,7 +95,10 @@ def _target_value_grad(target: Target, x: torch.Tensor) -> tuple[torch.Tensor, t
 
 def losses(nb: NetworkBatch, theta: torch.Tensor, x: torch.Tensor, t: torch.Tensor, gt: torch.Tensor,
            kind: str, p: int = 8) -> torch.Tensor:
-    """Per-network loss (B,): ``"sobolev"`` (W^{1,2}) or ``"smooth-sup"`` (p-mean W^{1,inf})."""
+    """Per-network loss (B,): ``"sobolev"`` (W^{1,2}), ``"smooth-sup"`` (p-mean W^{1,inf}) or ``"l2"``
+    (``mean (f - T)^2``, values only: a loss continuous in the hyperplanes, for L-BFGS near a solution)."""
+    if kind == "l2":
+        return ((nb.forward(x, theta) - t) ** 2).mean(1)
     f, g = nb.value_and_grad(x, theta, create_graph=True)
     e = f - t
     ge = g - gt
@@ -226,7 +229,7 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
 
     cfg = cfg or TrainConfig()
     check_positive_int("n_points", cfg.n_points)
-    check_choice("lbfgs_loss", cfg.lbfgs_loss, ("smooth-sup", "sobolev"))
+    check_choice("lbfgs_loss", cfg.lbfgs_loss, ("smooth-sup", "sobolev", "l2"))
     dev = resolve_device(device)
     t0 = time.perf_counter()
     x = training_points(target, cfg.n_points, cfg.kink_points, cfg.seed)
