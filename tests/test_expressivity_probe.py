@@ -103,7 +103,7 @@ def test_store_keeps_finished_chunks_after_a_kill(tmp_path, monkeypatch):
     monkeypatch.setattr(P, "run_networks", lambda cfgs, **k: calls.append(len(cfgs)) or orig(cfgs, **k))
     again = probe("I", "la", store=str(path), chunk=2, **_small())
     assert calls == [2]  # only the unfinished chunk
-    key = lambda r: (r["klass"], r["width"], r["construction"])  # noqa: E731
+    key = lambda r: (r["klass"], r["width"], r["construction"] or "")  # noqa: E731
     a, b = sorted(full, key=key), sorted(again, key=key)
     assert [key(r) for r in a] == [key(r) for r in b]
     for r, s in zip(a, b):
