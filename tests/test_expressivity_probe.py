@@ -120,3 +120,16 @@ def test_network_configs_and_validation():
     with pytest.raises(ValueError, match="agree"):
         P.run_networks([cfgs[0], cfgs[0] | {"grid": 5}])
     assert np.isfinite(paper_bound("I", "la", "relu", 1)["bound"])
+
+
+def test_perturbed_construction_returns_to_the_target_and_a_fixed_class_cannot():
+    """Second protocol (issue 17): the LA construction of Prop. B.2 plus noise s = 0.01, retrained,
+    is back below 1e-3 in L_inf, W^{1,2} and W^{1,inf} off the 0.01-neighbourhood of the kink (its
+    W^{1,inf} error stays at the jump, 1: a kink displaced by any eps costs the full jump); the ReLU
+    class started from the same hyperplane stays above the bound 1/(m+1) of Prop. B.2."""
+    cfgs = network_configs("I", "la", [1], [0], classes=["relu", "la"], noises=[1e-2], random_start=False,
+                           perturb_steps=40, n_points=64, kink_points=16, grid=11, device="cpu", deltas=[1e-2])
+    relu, la = P.run_networks(cfgs)
+    assert la["linf"] < 1e-3 and la["w12"] + la["w12_err"] < 1e-3 and la["w1inf_out"]["0.01"] < 1e-3, la
+    assert relu["w1inf"] >= relu["bound"] == 0.5 and relu["held"] is True
+    assert relu["linf"] > 1e-2
