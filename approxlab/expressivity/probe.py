@@ -328,7 +328,7 @@ def probe(type: str, target: str, widths: Sequence[int] = (1, 2, 4, 8), seeds: i
     >>> rows = probe("I", "la", widths=[1], seeds=1, classes=["la"], adam_steps=3, n_points=32, grid=21,
     ...              device="cpu", progress=False)
     >>> [(r["klass"], r["construction"]) for r in rows]
-    [('la', None), ('la', 'B.2')]
+    [('la', None), ('la', 'B.2'), ('relu', 'staircase')]
     """
     from approxlab.sweep import ResultStore, config_key, run_sweep
 
