@@ -1,11 +1,16 @@
 """The MoA expressivity probe: trained networks of each class next to the bounds of moa Section 4.
 
-For a type (I/II), a target (la/moa/adaptive), widths and seeds, :func:`run_probe` trains every
-class x width for one seed in one batch (:mod:`approxlab.expressivity.train`), measures the W^{1,inf}
-error with :func:`~approxlab.expressivity.sobolev.w1inf_error` and returns one row per network with
-the bound the paper states for that class (:func:`paper_bound`). The exact constructions of Props.
-B.2/B.3/B.6/B.10 (and the B.1.4 adaptive one) are evaluated too (rows with ``construction`` set).
-:func:`probe` runs the seeds through :func:`approxlab.sweep.run_sweep` (resumable store).
+For a type (I/II), a target (la/moa/adaptive), widths and seeds, :func:`probe` trains EVERY
+(class, width, seed, start) in one batch (:func:`run_networks`, :mod:`approxlab.expressivity.train`;
+each network has its own generator, Adam and L-BFGS state) and measures each one (:func:`measure`):
+L_inf, W^{1,2} (with an error bar), W^{1,inf} and the W^{1,inf} error outside delta-neighbourhoods of
+the target's kink set (:data:`DELTAS`). Two protocols: a random start (Adam on the W^{1,2} loss), and
+the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class and perturbed by
+noise s (``noises``), retrained by L-BFGS on the value loss. Every row carries the bound the paper
+states for its class (:func:`paper_bound`); the exact constructions (and the ReLU staircase for T_LA)
+are measured too (rows with ``construction`` set). The sweep store keeps one run per network; a
+killed probe resumes with what is missing (see :func:`probe`). :func:`run_probe` is the older
+one-seed-per-run entry point, kept for the sweep benchmark.
 
 Bounds (moa Thm. 4.1 / Props. B.2, B.5, Sec. B.1.4; Thm. 4.2 has none):
 
