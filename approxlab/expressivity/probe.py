@@ -199,10 +199,17 @@ def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -
                      seed=0, dtype=dtype)
     grid = check_positive_int("grid", int(base["grid"]), minimum=2)
     rows: list[dict[str, Any] | None] = [None] * len(cfgs)
-    for start in (False, True):  # random starts, then perturbed constructions (own batch: other init)
+    # random starts, then perturbed constructions (another init and optimiser); on a CPU one batch per
+    # width (padding a width-1 network to the largest width multiplies its work), on CUDA one batch
+    groups: list[list[int]] = []
+    for start in (False, True):
         idx = [i for i, s in enumerate(noise) if (s is not None) == start]
-        if not idx:
-            continue
+        if dev.type == "cuda":
+            groups.append(idx)
+        else:
+            groups += [[i for i in idx if specs[i][1] == m] for m in sorted({specs[i][1] for i in idx})]
+    for idx in filter(None, groups):
+        start = noise[idx[0]] is not None
         st = None
         if start:
             st = {"target": tname, "lam": lam, "params": target.params,
