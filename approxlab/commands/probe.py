@@ -69,6 +69,8 @@ def probe_cmd(
     w_scale: Annotated[float, typer.Option("--w-scale", help="||w|| of the adaptive target.")] = 1.0,
     noise: Annotated[str, typer.Option("--noise", help="Perturbed-construction protocol: sizes s, e.g. "
                                                        "0.001,0.01,0.1 (empty: off).")] = "",
+    perturb_steps: Annotated[int, typer.Option("--perturb-steps", help="L-BFGS steps of the perturbed "
+                                                                       "constructions (value loss).")] = 100,
     no_random: Annotated[bool, typer.Option("--no-random", help="Only the perturbed-construction protocol.")] = False,
     chunk: Annotated[int, typer.Option("--chunk", help="Most networks per batch (store commit per batch).")] = 4096,
     store: StoreOption = None,
@@ -102,6 +104,7 @@ def probe_cmd(
     _at_least("--points", n_points, 1)
     _at_least("--grid", grid, 2)
     _at_least("--chunk", chunk, 1)
+    _at_least("--perturb-steps", perturb_steps, 0)
     ws = _ints("--widths", widths)
     noises = _floats("--noise", noise)
     if no_random and not noises:
@@ -122,7 +125,7 @@ def probe_cmd(
         raise ValueError("--backend local/ray: the probe trains all networks as one batch in this process; "
                          "use --backend serial (and --device cuda for speed)")
     extra = {"gate": gate, "adam_steps": adam_steps, "lbfgs_steps": lbfgs_steps, "n_points": n_points,
-             "grid": grid, "lr": lr, "device": device}
+             "grid": grid, "lr": lr, "device": device, "perturb_steps": perturb_steps}
     if target == "adaptive":
         extra["w_scale"] = w_scale
     with opts.open_store() as st:
