@@ -1,22 +1,27 @@
-"""`approxlab probe --type I|II --target la|moa|adaptive [--widths 1,2,4] [--seeds S] [--lambda L]
-[--device auto|cpu|cuda] [--json] [--store PATH] [--backend serial|local|ray] [--address ADDR]`.
+"""`approxlab probe --type I|II --target la|moa|adaptive [--widths 1,2,4,8] [--seeds S] [--lambda L]
+[--noise S1,S2] [--device auto|cpu|cuda] [--json] [--store PATH]`.
 
-Trains every class of moa Section 4 (fixed activations, LA, MoA) at each width on the separation
-target, measures the W^{1,inf} error and prints it next to the bound of moa Thm. 4.1 / B.1.4 (none for
-Thm. 4.2). With ``--json`` one JSON object per line (type, target, klass, width, seed, error, bound,
-...). Runs go through the sweep store (resumable with ``--store``).
+Trains every class of moa Section 4 (fixed activations, LA, MoA) at each width and seed on the
+separation target, ALL AS ONE BATCH (:func:`approxlab.expressivity.probe.probe`), measures each network's
+L_inf, W^{1,2}, W^{1,inf} errors and the W^{1,inf} error outside delta-neighbourhoods of the target's
+kinks, and prints them next to the bound of moa Thm. 4.1 / B.1.4 (none for Thm. 4.2). ``--noise``
+adds the second protocol: each class starts from the exact construction (Props. B.2/B.3/B.6/B.10)
+perturbed by noise of size s, and retrains. With ``--json`` one JSON object per line. The store (``--store``)
+keeps one run per (class, width, seed, start); a rerun trains only what is missing.
+
+Every option is checked before any work starts (one-line error, exit 2).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated
 
 import typer
 
 from approxlab.cli import app
-from approxlab.sweep import (AddressOption, AllowNetworkOption, BackendOption, RetryFailedOption,
-                             StoreOption, SweepOptions)
+from approxlab.sweep import AddressOption, BackendOption, RetryFailedOption, StoreOption, SweepOptions
 
 
 def _ints(name: str, text: str) -> list[int]:
@@ -24,61 +29,108 @@ def _ints(name: str, text: str) -> list[int]:
         vals = [int(t) for t in text.split(",") if t.strip()]
     except ValueError:
         raise ValueError(f"{name} must be comma-separated integers >= 1, e.g. 1,2,4; got {text!r}") from None
-    if not vals or min(vals) < 1:
-        raise ValueError(f"{name} must be comma-separated integers >= 1, e.g. 1,2,4; got {text!r}")
+    if not vals or min(vals) < 1 or max(vals) > 4096:
+        raise ValueError(f"{name} must be comma-separated integers in [1, 4096], e.g. 1,2,4; got {text!r}")
     return vals
+
+
+def _floats(name: str, text: str) -> list[float]:
+    try:
+        vals = [float(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise ValueError(f"{name} must be comma-separated numbers >= 0, e.g. 0.001,0.01; got {text!r}") from None
+    if any(not (math.isfinite(v) and v >= 0) for v in vals):
+        raise ValueError(f"{name} must be comma-separated finite numbers >= 0; got {text!r}")
+    return vals
+
+
+def _at_least(name: str, value: int, minimum: int) -> int:
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    return value
 
 
 @app.command("probe")
 def probe_cmd(
     type: Annotated[str, typer.Option("--type", help="FFN type: I or II (moa Sec. 4.1 / 4.2).")] = "I",
     target: Annotated[str, typer.Option("--target", help="la | moa | adaptive (adaptive: type I, B.1.4).")] = "la",
-    widths: Annotated[str, typer.Option("--widths", help="Comma-separated widths m.")] = "1,2,4,8,16,32,64",
+    widths: Annotated[str, typer.Option("--widths", help="Comma-separated widths m.")] = "1,2,4,8",
     seeds: Annotated[int, typer.Option("--seeds", help="Number of seeds per (class, width).")] = 3,
     lam: Annotated[float, typer.Option("--lambda", help="lambda of the moa targets.")] = 1.0,
     device: Annotated[str, typer.Option("--device", help="auto | cpu | cuda.")] = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
     classes: Annotated[str, typer.Option("--classes", help="Comma-separated classes, or all.")] = "all",
     gate: Annotated[str, typer.Option("--gate", help="MoA gate: tanh (theory), sigmoid or softmax.")] = "tanh",
-    adam_steps: Annotated[int, typer.Option("--adam-steps", help="Adam steps (Sobolev W^{1,2} loss).")] = 2000,
-    lbfgs_steps: Annotated[int, typer.Option("--lbfgs-steps", help="L-BFGS steps (smoothed W^{1,inf}).")] = 300,
-    n_points: Annotated[int, typer.Option("--points", help="Training points.")] = 2048,
-    grid: Annotated[int, typer.Option("--grid", help="Estimator grid points per axis.")] = 201,
+    adam_steps: Annotated[int, typer.Option("--adam-steps", help="Adam steps (Sobolev W^{1,2} loss).")] = 300,
+    lbfgs_steps: Annotated[int, typer.Option("--lbfgs-steps", help="L-BFGS steps (smoothed W^{1,inf}).")] = 0,
+    n_points: Annotated[int, typer.Option("--points", help="Training points.")] = 256,
+    grid: Annotated[int, typer.Option("--grid", help="Estimator grid points per axis (>= 2).")] = 61,
+    lr: Annotated[float, typer.Option("--lr", help="Adam learning rate (random starts).")] = 2e-2,
     w_scale: Annotated[float, typer.Option("--w-scale", help="||w|| of the adaptive target.")] = 1.0,
+    noise: Annotated[str, typer.Option("--noise", help="Perturbed-construction protocol: sizes s, e.g. "
+                                                       "0.001,0.01,0.1 (empty: off).")] = "",
+    perturb_steps: Annotated[int, typer.Option("--perturb-steps", help="L-BFGS steps of the perturbed "
+                                                                       "constructions (value loss).")] = 100,
+    no_random: Annotated[bool, typer.Option("--no-random", help="Only the perturbed-construction protocol.")] = False,
+    chunk: Annotated[int, typer.Option("--chunk", help="Most networks per batch (store commit per batch).")] = 4096,
     store: StoreOption = None,
     backend: BackendOption = "serial",
     address: AddressOption = None,
     retry_failed: RetryFailedOption = False,
-    allow_network: AllowNetworkOption = False,
 ) -> None:
-    """Probe the separations of moa Theorems 4.1 and 4.2 with trained networks."""
-    from approxlab.activations.base import check_choice, check_positive_int
+    """Probe the separations of moa Theorems 4.1 and 4.2 with trained networks (one batch)."""
+    from approxlab.activations.base import check_choice, check_positive_float, check_positive_int
+    from approxlab.activations.moa import GATES
     from approxlab.expressivity.classes import class_names
-    from approxlab.expressivity.probe import probe_configs, run_probe, summarize
+    from approxlab.expressivity.probe import probe, summarize
     from approxlab.expressivity.targets import TARGETS, TYPES
-    from approxlab.expressivity.train import DEVICES
+    from approxlab.expressivity.train import resolve_device
 
+    # -- every check before any work
     check_choice("--type", type, TYPES)
     check_choice("--target", target, TARGETS)
-    check_choice("--device", device, DEVICES)
+    try:
+        resolve_device(device)
+    except ValueError:
+        raise ValueError(f"--device must be one of auto, cpu, cuda (cuda only where CUDA is available); "
+                         f"got {device!r}") from None
+    check_choice("--gate", gate, GATES)
     check_positive_int("--seeds", seeds)
+    check_positive_float("--lambda", lam)
+    check_positive_float("--w-scale", w_scale)
+    check_positive_float("--lr", lr)
+    _at_least("--adam-steps", adam_steps, 0)
+    _at_least("--lbfgs-steps", lbfgs_steps, 0)
+    _at_least("--points", n_points, 1)
+    _at_least("--grid", grid, 2)
+    _at_least("--chunk", chunk, 1)
+    _at_least("--perturb-steps", perturb_steps, 0)
+    ws = _ints("--widths", widths)
+    noises = _floats("--noise", noise)
+    if no_random and not noises:
+        raise ValueError("--no-random needs --noise (otherwise nothing runs)")
+    if noises and gate != "tanh":
+        raise ValueError("--noise (perturbed constructions) needs --gate tanh, the theory's gate")
     if type == "II" and target == "adaptive":
         raise ValueError("--target adaptive (moa B.1.4) needs --type I")
     ks: str | list[str] = "all"
     if classes != "all":
         ks = [c.strip() for c in classes.split(",") if c.strip()]
+        if not ks:
+            raise ValueError("--classes must name at least one class, or be 'all'")
         for k in ks:
             check_choice("--classes", k, tuple(class_names(type)))
-    extra = {"classes": ks, "gate": gate, "adam_steps": adam_steps, "lbfgs_steps": lbfgs_steps,
-             "n_points": n_points, "grid": grid, "device": device}
+    opts = SweepOptions.from_cli(store, backend, address, retry_failed)
+    if opts.backend != "serial":
+        raise ValueError("--backend local/ray: the probe trains all networks as one batch in this process; "
+                         "use --backend serial (and --device cuda for speed)")
+    extra = {"gate": gate, "adam_steps": adam_steps, "lbfgs_steps": lbfgs_steps, "n_points": n_points,
+             "grid": grid, "lr": lr, "device": device, "perturb_steps": perturb_steps}
     if target == "adaptive":
         extra["w_scale"] = w_scale
-    configs = probe_configs(type, target, _ints("--widths", widths), seeds, lam, **extra)
-    opts = SweepOptions.from_cli(store, backend, address, retry_failed, allow_network)
-    report = opts.run(run_probe, configs, name="probe", progress=not as_json)
-    if report.failures():
-        raise RuntimeError("probe runs failed: " + "; ".join(str(f.get("error")) for f in report.failures()))
-    rows = [r for res in report.results() if res for r in res["rows"]]
+    with opts.open_store() as st:
+        rows = probe(type, target, ws, seeds, lam, store=st, retry_failed=retry_failed, progress=not as_json,
+                     chunk=chunk, classes=ks, noises=noises, random_start=not no_random, **extra)
     if as_json:
         for r in rows:
             print(json.dumps(r))
@@ -87,11 +139,14 @@ def probe_cmd(
     from rich.table import Table
 
     table = Table(title=f"moa probe: type {type}, target {target}, lambda {lam} (best of {seeds} seeds)")
-    for col in ("class", "width", "best W1inf error", "bound (paper)", "held"):
+    for col in ("class", "start", "width", "W1inf", "W1inf off 1e-2", "W12", "Linf", "bound (paper)", "held"):
         table.add_column(col)
     for s in summarize(rows):
         klass = s["klass"] + (f" [{s['construction']} exact]" if s["construction"] else "")
+        start = "random" if s["noise"] is None else f"exact+{s['noise']:g}"
         bound = "-" if s["bound"] is None else f"{s['bound']:.4f}"
         held = "-" if s["held"] is None else ("yes" if s["held"] else "NO")
-        table.add_row(klass, str(s["width"]), f"{s['error']:.4g}", bound, held)
+        off = (s["w1inf_out"] or {}).get("0.01")
+        table.add_row(klass, start, str(s["width"]), f"{s['error']:.3g}", "-" if off is None else f"{off:.3g}",
+                      f"{s['w12']:.3g}", f"{s['linf']:.3g}", bound, held)
     Console().print(table)

@@ -237,6 +237,59 @@ class NetworkBatch:
         nb.enforce()
         return nb
 
+    @classmethod
+    def from_specs(
+        cls,
+        type: str,
+        specs: list[tuple[str, int, int]],
+        *,
+        d: int = 2,
+        gate: str = "tanh",
+        gate_std: float = 1.0,
+        start: dict[str, object] | None = None,
+        dtype: torch.dtype = torch.float64,
+        device: str | torch.device = "cpu",
+    ) -> NetworkBatch:
+        """One network per ``(klass, width, seed)``, each drawn from its own generator.
+
+        A network's parameters depend only on its own spec (the generator is seeded by a CRC of
+        ``klass|width|seed``), never on what else is in the batch, so a probe can train any subset
+        (a resumed chunk) and get the same networks. ``start`` (optional) replaces the random start
+        by a perturbed exact construction, see :func:`perturbed_start`: ``{"type": ..., "target":
+        ..., "lam": ..., "noise": [s per network], "params": {...}}``.
+
+        Examples
+        --------
+        >>> a = NetworkBatch.from_specs("I", [("relu", 2, 0), ("la", 1, 3)])
+        >>> b = NetworkBatch.from_specs("I", [("la", 1, 3)])
+        >>> bool(torch.equal(a.single(1).theta, b.theta))
+        True
+        """
+        import zlib
+
+        ks = [k for k, _, _ in specs]
+        ms = [int(m) for _, m, _ in specs]
+        if not specs:
+            raise ValueError("specs must list at least one (klass, width, seed)")
+        layout = Layout(type, d, max(ms), len(DICTIONARY[type]))
+        theta = torch.zeros(len(ks), layout.P, dtype=torch.float64)
+        sl, D = layout.slices, d + 1
+        for i, (k, m, sd) in enumerate(specs):
+            g = torch.Generator().manual_seed(zlib.crc32(f"{k}|{int(m)}|{int(sd)}".encode()))
+            v = {name: layout.view(theta[i : i + 1], name)[0] for name in layout.shapes}
+            v["a"][:m] = torch.randn(m, generator=g, dtype=torch.float64) / np.sqrt(m)
+            v["w"][:m] = torch.randn(m, D, generator=g, dtype=torch.float64)
+            if type == "II":
+                v["u"][:m] = torch.randn(m, D, generator=g, dtype=torch.float64)
+            v["coef"].fill_(1.0)
+            v["gate"].copy_(gate_std * torch.randn(v["gate"].shape, generator=g, dtype=torch.float64))
+            if start is not None:
+                perturbed_start(v, type, k, m, float(start["noise"][i]), g, str(start["target"]),
+                                float(start.get("lam", 1.0)), dict(start.get("params") or {}), gate)  # type: ignore[call-overload]
+        nb = cls(type, ks, ms, theta.to(device=device, dtype=dtype), gate=gate, d=d)
+        nb.enforce()
+        return nb
+
     def to(self, device: str | torch.device | None = None, dtype: torch.dtype | None = None) -> NetworkBatch:
         """A copy on another device / dtype."""
         th = self.theta.detach().to(device=device or self.theta.device, dtype=dtype or self.theta.dtype).clone()
@@ -431,6 +484,53 @@ def la_as_moa(nb: NetworkBatch, rho: float = 0.5) -> NetworkBatch:
     g[..., -1] = torch.atanh(rho * alpha)
     new[:, L.slices["gate"]] = g.flatten(1)
     return NetworkBatch("I", ["moa"] * nb.B, nb.widths, new, gate="tanh", d=nb.d)
+
+
+def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, noise: float,
+                    g: torch.Generator, target: str, lam: float, params: dict, gate: str) -> None:
+    """Overwrite one network's parameter views ``v`` with the exact construction for ``target``
+    (moa Props. B.2/B.3/B.6/B.10, B.1.4) carried into ``klass``, plus ``noise * N(0, 1)`` on every entry.
+
+    Neuron 0 carries the construction; neurons 1..m-1 get ``a = 0`` and random hyperplanes. The
+    construction's class takes it as it is; an MoA network takes an LA construction through moa
+    B.1.1 (bias-only gates ``arctanh(alpha / 2)``, ``a = 2``); any other class keeps the
+    construction's hyperplanes and output weight with its own activation(s) (LA: its coefficients,
+    or the ReLU one-hot for an MoA target) -- the nearest start a class that cannot contain the
+    target has. Frozen entries are put back by :meth:`NetworkBatch.enforce`.
+    """
+    if gate != "tanh":
+        raise ValueError("the perturbed-construction protocol needs gate 'tanh' (the theory's gate)")
+    name = {("I", "la"): "B.2", ("I", "moa"): "B.3", ("II", "la"): "B.6", ("II", "moa"): "B.10",
+            ("I", "adaptive"): "B.1.4"}[(type, target)]
+    ex = construction(name, lam=lam, d=v["w"].shape[-1] - 1, **(params if name == "B.1.4" else {}))
+    L = ex.layout
+    src = {k: L.view(ex.theta, k)[0] for k in L.shapes}
+    for key in ("a", "w", "u"):
+        if key in v:
+            v[key][0] = src[key][0]
+            v[key][1:m] = torch.randn(v[key][1:m].shape, generator=g, dtype=torch.float64)
+            if key == "a":
+                v[key][1:m] = 0.0
+    v["gate"].zero_()
+    cklass = ex.klasses[0]
+    if klass == cklass:
+        v["coef"].copy_(src["coef"])
+        v["gate"].copy_(src["gate"])
+    elif klass == "moa":  # an LA construction inside MoA (B.1.1), rho = 1/2
+        v["gate"][..., -1] = torch.atanh(0.5 * src["coef"])
+        v["a"][0] = 2.0 * src["a"][0]
+    elif klass == "la":
+        if cklass == "la":
+            v["coef"].copy_(src["coef"])
+        else:
+            v["coef"].zero_()
+            idx = DICTIONARY[type].index("relu")
+            if type == "I":
+                v["coef"][idx] = 1.0
+            else:
+                v["coef"][idx, idx] = 1.0
+    for key in v:
+        v[key].add_(noise * torch.randn(v[key].shape, generator=g, dtype=torch.float64))
 
 
 def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:

@@ -1,10 +1,21 @@
-"""Figures of the MoA probe: best W^{1,inf} error against width per class, with the paper's bounds.
+"""The ``moa-probe`` figure: what trained networks of each class reach, in four measures, with the bounds.
 
-The figure READS probe results, it never trains: from the sweep store named by the environment
-variable ``APPROXLAB_PROBE_STORE`` (an ``approxlab probe --store PATH`` file) when set, else from
-``results/probe.sqlite`` when present, else from the records shipped beside this module
-(``probe_results.jsonl``: the H100 run of ``approxlab probe --type I --target la|moa --seeds 3``
-with the default settings, see the report in the findings).
+Rows: one per probe (type, target, lambda) found in the data. Columns: the W^{1,inf} error (moa's
+norm, with the paper's bound lines of Thm. 4.1 / Props. B.2, B.5), the W^{1,inf} error outside the
+0.01-neighbourhood of the target's kink set, the W^{1,2} error and the L_inf error. Solid lines:
+random starts, best over seeds; dashed lines: the second protocol (the exact construction of Props.
+B.2/B.3/B.6/B.10 perturbed by noise s and retrained), worst over seeds and s. The grey line at 1e-3 is
+the level below which a class "reaches" its target.
+
+Data, in this order:
+
+1. the store named by ``APPROXLAB_PROBE_STORE`` (an ``approxlab probe --store PATH`` file);
+2. ``results/probe.sqlite`` when present;
+3. otherwise the figure COMPUTES the small default probe itself (:data:`DEFAULT_PROBE`, in memory,
+   nothing written but the figure; a few minutes on 2 idle cores).
+
+``APPROXLAB_PROBE_RECORDED=PATH`` replots a recorded result instead (a JSON-lines export of probe
+rows, e.g. a GPU run); the title and the CSV then say ``RECORDED`` and name the file.
 """
 
 from __future__ import annotations
@@ -13,64 +24,133 @@ import csv
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import matplotlib.pyplot as plt
 
-from approxlab.expressivity.probe import summarize
 from approxlab.figures import figure
 
-SHIPPED = Path(__file__).with_name("probe_results.jsonl")
+#: The probe the figure computes when no store is given: Type I, both targets, both protocols.
+DEFAULT_PROBE: dict[str, Any] = {"widths": [1, 2, 4], "seeds": 2, "noises": [1e-2, 1e-1], "device": "cpu"}
+
+MEASURES = (("w1inf", r"$W^{1,\infty}$ error"),
+            ("out:0.01", "$W^{1,\\infty}$ error, 0.01 away from the kinks"),
+            ("w12", r"$W^{1,2}$ error"), ("linf", r"$L_\infty$ error"))
+
+REACH = 1e-3
+
+
+def _rows_from_store(path: str) -> list[dict]:
+    from approxlab.sweep import ResultStore
+
+    with ResultStore(path, readonly=True) as st:
+        recs = st.records(status="done")
+    rows = []
+    for rec in recs:
+        res = rec["result"] or {}
+        if "rows" in res:
+            rows += res["rows"]
+        elif "klass" in res and "w1inf" in res:
+            rows.append(res)
+    return rows
 
 
 def load_rows(store: str | os.PathLike[str] | None = None) -> tuple[list[dict], str]:
-    """Probe rows from a store (see the module docstring for the search order) and where they came from."""
+    """Probe rows and where they came from (see the module docstring for the order)."""
+    rec = os.environ.get("APPROXLAB_PROBE_RECORDED")
+    if store is None and rec:
+        with open(rec) as fh:
+            return [json.loads(line) for line in fh if line.strip()], f"RECORDED result {Path(rec).name}"
     path = store or os.environ.get("APPROXLAB_PROBE_STORE")
     if path is None and Path("results/probe.sqlite").exists():
         path = "results/probe.sqlite"
     if path is not None:
-        from approxlab.sweep import ResultStore
+        return _rows_from_store(str(path)), f"store {path}"
+    from approxlab.expressivity.probe import probe
 
-        with ResultStore(path, readonly=True) as st:
-            rows = [r for rec in st.records(status="done") if rec["result"] and "rows" in rec["result"]
-                    for r in rec["result"]["rows"]]
-        return rows, str(path)
-    with SHIPPED.open() as fh:
-        return [json.loads(line) for line in fh if line.strip()], str(SHIPPED.name)
+    rows: list[dict] = []
+    for tname in ("la", "moa"):
+        rows += probe("I", tname, progress=False, **DEFAULT_PROBE)
+    return rows, "computed now: approxlab probe --type I --target la|moa --widths 1,2,4 --seeds 2 --noise 0.01,0.1"
 
 
-@figure("moa-probe", "moa Thm. 4.1 probe: best trained W^{1,inf} error vs width per class, with the bounds")
+def _measure(r: dict, key: str) -> float | None:
+    if key.startswith("out:"):
+        v = (r.get("w1inf_out") or {}).get(key[4:])
+    else:
+        v = r.get(key)
+    return None if v is None else float(v)
+
+
+def panel_data(rows: list[dict]) -> list[dict[str, Any]]:
+    """Per (type, target, lambda, klass, width, protocol, measure): the plotted value (best over seeds
+    for random starts, worst over seeds and s for perturbed starts) and the paper bound."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        if r.get("construction") is not None or "w1inf" not in r:
+            continue
+        key = (r["type"], r["target"], r.get("lambda"), r["klass"], r["width"], r.get("protocol", "random"))
+        groups.setdefault(key, []).append(r)
+    out = []
+    for (ty, tg, lam, k, m, proto), rs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
+        for mkey, _ in MEASURES:
+            vals = [v for v in (_measure(r, mkey) for r in rs) if v is not None]
+            if not vals:
+                continue
+            val = min(vals) if proto == "random" else max(vals)
+            out.append({"type": ty, "target": tg, "lambda": lam, "klass": k, "width": m, "protocol": proto,
+                        "measure": mkey, "value": val, "n": len(vals),
+                        "noises": ",".join(sorted({f"{r['noise']:g}" for r in rs if r.get("noise") is not None})),
+                        "bound": rs[0].get("bound") if mkey == "w1inf" else None})
+    return out
+
+
+@figure("moa-probe", "moa Thms. 4.1/4.2 probe: trained errors (4 measures) vs width per class, two protocols, bounds")
 def probe_figure(outdir: Path, seed: int) -> list[Path]:
-    """One panel per (type, target): best error over seeds against width, per class, and the bound lines."""
+    """Draw the probe (see the module docstring); write ``moa-probe.png`` and ``moa-probe.csv``."""
     rows, source = load_rows()
-    summ = [s for s in summarize(rows) if s["construction"] is None]
-    panels = sorted({(s["type"], s["target"], s["lambda"]) for s in summ})
-    fig, axes = plt.subplots(1, max(len(panels), 1), figsize=(6.5 * max(len(panels), 1), 4.8), squeeze=False)
-    for ax, (ty, tg, lam) in zip(axes[0], panels):
-        sel = [s for s in summ if (s["type"], s["target"], s["lambda"]) == (ty, tg, lam)]
-        for k in sorted({s["klass"] for s in sel}):
-            pts = sorted((s["width"], s["error"]) for s in sel if s["klass"] == k)
-            ax.plot(*zip(*pts), marker="o", lw=1.2, label=k)
-        bound = sorted({(s["width"], s["bound"]) for s in sel if s["bound"] is not None and s["klass"] != "la"})
-        if bound:
-            ax.plot(*zip(*bound), "k--", lw=2, label="paper bound (fixed classes)")
-        sharp = sorted({(s["width"], s["bound_sharp"]) for s in sel if s["klass"] == "relu" and s["bound_sharp"]})
-        if tg == "la" and sharp:
-            ax.plot(*zip(*sharp), "k:", lw=2, label="min(1/2, 1/m) (ReLU, from the proof)")
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("width m")
-        ax.set_ylabel("best W^{1,inf} error over seeds")
-        ax.set_title(f"type {ty}, T_{tg.upper()} (lambda={lam})")
-        ax.legend(fontsize=7, ncol=2)
-    fig.suptitle(f"moa probe (data: {source})", fontsize=9)
+    data = panel_data(rows)
+    probes = sorted({(d["type"], d["target"], d["lambda"]) for d in data}, key=str)
+    nr = max(len(probes), 1)
+    fig, axes = plt.subplots(nr, len(MEASURES), figsize=(4.6 * len(MEASURES), 3.6 * nr), squeeze=False)
+    classes = sorted({d["klass"] for d in data}, key=lambda k: (k in ("la", "moa"), k))
+    cmap = plt.get_cmap("tab10" if len(classes) <= 10 else "tab20")
+    color = {k: ("black" if k == "moa" else "crimson" if k == "la" else cmap(i % cmap.N))
+             for i, k in enumerate(classes)}
+    for r, (ty, tg, lam) in enumerate(probes):
+        for c, (mkey, mname) in enumerate(MEASURES):
+            ax = axes[r][c]
+            sel = [d for d in data if (d["type"], d["target"], d["lambda"], d["measure"]) == (ty, tg, lam, mkey)]
+            for k in classes:
+                for proto, ls in (("random", "-"), ("perturb", "--")):
+                    pts = sorted((d["width"], max(d["value"], 1e-12)) for d in sel
+                                 if d["klass"] == k and d["protocol"] == proto)
+                    if pts:
+                        ax.plot(*zip(*pts), ls=ls, marker="o" if proto == "random" else "s", ms=3, lw=1.1,
+                                color=color[k], label=f"{k}" if proto == "random" else None)
+            if mkey == "w1inf":
+                bnd = sorted({(d["width"], d["bound"]) for d in sel if d["bound"] is not None})
+                what = {"la": "1/(m+1): fixed classes (Prop. B.2)", "moa": "tanh(lam)/2: fixed and LA (Prop. B.5)"}
+                if bnd:
+                    ax.plot(*zip(*bnd), "k:", lw=2.2, label=what.get(tg, "bound (Sec. B.1.4)"))
+            ax.axhline(REACH, color="0.6", lw=0.8)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xlabel("width m")
+            ax.set_title(f"type {ty}, T_{tg.upper()}: {mname}", fontsize=8)
+            if c == 0:
+                ax.legend(fontsize=6, ncol=2)
+    fig.suptitle(f"moa probe; solid: random start, best of seeds; dashed: exact construction + noise s, retrained, "
+                 f"worst of seeds and s; grey: 1e-3. Data: {source}", fontsize=8)
     fig.tight_layout()
     outdir.mkdir(parents=True, exist_ok=True)
-    png, data = outdir / "moa-probe.png", outdir / "moa-probe.csv"
-    fig.savefig(png, dpi=120)
+    png, csvp = outdir / "moa-probe.png", outdir / "moa-probe.csv"
+    fig.savefig(png, dpi=110)
     plt.close(fig)
-    cols = ["type", "target", "lambda", "klass", "width", "error", "bound", "bound_sharp", "held"]
-    with data.open("w", newline="") as fh:
-        wr = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
+    cols = ["type", "target", "lambda", "klass", "width", "protocol", "measure", "value", "n", "noises", "bound",
+            "source"]
+    with csvp.open("w", newline="") as fh:
+        wr = csv.DictWriter(fh, fieldnames=cols)
         wr.writeheader()
-        wr.writerows(summ)
-    return [png, data]
+        wr.writerows([d | {"source": source} for d in data])
+    return [png, csvp]

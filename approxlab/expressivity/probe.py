@@ -1,11 +1,16 @@
 """The MoA expressivity probe: trained networks of each class next to the bounds of moa Section 4.
 
-For a type (I/II), a target (la/moa/adaptive), widths and seeds, :func:`run_probe` trains every
-class x width for one seed in one batch (:mod:`approxlab.expressivity.train`), measures the W^{1,inf}
-error with :func:`~approxlab.expressivity.sobolev.w1inf_error` and returns one row per network with
-the bound the paper states for that class (:func:`paper_bound`). The exact constructions of Props.
-B.2/B.3/B.6/B.10 (and the B.1.4 adaptive one) are evaluated too (rows with ``construction`` set).
-:func:`probe` runs the seeds through :func:`approxlab.sweep.run_sweep` (resumable store).
+For a type (I/II), a target (la/moa/adaptive), widths and seeds, :func:`probe` trains EVERY
+(class, width, seed, start) in one batch (:func:`run_networks`, :mod:`approxlab.expressivity.train`;
+each network has its own generator, Adam and L-BFGS state) and measures each one (:func:`measure`):
+L_inf, W^{1,2} (with an error bar), W^{1,inf} and the W^{1,inf} error outside delta-neighbourhoods of
+the target's kink set (:data:`DELTAS`). Two protocols: a random start (Adam on the W^{1,2} loss), and
+the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class and perturbed by
+noise s (``noises``), retrained by L-BFGS on the value loss. Every row carries the bound the paper
+states for its class (:func:`paper_bound`); the exact constructions (and the ReLU staircase for T_LA)
+are measured too (rows with ``construction`` set). The sweep store keeps one run per network; a
+killed probe resumes with what is missing (see :func:`probe`). :func:`run_probe` is the older
+one-seed-per-run entry point, kept for the sweep benchmark.
 
 Bounds (moa Thm. 4.1 / Props. B.2, B.5, Sec. B.1.4; Thm. 4.2 has none):
 
@@ -26,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Sequence
@@ -36,7 +42,7 @@ import torch
 
 from approxlab.activations.base import check_choice, check_positive_float, check_positive_int
 from approxlab.expressivity.classes import KINKED, NetworkBatch, class_names, construction, relu_staircase
-from approxlab.expressivity.sobolev import TOLERANCE, w1inf_error
+from approxlab.expressivity.sobolev import TOLERANCE, w12_error, w1inf_error
 from approxlab.expressivity.targets import TARGETS, TYPES, make_target, ridge_oscillation
 from approxlab.expressivity.train import TrainConfig, resolve_device, train
 
@@ -78,74 +84,217 @@ CONSTRUCTIONS = {("I", "la"): ("B.2", "la"), ("I", "moa"): ("B.3", "moa"), ("II"
                  ("II", "moa"): ("B.10", "moa"), ("I", "adaptive"): ("B.1.4", "moa")}
 
 
-def _estimate(nb: NetworkBatch, target, grid: int, device: torch.device) -> Any:
-    nb64 = nb.to(device, torch.float64)
-    planes, all_planes = [], nb64.kink_planes()
-    for i, k in enumerate(nb64.klasses):
+#: Distances delta of the W^{1,inf} error outside the target's kink neighbourhood (rows' ``w1inf_out``).
+DELTAS = (1e-1, 1e-2, 1e-3)
+
+#: Settings shared by every network of one batch (a batch = configs agreeing on all of these).
+BATCH_KEYS = ("type", "target", "lambda", "gate", "adam_steps", "lbfgs_steps", "n_points", "kink_points", "lr",
+              "grid", "w_scale", "d", "device", "deltas", "dtype", "perturb_steps")
+
+#: Defaults of one probe network config (the CLI's defaults; small enough for a 2-core CPU).
+DEFAULTS: dict[str, Any] = {"gate": "tanh", "adam_steps": 300, "lbfgs_steps": 0, "n_points": 256, "kink_points": 64,
+                            "lr": 2e-2, "grid": 61, "perturb_steps": 100, "w_scale": 1.0, "d": 2, "device": "auto",
+                            "deltas": list(DELTAS), "dtype": "float32", "noise": None}
+
+
+def _net_planes(nb: NetworkBatch) -> list[np.ndarray]:
+    planes, all_planes = [], nb.kink_planes()
+    for i, k in enumerate(nb.klasses):
         kinked = k in ("la", "moa") or any(part in KINKED for part in k.split("*"))
         planes.append(all_planes[i] if kinked else np.zeros((0, nb.d + 1)))
-    return w1inf_error(nb64.forward, target, nb.d, kinks=target.kinks, net_kinks=planes, grid=grid,
-                       device=device)
+    return planes
+
+
+#: Compass-search settings of the probe's estimates (cheaper than :func:`w1inf_error`'s defaults; the
+#: probe compares errors of order 1e-3..1 with bounds of order 0.1, so a gap of ~1e-4 is immaterial).
+SEARCH = {"refine": 4, "refine_iters": 16}
+
+
+def _estimate(nb: NetworkBatch, target, grid: int, device: torch.device, exclude: float = 0.0) -> Any:
+    nb64 = nb.to(device, torch.float64)
+    return w1inf_error(nb64.forward, target, nb.d, kinks=target.kinks, net_kinks=_net_planes(nb64), grid=grid,
+                       device=device, exclude=exclude, **SEARCH)
+
+
+def measure(nb: NetworkBatch, target, grid: int, device: torch.device, deltas: Sequence[float] = DELTAS
+            ) -> dict[str, np.ndarray]:
+    """Every measure of item 2 for each network: ``linf`` (sup|e|), ``grad`` (sup|grad e|), ``w1inf``
+    (their sum, moa's norm), ``w12`` and its quadrature error ``w12_err``, and ``w1inf_out[delta]``, the
+    W^{1,inf} error on Omega minus the delta-neighbourhood of the target's kink set. All are
+    estimates from below except ``w12`` (midpoint rule, see :func:`w12_error`)."""
+    nb64 = nb.to(device, torch.float64)
+    full = _estimate(nb64, target, grid, device)
+    w12, w12e = w12_error(nb64.forward, target, nb.d, B=nb.B, device=device)
+    out = {"linf": full.value, "grad": full.grad, "w1inf": full.total, "w12": w12, "w12_err": w12e}
+    for dl in deltas:
+        out[f"out:{dl:g}"] = _estimate(nb64, target, grid, device, exclude=float(dl)).total
+    return out
+
+
+def _row(cfg: dict[str, Any], target, klass: str, width: int, meas: dict[str, np.ndarray], i: int,
+         constr: str | None, loss: float | None) -> dict[str, Any]:
+    type, tname, lam = cfg["type"], cfg["target"], float(cfg.get("lambda", 1.0))
+    b = paper_bound(type, tname, klass, width, lam, target.params)
+    err = float(meas["w1inf"][i])
+    held = None if b["bound"] is None else bool(err >= b["bound"] - TOLERANCE)
+    deltas = [float(dl) for dl in cfg.get("deltas", DELTAS)]
+    return {"type": type, "target": tname, "lambda": lam, "klass": klass, "width": int(width),
+            "seed": int(cfg.get("seed", 0)), "protocol": "perturb" if cfg.get("noise") is not None else "random",
+            "noise": cfg.get("noise"), "error": err, "error_value": float(meas["linf"][i]),
+            "error_grad": float(meas["grad"][i]), "linf": float(meas["linf"][i]), "w1inf": err,
+            "w12": float(meas["w12"][i]), "w12_err": float(meas["w12_err"][i]),
+            "w1inf_out": {f"{dl:g}": float(meas[f"out:{dl:g}"][i]) for dl in deltas},
+            "bound": b["bound"], "bound_corrected": b["bound_corrected"], "bound_sharp": b["bound_sharp"],
+            "bound_source": b["source"], "held": held, "construction": constr, "train_loss": loss,
+            "w_scale": float(cfg.get("w_scale", 1.0)) if tname == "adaptive" else None}
+
+
+def _dtype(name: str) -> torch.dtype:
+    return {"float32": torch.float32, "float64": torch.float64}[check_choice("dtype", name, ("float32", "float64"))]
+
+
+def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -> list[dict[str, Any]]:
+    """Train and measure many probe networks in ONE batch; one result row per config, in order.
+
+    Each config names one network (``klass``, ``width``, ``seed``, and ``noise``: None for a random
+    start, s for the perturbed exact construction, see :func:`~approxlab.expressivity.classes.perturbed_start`)
+    and the batch settings :data:`BATCH_KEYS`, which must agree across ``configs``. Every network has
+    its own generator, Adam and L-BFGS state (:mod:`~approxlab.expressivity.train`), so its row does not
+    depend on which other networks share the batch.
+
+    Examples
+    --------
+    >>> cfgs = network_configs("I", "la", [1], 1, classes=["la"], adam_steps=3, n_points=32, grid=21,
+    ...                        device="cpu")
+    >>> rows = run_networks(cfgs)
+    >>> (rows[0]["klass"], rows[0]["width"], rows[0]["protocol"], sorted(rows[0]["w1inf_out"]))
+    ('la', 1, 'random', ['0.001', '0.01', '0.1'])
+    """
+    if not configs:
+        return []
+    cfgs = [DEFAULTS | dict(c) for c in configs]
+    base = {k: cfgs[0].get(k) for k in BATCH_KEYS}
+    for c in cfgs[1:]:
+        diff = [k for k in BATCH_KEYS if c.get(k) != base[k]]
+        if diff:
+            raise ValueError(f"configs of one batch must agree on {', '.join(diff)}")
+    type = check_choice("type", base["type"], TYPES)
+    tname = check_choice("target", base["target"], TARGETS)
+    lam = check_positive_float("lambda", float(base["lambda"]))
+    d = check_positive_int("d", int(base["d"]), minimum=2)
+    allowed = tuple(class_names(type))
+    specs = []
+    for c in cfgs:
+        check_choice("klass", c["klass"], allowed)
+        specs.append((c["klass"], check_positive_int("width", int(c["width"])), int(c["seed"])))
+    noise = [c.get("noise") for c in cfgs]
+    dev = resolve_device(str(base["device"]))
+    target = make_target(type, tname, lam, d, w_scale=float(base["w_scale"]))
+    dtype = _dtype(str(base["dtype"]))
+    tc = TrainConfig(n_points=check_positive_int("n_points", int(base["n_points"])),
+                     adam_steps=check_positive_int("adam_steps", int(base["adam_steps"]), minimum=0),
+                     lbfgs_steps=check_positive_int("lbfgs_steps", int(base["lbfgs_steps"]), minimum=0),
+                     lr=check_positive_float("lr", float(base["lr"])),
+                     kink_points=check_positive_int("kink_points", int(base["kink_points"]), minimum=0),
+                     seed=0, dtype=dtype)
+    grid = check_positive_int("grid", int(base["grid"]), minimum=2)
+    rows: list[dict[str, Any] | None] = [None] * len(cfgs)
+    # random starts, then perturbed constructions (another init and optimiser); on a CPU one batch per
+    # width (padding a width-1 network to the largest width multiplies its work), on CUDA one batch
+    groups: list[list[int]] = []
+    for start in (False, True):
+        idx = [i for i, s in enumerate(noise) if (s is not None) == start]
+        if dev.type == "cuda":
+            groups.append(idx)
+        else:
+            groups += [[i for i in idx if specs[i][1] == m] for m in sorted({specs[i][1] for i in idx})]
+    for idx in filter(None, groups):
+        start = noise[idx[0]] is not None
+        st = None
+        if start:
+            st = {"target": tname, "lam": lam, "params": target.params,
+                  "noise": [check_positive_float("noise", float(noise[i]), strict=False) for i in idx]}
+        nb = NetworkBatch.from_specs(type, [specs[i] for i in idx], d=d, gate=str(base["gate"]), start=st,
+                                     device=dev, dtype=dtype)
+        # a perturbed construction retrains by L-BFGS (float64) on the value loss, which is continuous in
+        # the hyperplanes: Adam's sign-like first steps would throw the start away
+        tcs = tc if not start else TrainConfig(
+            n_points=tc.n_points, kink_points=tc.kink_points, adam_steps=0, lbfgs_loss="l2", dtype=torch.float64,
+            lbfgs_steps=check_positive_int("perturb_steps", int(base["perturb_steps"]), minimum=0), seed=0)
+        out = train(nb, target, tcs, device=str(dev), progress=progress)
+        meas = measure(nb, target, grid, dev, [float(x) for x in base["deltas"]])
+        for j, i in enumerate(idx):
+            rows[i] = _row(cfgs[i], target, specs[i][0], specs[i][1], meas, j, None, float(out["loss"][j]))
+            rows[i]["train_seconds"] = out["seconds"] / len(idx)
+    return rows  # type: ignore[return-value]
+
+
+def exact_rows(config: dict[str, Any]) -> dict[str, Any]:
+    """The exact construction of the target (moa Props. B.2/B.3/B.6/B.10, B.1.4) and, for Type-I T_LA,
+    the ReLU staircase of widths ``config["widths"]``, measured like trained rows (a sweep run)."""
+    cfg = DEFAULTS | dict(config)
+    type, tname = check_choice("type", cfg["type"], TYPES), check_choice("target", cfg["target"], TARGETS)
+    lam, d = check_positive_float("lambda", float(cfg["lambda"])), int(cfg["d"])
+    dev = resolve_device(str(cfg["device"]))
+    target = make_target(type, tname, lam, d, w_scale=float(cfg["w_scale"]))
+    grid = check_positive_int("grid", int(cfg["grid"]), minimum=2)
+    deltas = [float(x) for x in cfg["deltas"]]
+    cname, cklass = CONSTRUCTIONS[(type, tname)]
+    ex = construction(cname, lam=lam, d=d, **target.params) if cname == "B.1.4" else construction(cname, lam=lam, d=d)
+    rows = [_row(cfg, target, cklass, 1, measure(ex, target, grid, dev, deltas), 0, cname, None)]
+    if (type, tname) == ("I", "la"):
+        for m in cfg.get("widths", []):
+            sc = relu_staircase(int(m), d=d)
+            rows.append(_row(cfg, target, "relu", int(m), measure(sc, target, grid, dev, deltas), 0, "staircase",
+                             None))
+    return {"rows": rows}
+
+
+def network_configs(type: str, target: str, widths: Sequence[int] = (1, 2, 4, 8), seeds: int | Sequence[int] = 3,
+                    lam: float = 1.0, *, classes: str | Sequence[str] = "all", noises: Sequence[float] = (),
+                    random_start: bool = True, **extra: Any) -> list[dict[str, Any]]:
+    """One config per network: (class, width, seed) x (random start, and each perturbation size s).
+
+    Examples
+    --------
+    >>> len(network_configs("I", "la", [1, 2], 3, noises=[1e-2]))  # 8 classes x 2 widths x 3 seeds x 2 starts
+    96
+    """
+    check_choice("type", type, TYPES)
+    check_choice("target", target, TARGETS)
+    lam = check_positive_float("lambda", lam)
+    if type == "II" and target == "adaptive":
+        raise ValueError("target 'adaptive' (moa B.1.4) needs type I")
+    if not widths:
+        raise ValueError("widths must list at least one width >= 1")
+    ws = sorted({check_positive_int("width", int(m)) for m in widths})
+    ss = list(range(check_positive_int("seeds", seeds))) if isinstance(seeds, int) else [int(s) for s in seeds]
+    allowed = class_names(type)
+    ks = allowed if classes in ("all", None) else list(classes)
+    for k in ks:
+        check_choice("klass", k, tuple(allowed))
+    starts: list[float | None] = ([None] if random_start else []) + [
+        check_positive_float("noise", float(s), strict=False) for s in noises]
+    if not starts:
+        raise ValueError("nothing to run: random_start is False and no noises were given")
+    base = {k: v for k, v in (DEFAULTS | extra).items() if k != "noise"}
+    base["deltas"] = [float(x) for x in base["deltas"]]
+    return [base | {"type": type, "target": target, "lambda": lam, "klass": k, "width": m, "seed": s, "noise": n}
+            for n in starts for k in ks for m in ws for s in ss]
 
 
 def run_probe(config: dict[str, Any]) -> dict[str, Any]:
-    """One probe run (one seed): train every class x width in one batch and measure it.
-
-    Config keys: ``type``, ``target``, ``lambda``, ``widths`` (list), ``classes`` (list or "all"),
-    ``seed``, and optionally ``gate`` ("tanh"), ``adam_steps``, ``lbfgs_steps``, ``n_points``,
-    ``lr``, ``grid`` (estimator grid per axis), ``device`` ("auto"), ``w_scale`` (adaptive), ``d``.
-
-    Returns ``{"rows": [...], "seconds": ..., "device": ...}``; each row has ``type, target, klass,
-    width, seed, error, error_value, error_grad, bound, bound_corrected, bound_sharp, held,
-    construction, train_loss``.
-    """
-    type = check_choice("type", config["type"], TYPES)
-    tname = check_choice("target", config["target"], TARGETS)
-    lam = check_positive_float("lambda", config.get("lambda", 1.0))
-    d = int(config.get("d", 2))
-    seed = int(config["seed"])
-    widths = [check_positive_int("width", int(m)) for m in config["widths"]]
-    classes = config.get("classes", "all")
-    allowed = class_names(type)
-    classes = allowed if classes in ("all", None) else list(classes)
-    for k in classes:
-        check_choice("klass", k, tuple(allowed))
-    dev = resolve_device(config.get("device", "auto"))
-    target = make_target(type, tname, lam, d, w_scale=float(config.get("w_scale", 1.0)))
-    cfg = TrainConfig(
-        n_points=int(config.get("n_points", 2048)), adam_steps=int(config.get("adam_steps", 2000)),
-        lbfgs_steps=int(config.get("lbfgs_steps", 300)), lr=float(config.get("lr", 1e-2)), seed=seed,
-        kink_points=int(config.get("kink_points", 256)),
-    )
-    grid = int(config.get("grid", 201))
+    """One seed of the probe as one sweep run (kept for :mod:`benchmarks.sweep`): every class x width of
+    ``config["widths"]`` trained in one batch, plus the exact rows. Same keys as :func:`run_networks`."""
     t0 = time.perf_counter()
-    nb = NetworkBatch.init(type, classes, widths, d=d, gate=config.get("gate", "tanh"), seed=seed, device=dev,
-                           dtype=torch.float32)
-    out = train(nb, target, cfg, device=str(dev), progress=bool(config.get("progress", False)))
-    est = _estimate(nb, target, grid, dev)
-    rows = []
-
-    def row(klass, width, r_total, r_val, r_grad, constr, loss):
-        b = paper_bound(type, tname, klass, width, lam, target.params)
-        held = None if b["bound"] is None else bool(r_total >= b["bound"] - TOLERANCE)
-        return {"type": type, "target": tname, "lambda": lam, "klass": klass, "width": width, "seed": seed,
-                "error": float(r_total), "error_value": float(r_val), "error_grad": float(r_grad),
-                "bound": b["bound"], "bound_corrected": b["bound_corrected"], "bound_sharp": b["bound_sharp"],
-                "bound_source": b["source"], "held": held, "construction": constr, "train_loss": loss,
-                "w_scale": float(config.get("w_scale", 1.0)) if tname == "adaptive" else None}
-
-    for i, (k, m) in enumerate(zip(nb.klasses, nb.widths)):
-        rows.append(row(k, m, est.total[i], est.value[i], est.grad[i], None, float(out["loss"][i])))
-    cname, cklass = CONSTRUCTIONS[(type, tname)]
-    ex = construction(cname, lam=lam, d=d, **target.params) if cname == "B.1.4" else construction(cname, lam=lam, d=d)
-    r = _estimate(ex, target, grid, dev)
-    rows.append(row(cklass, 1, r.total[0], r.value[0], r.grad[0], cname, None))
-    if (type, tname) == ("I", "la") and "relu" in classes:
-        # the explicit ReLU staircase: W^{1,inf} error 1/m + 1/(4 m^2), how tight 1/(m+1) is
-        for m in widths:
-            r = _estimate(relu_staircase(m, d=d), target, grid, dev)
-            rows.append(row("relu", m, r.total[0], r.value[0], r.grad[0], "staircase", None))
-    return {"rows": rows, "seconds": time.perf_counter() - t0, "device": str(dev), "train_seconds": out["seconds"]}
+    cfg = dict(config)
+    widths, ks = cfg.pop("widths"), cfg.pop("classes", "all")
+    seed = int(cfg.pop("seed"))
+    cfgs = network_configs(cfg.pop("type"), cfg.pop("target"), widths, [seed], float(cfg.pop("lambda", 1.0)),
+                           classes=ks, **{k: v for k, v in cfg.items() if k != "progress"})
+    rows = run_networks(cfgs)
+    rows += exact_rows(cfgs[0] | {"widths": widths, "seed": seed})["rows"]
+    return {"rows": rows, "seconds": time.perf_counter() - t0, "device": str(resolve_device(cfgs[0]["device"]))}
 
 
 def probe_configs(type: str, target: str, widths: Sequence[int] = WIDTHS, seeds: int | Sequence[int] = 3,
@@ -161,30 +310,69 @@ def probe_configs(type: str, target: str, widths: Sequence[int] = WIDTHS, seeds:
     return [{"type": type, "target": target, "lambda": lam, "widths": ws, "seed": s, **extra} for s in ss]
 
 
-def probe(type: str, target: str, widths: Sequence[int] = WIDTHS, seeds: int | Sequence[int] = 3,
-          lam: float = 1.0, *, store: Any = ":memory:", backend: str = "serial", address: str | None = None,
-          retry_failed: bool = False, progress: bool = True, allow_network: bool = False,
-          **extra: Any) -> list[dict[str, Any]]:
-    """Run the probe through :func:`approxlab.sweep.run_sweep`; return every row of every run.
+def _lookup(results: dict[str, Any]) -> Any:
+    def fn(config: dict[str, Any]) -> dict[str, Any]:
+        from approxlab.sweep import config_key
+
+        return results[config_key(config, None, "probe")]
+    return fn
+
+
+def probe(type: str, target: str, widths: Sequence[int] = (1, 2, 4, 8), seeds: int | Sequence[int] = 3,
+          lam: float = 1.0, *, store: Any = ":memory:", retry_failed: bool = False, progress: bool = True,
+          chunk: int = 4096, classes: str | Sequence[str] = "all", noises: Sequence[float] = (),
+          random_start: bool = True, **extra: Any) -> list[dict[str, Any]]:
+    """The batched probe: every (class, width, seed, start) not yet in ``store`` trains in one batch.
+
+    The store keeps one run per network (sweep ``"probe"``; its config is the network's config from
+    :func:`network_configs`), so ``approxlab sweep status/export`` see one row per (class, width,
+    seed, start). Pending networks train in chunks of at most ``chunk`` networks (one batch each; the
+    default fits every probe of the issue in one chunk); a chunk's rows are committed when the chunk
+    finishes. A kill mid-chunk loses only that chunk's unfinished training: its networks are still
+    pending and a rerun trains exactly them (each network depends only on its own config, so the
+    rerun gives the rows an uninterrupted run would have); finished rows are never recomputed.
+    The exact constructions are one more run (``exact_rows``).
+
+    Returns every row (stored or new), trained rows first.
 
     Examples
     --------
-    >>> rows = probe("I", "la", widths=[1], seeds=1, classes=["la"], adam_steps=20, lbfgs_steps=2,
-    ...              n_points=64, grid=21, progress=False)  # doctest: +SKIP
+    >>> rows = probe("I", "la", widths=[1], seeds=1, classes=["la"], adam_steps=3, n_points=32, grid=21,
+    ...              device="cpu", progress=False)
+    >>> [(r["klass"], r["construction"]) for r in rows]
+    [('la', None), ('la', 'B.2'), ('relu', 'staircase')]
     """
-    from approxlab.sweep import ResultStore, run_sweep
+    from approxlab.sweep import ResultStore, config_key, run_sweep
 
-    configs = probe_configs(type, target, widths, seeds, lam, **extra)
+    check_positive_int("chunk", chunk)
+    configs = network_configs(type, target, widths, seeds, lam, classes=classes, noises=noises,
+                              random_start=random_start, **extra)
+    configs = [json.loads(json.dumps(c)) for c in configs]  # what the store keys
+    ex_cfg = {k: configs[0][k] for k in BATCH_KEYS} | {"widths": sorted({c["width"] for c in configs}),
+                                                       "exact": True}
     st = store if isinstance(store, ResultStore) else ResultStore(store)
     try:
-        rep = run_sweep(run_probe, configs, st, backend=backend, address=address, retry_failed=retry_failed,
-                        progress=progress, name="probe", allow_network=allow_network)
+        keys = [config_key(c, None, "probe") for c in configs]
+        status = st.statuses(keys)
+        todo = [c for c, k in zip(configs, keys)
+                if k not in status or (retry_failed and status[k] == "failed")]
+        for i in range(0, len(todo), chunk):
+            part = todo[i : i + chunk]
+            res = run_networks(part, progress=progress)
+            results = {config_key(c, None, "probe"): r for c, r in zip(part, res)}
+            run_sweep(_lookup(results), part, st, progress=False, name="probe")
+        run_sweep(exact_rows, [ex_cfg], st, progress=False, name="probe-exact", retry_failed=retry_failed)
+        recs = {r["key"]: r for r in st.records(sweep="probe")}
+        failed = [recs[k].get("error") for k in keys if k in recs and recs[k]["status"] != "done"]
+        if failed:
+            raise RuntimeError("probe runs failed: " + "; ".join(map(str, failed[:3])))
+        rows = [recs[k]["result"] for k in keys if k in recs]
+        ex = [r for rec in st.records(status="done", sweep="probe-exact") if rec["config"] == ex_cfg
+              for r in rec["result"]["rows"]]
     finally:
         if not isinstance(store, ResultStore):
             st.close()
-    if rep.failures():
-        raise RuntimeError("probe runs failed: " + "; ".join(str(f.get("error")) for f in rep.failures()))
-    return [r for res in rep.results() if res for r in res["rows"]]
+    return rows + ex
 
 
 def summarize(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -192,14 +380,17 @@ def summarize(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     bound and whether it held (best >= bound - TOLERANCE)."""
     best: dict[tuple, dict[str, Any]] = {}
     for r in rows:
-        key = (r["type"], r["target"], r.get("lambda"), r.get("w_scale"), r["klass"], r["width"], r["construction"])
+        key = (r["type"], r["target"], r.get("lambda"), r.get("w_scale"), r["klass"], r["width"], r["construction"],
+               r.get("protocol", "random"), r.get("noise"))
         if key not in best or r["error"] < best[key]["error"]:
             best[key] = r
     out = []
     for r in best.values():
         held = None if r["bound"] is None else bool(r["error"] >= r["bound"] - TOLERANCE)
         held_c = None if r["bound_corrected"] is None else bool(r["error"] >= r["bound_corrected"] - TOLERANCE)
-        out.append({k: r[k] for k in ("type", "target", "lambda", "w_scale", "klass", "width", "construction",
-                                       "error", "bound", "bound_corrected", "bound_sharp")}
+        out.append({k: r.get(k) for k in ("type", "target", "lambda", "w_scale", "klass", "width", "construction",
+                                           "protocol", "noise", "error", "linf", "w12", "w1inf_out", "bound",
+                                           "bound_corrected", "bound_sharp")}
                    | {"held": held, "held_corrected": held_c})
-    return sorted(out, key=lambda r: (r["type"], r["target"], r["construction"] or "", r["klass"], r["width"]))
+    return sorted(out, key=lambda r: (r["type"], r["target"], r["construction"] or "", r["protocol"] or "",
+                                      r["noise"] or 0.0, r["klass"], r["width"]))

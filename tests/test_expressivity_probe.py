@@ -1,0 +1,135 @@
+"""The batched probe of issue 17: per-network specs, perturbed constructions, the measures, the store."""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from approxlab.expressivity.classes import NetworkBatch
+from approxlab.expressivity.probe import measure, network_configs, paper_bound, probe
+from approxlab.expressivity.sobolev import TOLERANCE, w12_error, w1inf_error
+from approxlab.expressivity.targets import make_target
+
+P = importlib.import_module("approxlab.expressivity.probe")
+CPU = torch.device("cpu")
+
+
+def test_a_network_does_not_depend_on_its_batch():
+    big = NetworkBatch.from_specs("II", [("relu*tanh", 3, 1), ("la", 2, 0), ("moa", 1, 4)])
+    for i, spec in enumerate([("relu*tanh", 3, 1), ("la", 2, 0), ("moa", 1, 4)]):
+        alone = NetworkBatch.from_specs("II", [spec])
+        assert torch.equal(big.single(i).theta, alone.theta)
+    other_seed = NetworkBatch.from_specs("II", [("la", 2, 1)])
+    assert not torch.equal(other_seed.theta, NetworkBatch.from_specs("II", [("la", 2, 0)]).theta)
+
+
+@pytest.mark.parametrize("type, tname, inside", [("I", "la", ["la", "moa"]), ("I", "moa", ["moa"]),
+                                                 ("II", "la", ["la", "moa"]), ("II", "moa", ["moa"])])
+def test_unperturbed_start_is_exact_for_classes_containing_the_target(type, tname, inside):
+    """Noise 0: the construction (moa Props. B.2/B.3/B.6/B.10; LA inside MoA by B.1.1) has error ~0 in
+    every measure; a fixed class started from the same hyperplanes is at least its paper bound away."""
+    target = make_target(type, tname, 1.0)
+    fixed = "relu" if type == "I" else "relu*relu"
+    ks = [*inside, fixed] + (["la"] if tname == "moa" and type == "I" else [])
+    nb = NetworkBatch.from_specs(type, [(k, 2, 0) for k in ks],
+                                 start={"target": tname, "lam": 1.0, "params": {}, "noise": [0.0] * len(ks)})
+    m = measure(nb, target, 21, CPU, [1e-2])
+    for i, k in enumerate(ks):
+        if k in inside:
+            assert m["w1inf"][i] <= 1e-12 and m["w12"][i] <= 1e-12 and m["out:0.01"][i] <= 1e-12, (k, m)
+        else:
+            b = paper_bound(type, tname, k, 2, 1.0)["bound"]
+            if b is not None:
+                assert m["w1inf"][i] >= b - TOLERANCE, (k, m["w1inf"][i], b)
+            assert m["w1inf"][i] > 0.1
+
+
+def test_w1inf_off_the_kink_neighbourhood_sees_a_displaced_kink_as_small():
+    """B.3 with its ReLU hyperplane moved by eps: the W^{1,inf} error is >= tanh(lam) (the gradient jump
+    in the strip), but outside the delta-neighbourhood (delta > eps) it is exactly tanh(lam) eps + lam eps."""
+    from approxlab.expressivity.classes import construction
+
+    lam, eps = 1.0, 1e-4
+    target = make_target("I", "moa", lam)
+    nb = construction("B.3", lam=lam)
+    with torch.no_grad():
+        nb.layout.view(nb.theta, "w")[0, 0, 2] = eps
+    kw = dict(kinks=target.kinks, net_kinks=nb.kink_planes(), grid=31, refine=4, refine_iters=30)
+    full = w1inf_error(nb.forward, target, 2, **kw)
+    off = w1inf_error(nb.forward, target, 2, exclude=1e-2, **kw)
+    assert full.total[0] >= math.tanh(lam) - TOLERANCE
+    assert off.total[0] == pytest.approx(math.tanh(lam) * eps + lam * eps, rel=1e-6)
+    with pytest.raises(ValueError, match="exclude"):
+        w1inf_error(nb.forward, target, 2, exclude=-1.0, **kw)
+
+
+def test_w12_error_of_a_kinked_function_is_within_its_error_bar():
+    # e = relu(x1 - 1/4): int_{[-1,1]^2} e^2 + |grad e|^2 = 2 (0.75^3 / 3 + 0.75)
+    ref = math.sqrt(2 * (0.75**3 / 3 + 0.75))
+    v, err = w12_error(lambda x: torch.relu(x[..., 0] - 0.25), lambda x: 0 * x[..., 0], 2)
+    assert abs(v[0] - ref) <= err[0] and err[0] < 1e-2
+
+
+def _small(**kw):
+    return dict(widths=[1, 2], seeds=1, classes=["relu", "la"], adam_steps=2, n_points=32, kink_points=8, grid=11,
+                device="cpu", progress=False, **kw)
+
+
+def test_store_keeps_finished_chunks_after_a_kill(tmp_path, monkeypatch):
+    """A kill in the second chunk: the first chunk's rows are stored; the rerun trains only the rest and
+    the rows equal an uninterrupted run's."""
+    from approxlab.sweep import ResultStore
+
+    full = probe("I", "la", **_small())
+    orig, calls = P.run_networks, []
+
+    def dies_second_time(cfgs, **k):
+        calls.append(len(cfgs))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return orig(cfgs, **k)
+
+    path = tmp_path / "probe.sqlite"
+    monkeypatch.setattr(P, "run_networks", dies_second_time)
+    with pytest.raises(KeyboardInterrupt):
+        probe("I", "la", store=str(path), chunk=2, **_small())
+    with ResultStore(str(path)) as st:
+        assert len(st.records(status="done", sweep="probe")) == 2
+    calls.clear()
+    monkeypatch.setattr(P, "run_networks", lambda cfgs, **k: calls.append(len(cfgs)) or orig(cfgs, **k))
+    again = probe("I", "la", store=str(path), chunk=2, **_small())
+    assert calls == [2]  # only the unfinished chunk
+    key = lambda r: (r["klass"], r["width"], r["construction"] or "")  # noqa: E731
+    a, b = sorted(full, key=key), sorted(again, key=key)
+    assert [key(r) for r in a] == [key(r) for r in b]
+    for r, s in zip(a, b):
+        assert r["w1inf"] == pytest.approx(s["w1inf"], rel=1e-6, abs=1e-12)
+
+
+def test_network_configs_and_validation():
+    cfgs = network_configs("II", "moa", [1, 2], [5], noises=[0.0, 1e-2], classes=["la", "moa"])
+    assert len(cfgs) == 2 * 2 * 3 and {c["noise"] for c in cfgs} == {None, 0.0, 0.01}
+    with pytest.raises(ValueError, match="noise"):
+        network_configs("I", "la", [1], 1, noises=[-1.0])
+    with pytest.raises(ValueError, match="adaptive"):
+        network_configs("II", "adaptive", [1], 1)
+    with pytest.raises(ValueError, match="agree"):
+        P.run_networks([cfgs[0], cfgs[0] | {"grid": 5}])
+    assert np.isfinite(paper_bound("I", "la", "relu", 1)["bound"])
+
+
+def test_perturbed_construction_returns_to_the_target_and_a_fixed_class_cannot():
+    """Second protocol (issue 17): the LA construction of Prop. B.2 plus noise s = 0.01, retrained,
+    is back below 1e-3 in L_inf, W^{1,2} and W^{1,inf} off the 0.01-neighbourhood of the kink (its
+    W^{1,inf} error stays at the jump, 1: a kink displaced by any eps costs the full jump); the ReLU
+    class started from the same hyperplane stays above the bound 1/(m+1) of Prop. B.2."""
+    cfgs = network_configs("I", "la", [1], [0], classes=["relu", "la"], noises=[1e-2], random_start=False,
+                           perturb_steps=40, n_points=64, kink_points=16, grid=11, device="cpu", deltas=[1e-2])
+    relu, la = P.run_networks(cfgs)
+    assert la["linf"] < 1e-3 and la["w12"] + la["w12_err"] < 1e-3 and la["w1inf_out"]["0.01"] < 1e-3, la
+    assert relu["w1inf"] >= relu["bound"] == 0.5 and relu["held"] is True
+    assert relu["linf"] > 1e-2
