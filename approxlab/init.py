@@ -114,6 +114,17 @@ def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation:
     return weight
 
 
+def _fixed_value(sym: sympy.Symbol, value: object) -> sympy.Expr:
+    """A value of ``fixed``: numbers, sympy numbers or constant text (parsed, never evaluated)."""
+    from approxlab.formula import parse_number
+
+    if isinstance(value, sympy.Basic):  # sympy values may be closed forms in other coefficients
+        return value
+    if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+        return parse_number(value, name=f"fixed[{sym}]")
+    raise TypeError(f"fixed[{sym}] must be a number or a sympy expression, got {type(value).__name__}")
+
+
 def solve_equal_gains(template: sympy.Expr, solve_for: sympy.Symbol, fixed: dict[sympy.Symbol, object] | None = None,
                       dist: Distribution | str = Normal(), unit: bool = False) -> dict:
     """Coefficients that make the forward and backward gains equal (and, with ``unit``, both 1).
@@ -143,7 +154,7 @@ def solve_equal_gains(template: sympy.Expr, solve_for: sympy.Symbol, fixed: dict
     """
     dist = parse_dist(dist)
     fixed = dict(fixed or {})
-    expr = template.xreplace({k: sympy.sympify(v) for k, v in fixed.items()})
+    expr = template.xreplace({k: _fixed_value(k, v) for k, v in fixed.items()})
     free = expr.free_symbols - {X}
     if free - {solve_for}:
         raise ValueError(f"fixed must give values to every coefficient but {solve_for}; still free: "

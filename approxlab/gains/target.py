@@ -100,10 +100,42 @@ def snapped_expr(module: Elementwise) -> sympy.Expr:
     return expr.xreplace(big) if big else expr
 
 
+def check_finite_expr(expr: sympy.Expr, what: str) -> None:
+    """Refuse an expression holding nan, oo or zoo (e.g. a module with a NaN coefficient).
+
+    Examples
+    --------
+    >>> check_finite_expr(X * sympy.nan, "activation")
+    Traceback (most recent call last):
+    ...
+    ValueError: activation has a non-finite constant (nan, oo or zoo) in nan; parameters must be finite
+    """
+    if expr.has(sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
+        raise ValueError(f"{what} has a non-finite constant (nan, oo or zoo) in {expr}; parameters must be finite")
+    for f in expr.atoms(sympy.Float):
+        if not f.is_finite:
+            raise ValueError(f"{what} has a non-finite constant {f}; parameters must be finite")
+
+
+def formula_or_error(text: str, unknown: ValueError) -> sympy.Expr:
+    """``text`` parsed as a formula in x (:func:`approxlab.formula.parse_formula`), or a ValueError saying
+    that it is neither a registered activation (``unknown``) nor an allowed formula."""
+    from approxlab.formula import parse_formula
+
+    try:
+        expr = parse_formula(text)
+    except ValueError as bad:
+        raise ValueError(f"{unknown}; nor is it an allowed formula in x: {bad}") from None
+    if X not in expr.free_symbols:
+        raise ValueError(f"{unknown}; a formula must depend on x, e.g. 'exp(x)'")
+    return expr
+
+
 def resolve(activation: object, snap: bool = False, **options: object) -> Target:
     """Turn a registry name, module, callable or sympy expression into a :class:`Target`.
 
-    ``snap=True`` reads float coefficients as the simplest exact numbers that round to them
+    A string is a registry name or else a formula in x (:func:`approxlab.formula.parse_formula`; parsed,
+    never evaluated). ``snap=True`` reads float coefficients as the simplest exact numbers that round to them
     (:func:`snap_value`), e.g. the Theorem 3.8 a_0 = sqrt(1 - 1/n!) stored in float32.
 
     Raises
@@ -116,7 +148,14 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Target
     from approxlab.activations import create, get
 
     if isinstance(activation, str):
-        entry = get(activation)
+        try:
+            entry = get(activation)
+        except ValueError as unknown:
+            expr = formula_or_error(activation, unknown)
+            if options:
+                raise TypeError("options are only accepted with a registry name as activation, not with a "
+                                "formula") from None
+            return resolve(expr, snap=snap)
         module = create(entry.name, **options)
         tgt = resolve(module, snap=snap)
         rep = module.extra_repr()
@@ -127,7 +166,10 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Target
     if options:
         raise TypeError("options are only accepted with a registry name as activation")
     if isinstance(activation, sympy.Basic):
-        expr = sympy.sympify(activation)
+        if not isinstance(activation, sympy.Expr):
+            raise TypeError(f"activation must be a sympy expression in x, got {type(activation).__name__}")
+        expr = activation
+        check_finite_expr(expr, "activation")
         xs = [s for s in expr.free_symbols if s.name == "x" and s != X]
         if xs:  # a plain Symbol('x') -> the real X of the package
             expr = expr.xreplace({s: X for s in xs})
