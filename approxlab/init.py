@@ -59,9 +59,15 @@ def init_std(fan: int, activation: object = None, dist: Distribution | str = Nor
     """
     check_choice("mode", mode, MODES)
     g = gains if gains is not None else compute_gains(activation, dist)
+    if isinstance(fan, bool) or not isinstance(fan, int) or fan < 1:
+        raise ValueError(f"fan must be an integer >= 1, got {fan!r}")
     gain = g.value("forward_gain" if mode == "fan_in" else "backward_gain")
     if gain is None:
         raise ValueError("the gains still hold coefficient symbols; substitute values before initialising weights")
+    gain = float(gain)
+    if not math.isfinite(gain) or gain <= 0:
+        raise ValueError(f"the {'forward' if mode == 'fan_in' else 'backward'} gain is {gain}; a weight scale needs a "
+                         f"finite gain > 0 (check the activation's parameters)")
     return math.sqrt(gain / fan)
 
 
@@ -105,7 +111,15 @@ def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation:
         weight, bias = tensor_or_linear, None
     else:
         raise TypeError(f"tensor_or_linear must be a tensor or an nn.Module, got {type(tensor_or_linear).__name__}")
+    if weight.is_meta:
+        raise ValueError("tensor_or_linear is on the meta device (no data to fill); materialise it first, e.g. "
+                         "module.to_empty(device='cpu')")
+    if not weight.is_floating_point():
+        raise TypeError(f"tensor_or_linear must hold floating-point weights, got dtype {weight.dtype}")
     fan_in, fan_out = _fans(weight)
+    if weight.numel() == 0 or min(fan_in, fan_out) == 0:
+        raise ValueError(f"tensor_or_linear has an empty weight of shape {tuple(weight.shape)} (fan_in={fan_in}, "
+                         f"fan_out={fan_out}); both fans must be >= 1")
     std = init_std(fan_in if mode == "fan_in" else fan_out, activation, dist, mode, gains)
     with torch.no_grad():
         weight.normal_(0.0, std, generator=generator)

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 import torch  # noqa: F401  (used in the doctest)
 from torch import nn
 
+from approxlab.activations.base import MAX_DEGREE
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -100,11 +102,17 @@ def get(name: str) -> Entry:
 def create(name: str, **options: object) -> nn.Module:
     """Build a registered activation with the given options.
 
-    Unknown options raise a ``ValueError`` listing the allowed ones.
+    Unknown options raise a ``ValueError`` listing the allowed ones; a degree/order beyond
+    :data:`~approxlab.activations.base.MAX_DEGREE` is refused before anything is built.
     """
     entry = get(name)
     unknown = sorted(set(options) - set(entry.options))
     if unknown:
         allowed = ", ".join(entry.options) or "none"
         raise ValueError(f"activation {entry.name!r} has no option {', '.join(unknown)}; allowed: {allowed}")
+    for key, value in options.items():
+        if key == entry.degree_option or "degree" in key or key in ("order", "power"):
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_DEGREE:
+                raise ValueError(f"{key} of activation {entry.name!r} must be an integer <= {MAX_DEGREE}; "
+                                 f"got {value}")
     return entry.factory(**options)

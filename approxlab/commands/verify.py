@@ -34,6 +34,12 @@ def verify(
     """Run the papers' claims as executable checks; print a per-paper summary and every claim that
     fails as printed with its correction; write the JSON and Markdown reports."""
     from approxlab.claims import select
+    from approxlab.commands._paths import check_output_file
+
+    json_path = check_output_file(json_path, "--json")  # before any check runs
+    markdown_path = check_output_file(markdown_path, "--markdown")
+    if json_path.resolve() == markdown_path.resolve():
+        raise ValueError(f"--json and --markdown must be different files; both are {str(json_path)!r}")
     from approxlab.report import exit_code, print_report, run, write_json, write_markdown
 
     claims = select(paper=paper, claim_id=claim, slow=slow)  # ValueError -> one line, exit 2

@@ -46,5 +46,8 @@ def figures(
         for fig in all_figures().values():
             print(f"{fig.name}: {fig.description}")
         return
+    from approxlab.commands._paths import check_output_dir
+
+    check_output_dir(out, "--out")  # before drawing anything
     for path in render(name or None, out, seed):
         print(path)

@@ -106,6 +106,13 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    if isinstance(mc_samples, bool) or not isinstance(mc_samples, int) or not 2 <= mc_samples <= 2**34:
+        raise ValueError(f"mc_samples must be an integer in [2, 2**34], got {mc_samples!r}")
+    if mc_dim is not None and (isinstance(mc_dim, bool) or not isinstance(mc_dim, int) or not 1 <= mc_dim <= mc_samples):
+        raise ValueError(f"mc_dim must be None or an integer in [1, mc_samples], got {mc_dim!r}")
+    for arg, val in (("timeout", timeout), ("auto_timeout", auto_timeout)):
+        if isinstance(val, bool) or not isinstance(val, (int, float)) or not 0 < val < math.inf:
+            raise ValueError(f"{arg} must be a finite number of seconds > 0, got {val!r}")
     dist = parse_dist(dist)
     target = resolve(activation, snap=snap, **options)
     bad = diverging_moments(target, dist)

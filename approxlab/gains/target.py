@@ -92,7 +92,12 @@ def snapped_expr(module: Elementwise) -> sympy.Expr:
     subs = {}
     for sym, val in module.symbolic_params().items():
         dtype = val.dtype if isinstance(val, torch.Tensor) else torch.float64
-        f = float(exact_value(val))
+        try:
+            f = float(exact_value(val))
+        except ValueError:
+            shown = float(val.detach()) if isinstance(val, torch.Tensor) else val
+            raise ValueError(f"{type(module).__name__} parameter {sym} is {shown}: the symbolic form (and the gains) "
+                             f"need finite parameters") from None
         subs[sym] = snap_value(f, dtype)
     expr = module.sympy_template().xreplace(subs)
     # constants baked into the template from floats (e.g. Rational(0.01) = 5764607523034235/2^59)
