@@ -40,7 +40,7 @@ class Target:
     name: str
     expr: sympy.Expr | None
     fn: Callable[[torch.Tensor], torch.Tensor] | None
-    kinks: tuple[float, ...] = ()
+    kinks: tuple[float | sympy.Expr, ...] = ()
     elementwise: bool = True
     module: nn.Module | None = None
     symbols: tuple[sympy.Symbol, ...] = field(default_factory=tuple)
@@ -301,9 +301,10 @@ def resolve_at(expr: sympy.Expr, xm: sympy.Expr) -> sympy.Expr:
 
 
 def pieces(expr: sympy.Expr, support: tuple[sympy.Expr, sympy.Expr],
-           extra_kinks: tuple[float, ...] = ()) -> list[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:
+           extra_kinks: tuple[float | sympy.Expr, ...] = ()) -> list[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:
     """Split ``support`` at the kinks of ``expr``; return ``(a, b, smooth expression on (a, b))``.
 
+    ``extra_kinks`` may be floats (read as the nearest simple rational) or exact sympy numbers (kept).
     Raises :class:`Unresolvable` when a branch depends on coefficient symbols.
 
     Examples
@@ -313,7 +314,8 @@ def pieces(expr: sympy.Expr, support: tuple[sympy.Expr, sympy.Expr],
     """
     lo, hi = support
     ks = set(sympy_kinks(expr)) if expr.has(*_NONSMOOTH) else set()
-    ks |= {sympy.nsimplify(k, rational=True) for k in extra_kinks if not any(abs(float(k) - float(j)) < 1e-15 for j in ks)}
+    ks |= {k if isinstance(k, sympy.Basic) else sympy.nsimplify(k, rational=True)
+           for k in extra_kinks if not any(abs(float(k) - float(j)) < 1e-15 for j in ks)}
     cuts = sorted((k for k in ks if (k > lo) == sympy.true and (k < hi) == sympy.true), key=float)
     ends = [lo, *cuts, hi]
     out = []
