@@ -8,14 +8,14 @@ of work. Nothing is created here: the commands create folders only when they wri
 
 Examples
 --------
->>> import tempfile, pathlib
->>> d = pathlib.Path(tempfile.mkdtemp())
->>> check_output_file(d / "sub" / "report.json", "--json") == d / "sub" / "report.json"
-True
->>> check_output_file(d, "--json")  # doctest: +ELLIPSIS
+>>> check_output_file("/", "--json")
 Traceback (most recent call last):
 ...
-ValueError: --json: ... is a directory; give a file path, e.g. .../report.json
+ValueError: --json: '/' is a directory; give a file path, e.g. '/report.json'
+>>> check_output_dir("/dev/null/figures", "--out")
+Traceback (most recent call last):
+...
+ValueError: --out: cannot write '/dev/null/figures': '/dev/null' is not a directory
 """
 
 from __future__ import annotations

@@ -196,7 +196,7 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
                     errs[i] += abs(err)
                     absum[i] += abs(v)
     eps = np.finfo(float).eps
-    bound = [errs[i] + 64 * eps * absum[i] for i in range(3)]
+    bound = [float(errs[i] + 64 * eps * absum[i]) for i in range(3)]
     return (*vals, *bound)  # type: ignore[return-value]
 
 
