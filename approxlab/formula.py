@@ -198,8 +198,8 @@ class _Builder:
     def call(self, node: ast.Call, depth: int) -> sympy.Expr:
         func = node.func
         if not isinstance(func, ast.Name):
-            raise self.fail(node, f"only calls of allowed functions by name are allowed, not of "
-                                  f"{_TOKENS.get(type(func), type(func).__name__)}")
+            raise self.fail(node, f"calling the result of {_TOKENS.get(type(func), type(func).__name__)} is not "
+                                  f"allowed; only calls of allowed functions by name")
         if func.id not in FUNCTIONS:
             raise self.fail(func, f"function {func.id!r} is not allowed; allowed functions: {', '.join(sorted(FUNCTIONS))}")
         if node.keywords:

@@ -59,6 +59,7 @@ def _reference(formula: str, spec: str) -> tuple[list[mpmath.mpf], list[mpmath.m
     dens, (lo, hi), mu, sd = _density(spec)
     pts = {mu + sd * k for k in (-60, -40, -20, -10, -6, -3, -1, 0, 1, 3, 6, 10, 20, 40, 60)}
     pts |= {s * mpmath.mpf(10) ** j for s in (-1, 1) for j in range(-3, 95)} | {mpmath.mpf(0)}
+    pts |= {mpmath.mpf(k) / 2 for k in range(-60, 61)}  # unit-scale features (tanh, sigmoid) on wide supports
     inner = sorted(p for p in pts if lo < p < hi and abs(p) <= 200 * sd + 10)
     nodes = [lo, *inner, hi]
     vals, errs = [], []
