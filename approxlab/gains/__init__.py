@@ -192,7 +192,7 @@ def _check_mc_tails(target: Target, dist: Distribution) -> None:
     bad = []
     if target.expr is not None and not target.symbols:
         for name, g in (("E[F^4]", target.expr), ("E[F'^4]", sympy.diff(target.expr, X))):
-            if tail_decision(g, dist, power=4) is not True:
+            if tail_decision(g, dist, power=4, kinks=tuple(target.kinks)) is not True:
                 bad.append(name)
     elif target.fn is not None and target.elementwise:
         import torch

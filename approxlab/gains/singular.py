@@ -203,19 +203,28 @@ def growth_exponent(g: sympy.Expr, sign: int, scale: str = "power") -> tuple[flo
     return logs[1] / 1e160, False
 
 
-def tail_decision(g: sympy.Expr, dist: Distribution, power: int = 2) -> bool | None:
+def tail_decision(g: sympy.Expr, dist: Distribution, power: int = 2,
+                  kinks: tuple[float | sympy.Expr, ...] | None = None) -> bool | None:
     """Whether E[|g(x)|^power] is finite under ``dist`` at both tails, decided exactly; None if unknown.
 
-    ``g`` must be smooth beyond its kinks (pass the far pieces) or globally given; Piecewise/Max/Abs forms
-    are resolved at each tail first.
+    Piecewise/Max/Abs forms are resolved beyond the last kink on each side (``kinks``, default: found
+    with :func:`approxlab.gains.target.sympy_kinks`).
     """
-    from approxlab.gains.target import pieces
+    from approxlab.gains.target import _NONSMOOTH, Unresolvable, resolve_at, sympy_kinks
 
     lo, hi = dist.support
     if lo.is_finite and hi.is_finite:
         return True
-    parts = pieces(g, dist.support)
-    tails = [(parts[0][2], -1), (parts[-1][2], 1)]
+    if g.has(*_NONSMOOTH):
+        ks = sympy_kinks(g) if kinks is None else kinks
+        far = 1 + max((abs(float(k)) for k in ks), default=0.0)
+        try:  # the smooth form beyond the last kink on each side
+            far_r = sympy.Integer(int(far) + 1)
+            tails = [(resolve_at(g, -far_r), -1), (resolve_at(g, far_r), 1)]
+        except (Unresolvable, TypeError, ValueError):
+            return None
+    else:
+        tails = [(g, -1), (g, 1)]
     ok = True
     for e, sign in tails:
         try:

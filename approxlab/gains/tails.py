@@ -75,7 +75,7 @@ def diverging_moments(target: Target, dist: Distribution) -> list[str]:
     if target.expr is not None:
         expr = target.expr.xreplace({s: 1 for s in target.symbols})  # generic coefficients
         for name, g in (("E[F^2]", expr), ("E[F'^2]", sympy.diff(expr, X))):
-            exact = tail_decision(g, dist) if not g.has(sympy.Piecewise) or not g.free_symbols - {X} else None
+            exact = tail_decision(g, dist, kinks=tuple(target.kinks))
             if exact is not None:
                 if not exact:
                     bad.append(name)
