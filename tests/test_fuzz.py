@@ -4,7 +4,8 @@ Every generated case must end in a result (exit 0 with output) or in one line ``
 with exit code 2: never a traceback, never a hang past the per-case limit, and never executed code (the
 hostile snippets would create :data:`MARKER`; it must never exist). The CLI runs in-process through
 :func:`approxlab.cli.main`, plus a few subprocess cases. A fast profile runs by default; the long one
-(``-m slow``) prints its counts (tried / one-line errors / results).
+(``-m slow``, ``APPROXLAB_FUZZ_EXAMPLES=N`` examples per test instead of 300-600) prints its counts
+(tried / one-line errors / results) when run with ``-s``.
 """
 
 from __future__ import annotations
@@ -148,6 +149,7 @@ def _fast(n: int):
 
 
 def _slow(n: int):
+    n = int(os.environ.get("APPROXLAB_FUZZ_EXAMPLES", n))  # shorten or lengthen the long profile
     return settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 

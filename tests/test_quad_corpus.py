@@ -1,8 +1,8 @@
 """The quadrature error bar is a bound (issue 12, item 4).
 
 For a corpus of activation/distribution pairs, ``compute_gains(..., method="quad")`` reports E[F], E[F^2],
-E[F'^2] with absolute errors; an mpmath reference computed here (tanh-sinh and Gauss-Legendre at 30 digits
-over many panels, their difference bounding the reference's own error,
+E[F'^2] with absolute errors; an mpmath reference computed here (tanh-sinh at 30 and at 40 digits over many
+panels, their difference bounding the reference's own error,
 with its own densities and a numerical derivative, independent of approxlab's integrands) must lie within
 the reported error in every case. A fast subset runs by default, the whole corpus (>= 60 pairs) under
 ``-m slow``.
@@ -70,12 +70,13 @@ def _reference(formula: str, spec: str, scales: tuple[float, float, float]
         def d1(t):
             return df(t) if df is not None else mpmath.diff(f, t)
         for g in (lambda t: f(t) * dens(t), lambda t: f(t) ** 2 * dens(t), lambda t: d1(t) ** 2 * dens(t)):
-            # two independent rules; their difference is the reference's error (mpmath's own estimate is
-            # very pessimistic on some panels)
+            # two runs (30 and 40 digits); their difference is the reference's error (mpmath's own estimate
+            # is very pessimistic on some panels); tanh-sinh handles the endpoint singularities
             # mpmath's stopping test is absolute (10^-dps): rescale the integrand to order 1 first
             scale = mpmath.mpf(scales[len(vals)]) if scales[len(vals)] else mpmath.mpf(1)
             v = scale * mpmath.quad(lambda t: g(t) / scale, nodes, method="tanh-sinh", maxdegree=10)
-            w = scale * mpmath.quad(lambda t: g(t) / scale, nodes, method="gauss-legendre", maxdegree=10)
+            with mpmath.workdps(40):  # the same rule at 40 digits on a finer node set
+                w = scale * mpmath.quad(lambda t: g(t) / scale, nodes, method="tanh-sinh", maxdegree=12)
             vals.append(v)
             errs.append(abs(v - w))
     return vals, errs
