@@ -109,7 +109,7 @@ def _float_function(expr: sympy.Expr) -> Callable[[float], float]:
         with mpmath.workdps(DPS):
             try:
                 v = mpmath.mpmathify(fm(mpmath.mpf(t)))
-            except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError, NameError):
                 raise _NotFinite(t, "undefined") from None
             if isinstance(v, mpmath.mpc):
                 if abs(v.imag) > mpmath.mpf(10) ** (-DPS + 5) * max(1, abs(v.real)):
@@ -123,7 +123,7 @@ def _float_function(expr: sympy.Expr) -> Callable[[float], float]:
     def fast(t: float) -> float:
         try:
             v = f(t)
-        except (ZeroDivisionError, OverflowError, ValueError, TypeError):
+        except (ZeroDivisionError, OverflowError, ValueError, TypeError, NameError):
             return slow(t)
         if isinstance(v, complex) or np.iscomplexobj(v):
             return slow(t)

@@ -46,7 +46,7 @@ from approxlab.gains.exact import ExactUnavailable, time_limit
 __all__ = ["singular_points", "check_singularities", "tail_decision", "growth_exponent"]
 
 #: Seconds allowed to each sympy solve/limit here.
-SYMPY_SECONDS = 3.0
+SYMPY_SECONDS = 5.0
 
 
 class _Undecided(Exception):
@@ -114,6 +114,28 @@ def _exponent(g: sympy.Expr, p: sympy.Expr, side: str) -> sympy.Expr:
         return sympy.Integer(0) if g != 0 else sympy.oo
     t = sympy.Symbol("t", positive=True)
     gt = g.subs(X, p + t if side == "+" else p - t)
+    try:  # fast: the leading term c t^s (log factors do not change integrability when s != -1)
+        with time_limit(SYMPY_SECONDS):
+            lead = sympy.powsimp(sympy.expand((gt**2).as_leading_term(t)))
+        if not lead.has(sympy.Order) and t in lead.free_symbols:
+            rest = lead.as_independent(t, as_Add=False)[1]
+            factors = sympy.Mul.make_args(rest)
+            power = sympy.Integer(0)
+            for f in factors:
+                b, e = f.as_base_exp()
+                if b == t and e.is_number:
+                    power += e
+                elif isinstance(b, sympy.log) and b.args[0] == t:
+                    continue
+                else:
+                    power = None
+                    break
+            if power is not None and power.is_real and power != -1:
+                return power
+        elif lead.is_number and lead != 0 and lead.is_finite:
+            return sympy.Integer(0)
+    except Exception:  # noqa: BLE001 - fall back to the limit below
+        pass
     try:
         with time_limit(SYMPY_SECONDS):
             s = sympy.limit(sympy.log(gt**2) / sympy.log(t), t, 0, "+")
@@ -190,7 +212,7 @@ def growth_exponent(g: sympy.Expr, sign: int, scale: str = "power") -> tuple[flo
         logs = []
         for r in (10**40, 10**80):
             logs.append(max(_mp_log_abs(g, sign * r * (1 + sympy.Rational(k, 7))) for k in range(5)))
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, NameError):
         raise _Undecided from None
     import math
 
