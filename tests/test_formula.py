@@ -263,6 +263,8 @@ def test_polynomial_studentt_existence(k: int, nu: float, finite: bool) -> None:
 def test_mc_refuses_heavy_tails_without_fourth_moment() -> None:
     with pytest.raises(ValueError, match="E\\[F\\^4\\]"):
         compute_gains("x", "studentt:3.5", method="mc", mc_samples=1000)
+    with pytest.raises(ValueError, match="E\\[F\\^4\\]"):  # the case: E[F^2] finite, no CLT
+        compute_gains("x**2", "studentt:5", method="mc", mc_samples=1000)
     r = compute_gains(lambda t: torch.tanh(t), "studentt:5", method="mc", mc_samples=2**14)
     ref = compute_gains("tanh", "studentt:5", method="quad")
     assert abs(r.second_moment - ref.second_moment) < 5 * r.errors["second_moment"]
