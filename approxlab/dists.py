@@ -41,26 +41,40 @@ __all__ = ["Distribution", "Normal", "Uniform", "StudentT", "Cauchy", "parse_dis
 DIST_SYNTAX = "normal | normal:MU,SIGMA | uniform:A,B | studentt:NU | cauchy | cauchy:LOC,SCALE"
 
 
+#: Largest accepted |parameter| of a distribution (beyond it float64 moments overflow).
+MAX_PARAMETER = 1e100
+#: Smallest accepted scale (sigma, scale, b - a) relative to 1.
+MIN_SCALE = 1e-100
+
+
 def _exact(name: str, value: object) -> sympy.Expr:
-    """A parameter as an exact sympy number (floats become their exact rational; 'pi', 'sqrt(3)' parse)."""
+    """A parameter as an exact sympy number, parsed without evaluating code (:func:`approxlab.formula.parse_number`).
+
+    Floats become the decimal they print as (0.1 -> 1/10); strings may be numbers or allow-listed
+    constant expressions ('pi', 'sqrt(3)', '2*pi'); non-finite values, symbols and |value| > MAX_PARAMETER
+    are refused.
+    """
+    from approxlab.formula import parse_number
+
     if isinstance(value, sympy.Basic):
-        expr = value
-    elif isinstance(value, bool):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
-    elif isinstance(value, int):
-        expr = sympy.Integer(value)
-    elif isinstance(value, float):
-        expr = sympy.nsimplify(value, rational=True) if value == value else sympy.nan
-    elif isinstance(value, str):
+        if not isinstance(value, sympy.Expr) or value.free_symbols or not value.is_number:
+            raise ValueError(f"{name} must be a finite real number; got {value!r}")
+        value = value
         try:
-            expr = sympy.sympify(value.strip(), locals={"pi": sympy.pi, "e": sympy.E}, rational=True)
-        except (sympy.SympifyError, SyntaxError, TypeError) as exc:
-            raise ValueError(f"{name} must be a real number (e.g. 1, 0.5, pi, sqrt(3)); got {value!r}") from exc
-    else:
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    if expr.free_symbols or not expr.is_real or not expr.is_finite:
-        raise ValueError(f"{name} must be a finite real number; got {value!r}")
-    return expr
+            approx = complex(sympy.N(value, 20))
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"{name} must be a finite real number; got {value!r}") from None
+        if approx.imag != 0 or approx.real != approx.real or abs(approx.real) > MAX_PARAMETER:
+            raise ValueError(f"{name} must be a finite real number with |{name}| <= {MAX_PARAMETER:g}; got {value!r}")
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise TypeError(f"{name} must be a real number (int, float or a string such as 'pi'), got {type(value).__name__}")
+    return parse_number(value, name=name, max_abs=MAX_PARAMETER)
+
+
+def _check_scale(name: str, value: sympy.Expr, given: object) -> None:
+    if not value.is_positive or float(value) < MIN_SCALE:
+        raise ValueError(f"{name} must be > 0 (and >= {MIN_SCALE:g}), got {given!r}")
 
 
 class Distribution(ABC):
@@ -113,7 +127,7 @@ class Distribution(ABC):
     def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
         """Exact integral of x^k p(x) over [a, b] intersected with the support."""
         lo, hi = self.support
-        a, b = sympy.Max(sympy.sympify(a), lo), sympy.Min(sympy.sympify(b), hi)
+        a, b = sympy.Max(sympy.sympify(a, strict=True), lo), sympy.Min(sympy.sympify(b, strict=True), hi)
         if (b - a).is_nonpositive:
             return sympy.Integer(0)
         return sympy.simplify(sympy.integrate(X**k * self.sympy_density(), (X, a, b)))
@@ -151,8 +165,7 @@ class Normal(Distribution):
     def __init__(self, mu: object = 0, sigma: object = 1) -> None:
         self.mu = _exact("mu", mu)
         self.sigma = _exact("sigma", sigma)
-        if not self.sigma.is_positive:
-            raise ValueError(f"sigma must be > 0, got {sigma!r}")
+        _check_scale("sigma", self.sigma, sigma)
 
     @property
     def support(self) -> tuple[sympy.Expr, sympy.Expr]:
@@ -178,7 +191,7 @@ class Normal(Distribution):
         mapped bounds obeys M_j = [-z^(j-1) phi(z)] + (j - 1) M_(j-2), M_0 = Phi(B) - Phi(A),
         M_1 = phi(A) - phi(B).
         """
-        a, b = sympy.sympify(a), sympy.sympify(b)
+        a, b = sympy.sympify(a, strict=True), sympy.sympify(b, strict=True)
         A = -sympy.oo if a == -sympy.oo else (a - self.mu) / self.sigma
         B = sympy.oo if b == sympy.oo else (b - self.mu) / self.sigma
 
@@ -221,8 +234,8 @@ class Uniform(Distribution):
     def __init__(self, a: object = -1, b: object = 1) -> None:
         self.a = _exact("a", a)
         self.b = _exact("b", b)
-        if not (self.b - self.a).is_positive:
-            raise ValueError(f"uniform bounds must satisfy a < b, got a={a!r}, b={b!r}")
+        if not (self.b - self.a).is_positive or float(self.b - self.a) < MIN_SCALE:
+            raise ValueError(f"uniform bounds must satisfy a < b (b - a >= {MIN_SCALE:g}), got a={a!r}, b={b!r}")
 
     @property
     def support(self) -> tuple[sympy.Expr, sympy.Expr]:
@@ -237,7 +250,7 @@ class Uniform(Distribution):
     @functools.lru_cache(maxsize=512)  # noqa: B019
     def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
         """Exact integral of x^k / (b - a) over [a, b] intersected with the support."""
-        lo, hi = sympy.Max(sympy.sympify(a), self.a), sympy.Min(sympy.sympify(b), self.b)
+        lo, hi = sympy.Max(sympy.sympify(a, strict=True), self.a), sympy.Min(sympy.sympify(b, strict=True), self.b)
         if (hi - lo).is_nonpositive:
             return sympy.Integer(0)
         return sympy.expand((hi ** (k + 1) - lo ** (k + 1)) / ((k + 1) * (self.b - self.a)))
@@ -266,8 +279,8 @@ class StudentT(Distribution):
 
     def __init__(self, nu: object = 3) -> None:
         self.nu = _exact("nu", nu)
-        if not self.nu.is_positive:
-            raise ValueError(f"nu must be > 0, got {nu!r}")
+        if not self.nu.is_positive or not 1e-3 <= float(self.nu) <= 1e6:
+            raise ValueError(f"nu must be a number in [0.001, 1e6], got {nu!r}")
         self.tail_index = float(self.nu)
 
     @property
@@ -320,8 +333,7 @@ class Cauchy(Distribution):
     def __init__(self, loc: object = 0, scale: object = 1) -> None:
         self.loc = _exact("loc", loc)
         self.scale = _exact("scale", scale)
-        if not self.scale.is_positive:
-            raise ValueError(f"scale must be > 0, got {scale!r}")
+        _check_scale("scale", self.scale, scale)
 
     @property
     def support(self) -> tuple[sympy.Expr, sympy.Expr]:
@@ -385,5 +397,8 @@ def parse_dist(spec: str | Distribution) -> Distribution:
     if len(values) > len(pnames):
         raise ValueError(f"dist {spec!r}: {family} takes at most {len(pnames)} parameters ({', '.join(pnames)}); "
                          f"allowed: {DIST_SYNTAX}")
-    kwargs = {p: _exact(f"{family} {p}", v) for p, v in zip(pnames, values)}
-    return cls(**kwargs)
+    try:
+        kwargs = {p: _exact(f"{family} {p}", v) for p, v in zip(pnames, values)}
+        return cls(**kwargs)
+    except ValueError as exc:
+        raise ValueError(f"dist {spec!r}: {exc}; allowed: {DIST_SYNTAX}") from None

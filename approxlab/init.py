@@ -59,10 +59,16 @@ def init_std(fan: int, activation: object = None, dist: Distribution | str = Nor
     1.0
     """
     check_choice("mode", mode, MODES)
+    if isinstance(fan, bool) or not isinstance(fan, int) or fan < 1:
+        raise ValueError(f"fan must be an integer >= 1, got {fan!r}")
     g = gains if gains is not None else compute_gains(activation, dist, **options)
     gain = g.value("forward_gain" if mode == "fan_in" else "backward_gain")
     if gain is None:
         raise ValueError("the gains still hold coefficient symbols; substitute values before initialising weights")
+    gain = float(gain)
+    if not math.isfinite(gain) or gain <= 0:
+        raise ValueError(f"the {'forward' if mode == 'fan_in' else 'backward'} gain is {gain}; a weight scale needs a "
+                         f"finite gain > 0 (check the activation's parameters)")
     return math.sqrt(gain / fan)
 
 
@@ -109,13 +115,32 @@ def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation:
         weight, bias = tensor_or_linear, None
     else:
         raise TypeError(f"tensor_or_linear must be a tensor or an nn.Module, got {type(tensor_or_linear).__name__}")
+    if weight.is_meta:
+        raise ValueError("tensor_or_linear is on the meta device (no data to fill); materialise it first, e.g. "
+                         "module.to_empty(device='cpu')")
+    if not weight.is_floating_point():
+        raise TypeError(f"tensor_or_linear must hold floating-point weights, got dtype {weight.dtype}")
     fan_in, fan_out = _fans(weight)
+    if weight.numel() == 0 or min(fan_in, fan_out) == 0:
+        raise ValueError(f"tensor_or_linear has an empty weight of shape {tuple(weight.shape)} (fan_in={fan_in}, "
+                         f"fan_out={fan_out}); both fans must be >= 1")
     std = init_std(fan_in if mode == "fan_in" else fan_out, activation, dist, mode, gains, **options)
     with torch.no_grad():
         weight.normal_(0.0, std, generator=generator)
         if isinstance(bias, torch.Tensor):
             bias.zero_()
     return weight
+
+
+def _fixed_value(sym: sympy.Symbol, value: object) -> sympy.Expr:
+    """A value of ``fixed``: numbers, sympy numbers or constant text (parsed, never evaluated)."""
+    from approxlab.formula import parse_number
+
+    if isinstance(value, sympy.Basic):  # sympy values may be closed forms in other coefficients
+        return value
+    if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+        return parse_number(value, name=f"fixed[{sym}]")
+    raise TypeError(f"fixed[{sym}] must be a number or a sympy expression, got {type(value).__name__}")
 
 
 def solve_equal_gains(template: sympy.Expr, solve_for: sympy.Symbol, fixed: dict[sympy.Symbol, object] | None = None,
@@ -147,7 +172,7 @@ def solve_equal_gains(template: sympy.Expr, solve_for: sympy.Symbol, fixed: dict
     """
     dist = parse_dist(dist)
     fixed = dict(fixed or {})
-    expr = template.xreplace({k: sympy.sympify(v) for k, v in fixed.items()})
+    expr = template.xreplace({k: _fixed_value(k, v) for k, v in fixed.items()})
     free = expr.free_symbols - {X}
     if free - {solve_for}:
         raise ValueError(f"fixed must give values to every coefficient but {solve_for}; still free: "

@@ -39,6 +39,10 @@ def exact_value(value: float | torch.Tensor) -> sympy.Rational:
         if value.numel() != 1:
             raise ValueError(f"value must be a scalar, got a tensor of shape {tuple(value.shape)}")
         value = float(value.detach().to("cpu", torch.float64))
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"value must be a real number or a scalar tensor, got {type(value).__name__}")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"value must be finite, got {value}: a NaN/inf parameter has no exact value")
     return sympy.Rational(value)
 
 
@@ -75,7 +79,14 @@ class Elementwise(nn.Module):
         template = self.sympy_template()
         if values == "symbols":
             return template
-        subs = {sym: exact_value(val) for sym, val in self.symbolic_params().items()}
+        subs = {}
+        for sym, val in self.symbolic_params().items():
+            try:
+                subs[sym] = exact_value(val)
+            except ValueError:
+                shown = float(val.detach()) if isinstance(val, torch.Tensor) else val
+                raise ValueError(f"{type(self).__name__} parameter {sym} is {shown}: the symbolic form (and the "
+                                 f"gains) need finite parameters") from None
         return template.xreplace(subs)
 
     def kinks(self) -> tuple[float, ...]:
@@ -91,7 +102,11 @@ class Elementwise(nn.Module):
         return self
 
 
-def check_positive_int(name: str, value: object, minimum: int = 1) -> int:
+#: Largest degree/order any activation accepts (beyond it the coefficient vectors and sympy forms explode).
+MAX_DEGREE = 1024
+
+
+def check_positive_int(name: str, value: object, minimum: int = 1, maximum: int | None = None) -> int:
     """Validate an integer option (degree, order, width) and return it.
 
     Raises
@@ -99,12 +114,13 @@ def check_positive_int(name: str, value: object, minimum: int = 1) -> int:
     TypeError
         If ``value`` is not an integer.
     ValueError
-        If ``value < minimum``; the message names the argument and the allowed range.
+        If ``value < minimum`` or ``value > maximum``; the message names the argument and the allowed range.
     """
+    allowed = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {maximum}]"
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+        raise TypeError(f"{name} must be {allowed}, got {value!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        raise ValueError(f"{name} must be {allowed}, got {value}")
     return value
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 import torch  # noqa: F401  (used in the doctest)
 from torch import nn
 
+from approxlab.activations.base import MAX_DEGREE
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -102,7 +104,8 @@ def create(name: str, fit: object | None = None, **options: object) -> nn.Module
 
     ``fit`` (an :class:`approxlab.fit.FitResult`) builds the module with the fit's options (``options``
     override them) and loads the fitted coefficients. Unknown options raise a ``ValueError`` listing the
-    allowed ones.
+    allowed ones. A degree/order beyond
+    :data:`~approxlab.activations.base.MAX_DEGREE` is refused before anything is built.
     """
     entry = get(name)
     if fit is not None:
@@ -112,4 +115,9 @@ def create(name: str, fit: object | None = None, **options: object) -> nn.Module
     if unknown:
         allowed = ", ".join(entry.options) or "none"
         raise ValueError(f"activation {entry.name!r} has no option {', '.join(unknown)}; allowed: {allowed}")
+    for key, value in options.items():
+        if key == entry.degree_option or "degree" in key or key in ("order", "power"):
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_DEGREE:
+                raise ValueError(f"{key} of activation {entry.name!r} must be an integer <= {MAX_DEGREE}; "
+                                 f"got {value}")
     return entry.factory(**options)

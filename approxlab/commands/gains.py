@@ -15,28 +15,25 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from approxlab.activations import Entry, X, get
+from approxlab.activations import Entry, get
 from approxlab.cli import app
 
 
 def _activation_or_formula(name: str) -> Entry | sympy.Expr:
-    """A registered activation, or else a formula in x (``exp(x)``, ``x**3 - 3*x``).
+    """A registered activation, or else a formula in x (``exp(x)``, ``x**3 - 3*x``), parsed with the
+    allow-list of :mod:`approxlab.formula` (never evaluated).
 
     Raises
     ------
     ValueError
-        If ``name`` is neither a registered activation nor a formula whose only symbol is x.
+        If ``name`` is neither a registered activation nor an allowed formula in x.
     """
+    from approxlab.gains.target import formula_or_error
+
     try:
         return get(name)
     except ValueError as unknown:
-        try:
-            expr = sympy.sympify(name, locals={"x": X})
-        except (sympy.SympifyError, SyntaxError, TypeError):
-            raise unknown from None
-        if not isinstance(expr, sympy.Expr) or not expr.free_symbols or expr.free_symbols != {X}:
-            raise ValueError(f"{unknown}; a formula must be an expression in x alone, e.g. 'exp(x)'") from None
-        return expr
+        return formula_or_error(name, unknown)
 
 
 @app.command("gains")

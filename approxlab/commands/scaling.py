@@ -73,6 +73,7 @@ def scaling(
             print(json.dumps(r, sort_keys=True))
         for f in fits:
             print(json.dumps({"fit": True, **f}, sort_keys=True))
+        _exit_if_failed(report.failed, as_json)
         return
     from rich.console import Console
     from rich.table import Table
@@ -97,8 +98,16 @@ def scaling(
     console = Console()
     console.print(table)
     console.print(fit_table)
-    if report.failed:
-        console.print(f"[red]{report.failed} runs failed[/red] (see `approxlab sweep status`)")
+    _exit_if_failed(report.failed, as_json)
+
+
+def _exit_if_failed(failed: int, as_json: bool) -> None:
+    """Exit with code 1 (after printing the finished runs) when some runs failed, as `probe` does."""
+    import sys
+
+    if failed:
+        print(f"approxlab: {failed} scaling run(s) failed (see `approxlab sweep status`)", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 from approxlab.approx.scaling import run_scaling as _run  # noqa: E402  (module-level, picklable)

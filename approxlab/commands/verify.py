@@ -50,12 +50,19 @@ def verify(
     the mutation score per paper, every claim that fails as printed (by severity) with its correction, and
     every weak check; write the JSON and Markdown reports."""
     from approxlab.claims import select
-    from approxlab.report import exit_code, print_report, provenance, run, write_json, write_markdown
+    from approxlab.commands._paths import check_output_file
 
-    claims = select(paper=paper, claim_id=claim, slow=slow)  # ValueError -> one line, exit 2
     partial = paper is not None or claim is not None
     if not partial and json_path is None and markdown_path is None:
         json_path, markdown_path = DEFAULT_JSON, DEFAULT_MARKDOWN
+    # output paths are checked before any claim runs
+    json_path = None if json_path is None else check_output_file(json_path, "--json")
+    markdown_path = None if markdown_path is None else check_output_file(markdown_path, "--markdown")
+    if json_path is not None and markdown_path is not None and json_path.resolve() == markdown_path.resolve():
+        raise ValueError(f"--json and --markdown must be different files; both are {str(json_path)!r}")
+    from approxlab.report import exit_code, print_report, provenance, run, write_json, write_markdown
+
+    claims = select(paper=paper, claim_id=claim, slow=slow)  # ValueError -> one line, exit 2
     options = {"paper": paper, "claim": claim, "slow": slow, "mutate": mutate}
     meta = provenance(reproducible=reproducible, **options)
     results = run(claims, progress=progress, mutate=mutate)

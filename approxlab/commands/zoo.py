@@ -73,6 +73,9 @@ def figures(
             for fig in figs:
                 print(f"{fig.name}: {fig.description}")
         return
+    from approxlab.commands._paths import check_output_dir
+
+    check_output_dir(out, "--out")  # before drawing anything
     written = render(name or None, out, seed)
     if as_json:
         print(json.dumps({"out": str(out), "seed": seed, "files": [str(p) for p in written]}, indent=1))

@@ -45,6 +45,7 @@ from approxlab.gains.exact import Diverges, ExactUnavailable, cached_simplify, e
 from approxlab.gains.mc import mc_moments
 from approxlab.gains.quad import quad_moments_callable, quad_moments_expr
 from approxlab.gains.record import QUANTITIES, GainResult
+from approxlab.gains.singular import check_singularities, tail_decision
 from approxlab.gains.tails import diverging_moments
 from approxlab.gains.target import Target, resolve
 
@@ -106,8 +107,19 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}; got {method!r}")
+    if isinstance(mc_samples, bool) or not isinstance(mc_samples, int) or not 2 <= mc_samples <= 2**34:
+        raise ValueError(f"mc_samples must be an integer in [2, 2**34], got {mc_samples!r}")
+    if mc_dim is not None and (isinstance(mc_dim, bool) or not isinstance(mc_dim, int) or not 1 <= mc_dim <= mc_samples):
+        raise ValueError(f"mc_dim must be None or an integer in [1, mc_samples], got {mc_dim!r}")
+    for arg, val in (("timeout", timeout), ("auto_timeout", auto_timeout)):
+        if isinstance(val, bool) or not isinstance(val, (int, float)) or not 0 < val < math.inf:
+            raise ValueError(f"{arg} must be a finite number of seconds > 0, got {val!r}")
     dist = parse_dist(dist)
     target = resolve(activation, snap=snap, **options)
+    if target.expr is not None and not target.symbols:
+        sing = check_singularities(target.expr, dist, target.name)  # ValueError at a non-integrable point
+        if sing:
+            target.kinks = tuple(sorted({*target.kinks, *sing}, key=float))
     bad = diverging_moments(target, dist)
     if bad:
         raise _diverge_error(target, dist, " and ".join(bad))
@@ -158,6 +170,7 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
             m, m2, d2, e1, e2, e3 = quad_moments_callable(target.fn, dist, target.kinks)
         errs = {"mean": e1, "second_moment": e2, "derivative_second_moment": e3}
     else:  # mc
+        _check_mc_tails(target, dist)
         if target.fn is None:
             raise ValueError(f"method 'mc' needs a torch callable; activation {target.name!r} is only symbolic")
         out = mc_moments(target.fn, dist, n=mc_samples, dim=mc_dim, seed=seed, elementwise=target.elementwise,
@@ -165,6 +178,43 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
         m, m2, d2 = out["mean"], out["second_moment"], out["derivative_second_moment"]
         errs = dict(out["errors"])
     return _numeric_result(target, dist, method, float(var_x), m, m2, d2, errs, t0)
+
+
+def _check_mc_tails(target: Target, dist: Distribution) -> None:
+    """Monte Carlo standard errors need finite fourth moments: refuse heavy tails where E[F^4] or E[F'^4] diverges.
+
+    Decided exactly from the sympy form (:func:`approxlab.gains.singular.tail_decision` with power 4); for
+    an elementwise callable the growth exponent is estimated from |F| at 1e3 and 1e6 (times the scale).
+    """
+    if dist.tail_index is None:
+        return
+    nu = float(dist.tail_index)
+    bad = []
+    if target.expr is not None and not target.symbols:
+        dexpr = sympy.diff(target.expr, X).replace(sympy.DiracDelta, lambda *a: sympy.Integer(0))
+        for name, g in (("E[F^4]", target.expr), ("E[F'^4]", dexpr)):
+            if tail_decision(g, dist, power=4, kinks=tuple(target.kinks)) is not True:
+                bad.append(name)
+    elif target.fn is not None and target.elementwise:
+        import torch
+
+        pts = torch.tensor([-1e6, -1e3, 1e3, 1e6], dtype=torch.float64, requires_grad=True)
+        try:
+            y = target.fn(pts)
+            (dy,) = torch.autograd.grad(y.sum(), pts, allow_unused=True)
+        except Exception:  # noqa: BLE001 - a callable that cannot take these inputs is not probed
+            return
+        for name, v in (("E[F^4]", y.detach()), ("E[F'^4]", None if dy is None else dy.detach())):
+            if v is None:
+                continue
+            a = v.abs().clamp_min(1e-300).log()
+            slopes = [(float(a[0]) - float(a[1])) / math.log(1e3), (float(a[3]) - float(a[2])) / math.log(1e3)]
+            if any(not math.isfinite(d) or 4 * d >= nu - 0.25 for d in slopes):
+                bad.append(name)
+    if bad:
+        raise ValueError(f"method 'mc' cannot give an honest error bar for activation {target.name!r} under "
+                         f"{dist.spec()!r}: {' and '.join(bad)} diverge(s), so the standard error is undefined; "
+                         f"use method='quad' or 'exact'")
 
 
 def _numeric_result(target: Target, dist: Distribution, method: str, var_x: float, m: float, m2: float, d2: float,
@@ -175,6 +225,9 @@ def _numeric_result(target: Target, dist: Distribution, method: str, var_x: floa
         if v <= 0:
             raise ValueError(f"activation {target.name!r} has {name} = 0 under dist {dist.spec()!r}: the gain "
                              f"Var[x]/{name} is infinite")
+    if m2 < m * m - (errs["second_moment"] + 2 * abs(m) * errs["mean"] + 1e-12 * m2):
+        raise ValueError(f"numeric moments of activation {target.name!r} under {dist.spec()!r} violate E[F^2] >= E[F]^2 "
+                         f"({m2} < {m * m}); the {method} result is not reliable")
     fwd, bwd = var_x / m2, var_x / d2
     errs = dict(errs)
     errs["input_variance"] = 0.0
@@ -189,8 +242,11 @@ def _exact_result(target: Target, dist: Distribution, var_x: sympy.Expr, res: tu
     mean, m2, d2 = res[:3]
     if target.expr is not None and target.expr.has(sympy.Float):  # inexact constants: report 30 digits
         mean, m2, d2 = (sympy.N(v, 30) for v in (mean, m2, d2))
-    for name, v in (("E[F^2]", m2), ("E[F'^2]", d2)):
-        if v == 0:
+    for name, v in (("E[F]", mean), ("E[F^2]", m2), ("E[F'^2]", d2)):
+        if not v.free_symbols and not math.isfinite(float(sympy.N(v, 20))):
+            raise ValueError(f"activation {target.name!r} has {name} = {v} under dist {dist.spec()!r}, beyond the "
+                             f"float64 range: its gains cannot be reported as numbers")
+        if v == 0 and name != "E[F]":
             raise ValueError(f"activation {target.name!r} has {name} = 0 under dist {dist.spec()!r}: the gain "
                              f"Var[x]/{name} is infinite")
 

@@ -80,33 +80,124 @@ def quad_moments_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, 
         return tuple(float(v) for v in vals) + tuple(float(e) for e in errs)  # type: ignore[return-value]
 
 
+class _NotFinite(Exception):
+    """The integrand is NaN, infinite or complex at a point (raised instead of handing NaN to scipy)."""
+
+    def __init__(self, t: float, value: object) -> None:
+        super().__init__(t, value)
+        self.t, self.value = t, value
+
+
 @functools.lru_cache(maxsize=256)
 def _float_function(expr: sympy.Expr) -> Callable[[float], float]:
-    """``expr`` in x as a float64 function (lambdify with scipy/numpy), built once per expression."""
+    """``expr`` in x as a float64 function, built once per expression, never returning NaN.
+
+    The fast path is ``lambdify`` with scipy/numpy. Where float64 gives NaN or inf (an overflow inside a
+    finite value: ``1/(1 + exp(-x))`` at x = -1000, ``log(1 + exp(x))`` at x = 1000, ``exp(x)^2 p(x)`` far
+    out) the point is re-evaluated with mpmath at 30 digits, which cannot overflow; a value that is still
+    not a finite real raises :class:`_NotFinite`, which the caller turns into an error naming the point.
+    """
     if X not in expr.free_symbols:
-        c = np.float64(float(expr))
-        return lambda t: c  # noqa: E731
+        c = complex(sympy.N(expr, 30))
+        if c.imag != 0 or not math.isfinite(c.real):
+            raise _NotFinite(0.0, c)
+        return lambda t: c.real  # noqa: E731
     f = sympy.lambdify(X, expr, modules=["scipy", "numpy"])
-    return lambda t: np.float64(float(f(t)))  # numpy scalars: overflow gives inf, not OverflowError
+    fm = sympy.lambdify(X, expr, modules="mpmath")
+
+    def slow(t: float) -> float:
+        with mpmath.workdps(DPS):
+            try:
+                v = mpmath.mpmathify(fm(mpmath.mpf(t)))
+            except (ValueError, ZeroDivisionError, OverflowError, TypeError, NameError):
+                raise _NotFinite(t, "undefined") from None
+            if isinstance(v, mpmath.mpc):
+                if abs(v.imag) > mpmath.mpf(10) ** (-DPS + 5) * max(1, abs(v.real)):
+                    raise _NotFinite(t, complex(v))
+                v = v.real
+            out = float(v)  # tiny -> 0.0, huge -> inf
+        if not math.isfinite(out):
+            raise _NotFinite(t, out)
+        return out
+
+    def fast(t: float) -> float:
+        try:
+            v = f(t)
+        except (ZeroDivisionError, OverflowError, ValueError, TypeError, NameError):
+            return slow(t)
+        if isinstance(v, complex) or np.iscomplexobj(v):
+            return slow(t)
+        v = float(v)
+        return v if math.isfinite(v) else slow(t)
+
+    return fast
+
+
+def _panel_points(lo: float, hi: float, centers: list[float], smallest: float) -> list[float]:
+    """Geometric panel ends around each centre (the origin, the mean, kinks): c +- smallest * 4^k within (lo, hi).
+
+    A feature of width ~1 at the origin under a distribution of scale 1e10 (``tanh(x) + x/1000`` on
+    U(-1e4, 1e4)) then lies in a panel of its own size, which an adaptive rule cannot miss.
+    """
+    pts: set[float] = set()
+    span_lo = lo if math.isfinite(lo) else -1e300
+    span_hi = hi if math.isfinite(hi) else 1e300
+    for c in centers:
+        if not (span_lo <= c <= span_hi):
+            continue
+        reach = max(abs(span_hi - c), abs(c - span_lo))
+        r = smallest
+        while r < reach and len(pts) < 4000:
+            for p in (c - r, c + r):
+                if lo < p < hi:
+                    pts.add(p)
+            r *= 4.0
+        if lo < c < hi:
+            pts.add(c)
+    return sorted(pts)
 
 
 def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
                 ) -> tuple[float, float, float, float, float, float]:
-    dens = _float_function(dist.sympy_density())
-    vals, errs = [0.0] * 3, [0.0] * 3
+    """scipy quad over scale-aware panels; the error is the sum of |panel error| plus float64 rounding."""
+    dens_expr = dist.sympy_density()
+    m, var = dist.mean, dist.variance
+    mu = float(m) if m is not None else 0.0
+    sd = math.sqrt(float(var)) if var is not None else float(getattr(dist, "scale", 1))
+    vals, errs, absum = [0.0] * 3, [0.0] * 3, [0.0] * 3
+    parts = pieces(expr, dist.support, kinks)
+    cuts = [float(a) for a, _, _ in parts[1:]]
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", scipy.integrate.IntegrationWarning)
-        for a, b, e in pieces(expr, dist.support, kinks):
+        for a, b, e in parts:
             fa, fb = float(a), float(b)
-            f, df = _float_function(e), _float_function(sympy.diff(e, X))  # F, F' lambdified once each
-            ends = _splits(dist, fa, fb)
-            integrands = (lambda t: f(t) * dens(t), lambda t: f(t) ** 2 * dens(t), lambda t: df(t) ** 2 * dens(t))
-            for i, h in enumerate(integrands):
-                for lo, hi in zip(ends[:-1], ends[1:]):
-                    v, err = scipy.integrate.quad(h, lo, hi, epsabs=1e-15, epsrel=1e-14, limit=200)
+            de = sympy.diff(e, X)
+            hs = [_float_function(e * dens_expr), _float_function(e**2 * dens_expr), _float_function(de**2 * dens_expr)]
+            centers = [0.0, mu, *cuts]
+            reach = 40 * sd if dist.tail_index is None else 1e6 * sd
+            inner = _panel_points(max(fa, mu - reach), min(fb, mu + reach), centers, min(0.25, sd / 4))
+            inner += [p for p in _splits(dist, fa, fb)[1:-1]]
+            if not math.isfinite(fa) and mu - reach > -math.inf:
+                inner.append(mu - reach)
+            if not math.isfinite(fb):
+                inner.append(mu + reach)
+            ends = [fa, *sorted(p for p in set(inner) if fa < p < fb), fb]
+            # panels nearest the mean first, so the running total sets a sensible absolute tolerance
+            panels = sorted(zip(ends[:-1], ends[1:]), key=lambda ab: min(abs(ab[0] - mu), abs(ab[1] - mu)))
+            for i, h in enumerate(hs):
+                for lo, hi in panels:
+                    try:
+                        v, err = scipy.integrate.quad(h, lo, hi, epsabs=1e-13 * absum[i], epsrel=1e-12, limit=200)
+                    except _NotFinite as bad:
+                        what = ("F", "F^2", "F'^2")[i]
+                        raise ValueError(f"the integrand {what}(x) p(x) is not a finite real number at x = {bad.t:.6g} "
+                                         f"(value {bad.value}); the activation is undefined or overflows there") from None
                     vals[i] += v
-                    errs[i] += err
-    return (*vals, *errs)  # type: ignore[return-value]
+                    errs[i] += abs(err)
+                    absum[i] += abs(v)
+    eps = np.finfo(float).eps
+    bound = [float(errs[i] + 64 * eps * absum[i]) for i in range(3)]
+    return (*vals, *bound)  # type: ignore[return-value]
 
 
 def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribution,

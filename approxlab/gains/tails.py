@@ -1,5 +1,9 @@
 """Do E[F(x)^2] and E[F'(x)^2] exist under the distribution? A tail test before integrating.
 
+Where the sympy form's growth at +-oo is known, existence is decided exactly
+(:func:`approxlab.gains.singular.tail_decision`: a polynomial of degree k under Student t with nu
+degrees of freedom has E[F^2] < oo iff nu > 2k); otherwise the numeric test below decides.
+
 The integrand h(x) = F(x)^2 p(x) (and F'(x)^2 p(x)) is integrable at +-oo when |x| h(x) -> 0 fast
 enough; where |x| h(x) does not decay the moment diverges (|x| h(x) ~ c gives a logarithmic
 divergence). The test evaluates log(|x| h(x)) far out in each tail and calls the moment divergent when
@@ -24,6 +28,7 @@ import torch
 
 from approxlab.activations.base import X
 from approxlab.dists import Distribution
+from approxlab.gains.singular import tail_decision
 from approxlab.gains.target import Target, resolve_at
 
 
@@ -69,14 +74,20 @@ def diverging_moments(target: Target, dist: Distribution) -> list[str]:
     logp = sympy.expand_log(sympy.log(dist.sympy_density()), force=True)
     if target.expr is not None:
         expr = target.expr.xreplace({s: 1 for s in target.symbols})  # generic coefficients
-        for name, g in (("E[F^2]", expr), ("E[F'^2]", sympy.diff(expr, X))):
+        dexpr = sympy.diff(expr, X).replace(sympy.DiracDelta, lambda *a: sympy.Integer(0))  # 0 off the kinks
+        for name, g in (("E[F^2]", expr), ("E[F'^2]", dexpr)):
+            exact = tail_decision(g, dist, kinks=tuple(target.kinks))
+            if exact is not None:
+                if not exact:
+                    bad.append(name)
+                continue
             try:
                 for near, far in radii:
                     a, b = _log_tail_expr(g, logp, near), _log_tail_expr(g, logp, far)
                     if math.isinf(a) and a > 0 or (b > a - math.log(100) and b > -700):
                         bad.append(name)
                         break
-            except (TypeError, ValueError, ZeroDivisionError):
+            except (TypeError, ValueError, ZeroDivisionError, NameError):
                 continue
         return bad
     if target.fn is None or not target.elementwise:

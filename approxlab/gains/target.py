@@ -40,7 +40,7 @@ class Target:
     name: str
     expr: sympy.Expr | None
     fn: Callable[[torch.Tensor], torch.Tensor] | None
-    kinks: tuple[float, ...] = ()
+    kinks: tuple[float | sympy.Expr, ...] = ()
     elementwise: bool = True
     module: nn.Module | None = None
     symbols: tuple[sympy.Symbol, ...] = field(default_factory=tuple)
@@ -92,7 +92,12 @@ def snapped_expr(module: Elementwise) -> sympy.Expr:
     subs = {}
     for sym, val in module.symbolic_params().items():
         dtype = val.dtype if isinstance(val, torch.Tensor) else torch.float64
-        f = float(exact_value(val))
+        try:
+            f = float(exact_value(val))
+        except ValueError:
+            shown = float(val.detach()) if isinstance(val, torch.Tensor) else val
+            raise ValueError(f"{type(module).__name__} parameter {sym} is {shown}: the symbolic form (and the gains) "
+                             f"need finite parameters") from None
         subs[sym] = snap_value(f, dtype)
     expr = module.sympy_template().xreplace(subs)
     # constants baked into the template from floats (e.g. Rational(0.01) = 5764607523034235/2^59)
@@ -100,10 +105,42 @@ def snapped_expr(module: Elementwise) -> sympy.Expr:
     return expr.xreplace(big) if big else expr
 
 
+def check_finite_expr(expr: sympy.Expr, what: str) -> None:
+    """Refuse an expression holding nan, oo or zoo (e.g. a module with a NaN coefficient).
+
+    Examples
+    --------
+    >>> check_finite_expr(X * sympy.nan, "activation")
+    Traceback (most recent call last):
+    ...
+    ValueError: activation has a non-finite constant (nan, oo or zoo) in nan; parameters must be finite
+    """
+    if expr.has(sympy.nan, sympy.oo, -sympy.oo, sympy.zoo):
+        raise ValueError(f"{what} has a non-finite constant (nan, oo or zoo) in {expr}; parameters must be finite")
+    for f in expr.atoms(sympy.Float):
+        if not f.is_finite:
+            raise ValueError(f"{what} has a non-finite constant {f}; parameters must be finite")
+
+
+def formula_or_error(text: str, unknown: ValueError) -> sympy.Expr:
+    """``text`` parsed as a formula in x (:func:`approxlab.formula.parse_formula`), or a ValueError saying
+    that it is neither a registered activation (``unknown``) nor an allowed formula."""
+    from approxlab.formula import parse_formula
+
+    try:
+        expr = parse_formula(text)
+    except ValueError as bad:
+        raise ValueError(f"{unknown}; nor is it an allowed formula in x: {bad}") from None
+    if X not in expr.free_symbols:
+        raise ValueError(f"{unknown}; a formula must depend on x, e.g. 'exp(x)'")
+    return expr
+
+
 def resolve(activation: object, snap: bool = False, **options: object) -> Target:
     """Turn a registry name, module, callable or sympy expression into a :class:`Target`.
 
-    ``snap=True`` reads float coefficients as the simplest exact numbers that round to them
+    A string is a registry name or else a formula in x (:func:`approxlab.formula.parse_formula`; parsed,
+    never evaluated). ``snap=True`` reads float coefficients as the simplest exact numbers that round to them
     (:func:`snap_value`), e.g. the Theorem 3.8 a_0 = sqrt(1 - 1/n!) stored in float32.
 
     Raises
@@ -116,7 +153,14 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Target
     from approxlab.activations import create, get
 
     if isinstance(activation, str):
-        entry = get(activation)
+        try:
+            entry = get(activation)
+        except ValueError as unknown:
+            expr = formula_or_error(activation, unknown)
+            if options:
+                raise TypeError("options are only accepted with a registry name as activation, not with a "
+                                "formula") from None
+            return resolve(expr, snap=snap)
         module = create(entry.name, **options)
         tgt = resolve(module, snap=snap)
         rep = module.extra_repr()
@@ -127,7 +171,10 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Target
     if options:
         raise TypeError("options are only accepted with a registry name as activation")
     if isinstance(activation, sympy.Basic):
-        expr = sympy.sympify(activation)
+        if not isinstance(activation, sympy.Expr):
+            raise TypeError(f"activation must be a sympy expression in x, got {type(activation).__name__}")
+        expr = activation
+        check_finite_expr(expr, "activation")
         xs = [s for s in expr.free_symbols if s.name == "x" and s != X]
         if xs:  # a plain Symbol('x') -> the real X of the package
             expr = expr.xreplace({s: X for s in xs})
@@ -261,9 +308,10 @@ def resolve_at(expr: sympy.Expr, xm: sympy.Expr) -> sympy.Expr:
 
 
 def pieces(expr: sympy.Expr, support: tuple[sympy.Expr, sympy.Expr],
-           extra_kinks: tuple[float, ...] = ()) -> list[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:
+           extra_kinks: tuple[float | sympy.Expr, ...] = ()) -> list[tuple[sympy.Expr, sympy.Expr, sympy.Expr]]:
     """Split ``support`` at the kinks of ``expr``; return ``(a, b, smooth expression on (a, b))``.
 
+    ``extra_kinks`` may be floats (read as the nearest simple rational) or exact sympy numbers (kept).
     Raises :class:`Unresolvable` when a branch depends on coefficient symbols.
 
     Examples
@@ -273,7 +321,8 @@ def pieces(expr: sympy.Expr, support: tuple[sympy.Expr, sympy.Expr],
     """
     lo, hi = support
     ks = set(sympy_kinks(expr)) if expr.has(*_NONSMOOTH) else set()
-    ks |= {sympy.nsimplify(k, rational=True) for k in extra_kinks if not any(abs(float(k) - float(j)) < 1e-15 for j in ks)}
+    ks |= {k if isinstance(k, sympy.Basic) else sympy.nsimplify(k, rational=True)
+           for k in extra_kinks if not any(abs(float(k) - float(j)) < 1e-15 for j in ks)}
     cuts = sorted((k for k in ks if (k > lo) == sympy.true and (k < hi) == sympy.true), key=float)
     ends = [lo, *cuts, hi]
     out = []

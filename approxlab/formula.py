@@ -1,0 +1,328 @@
+"""Safe parsing of user formulas and numbers: an allow-listed walk of Python's ``ast``, never ``eval``.
+
+User text (a formula such as ``"x*sigmoid(x)"`` on the command line, a distribution parameter such as
+``"sqrt(3)"``) is parsed with :func:`ast.parse` in ``mode="eval"`` and the tree is walked with an
+allow-list; the sympy expression is built node by node from that tree. Nothing is evaluated as Python
+and ``sympy.sympify``/``parse_expr`` never see the text (they call ``eval``; DESIGN.md, "Errors").
+
+Grammar (everything else is a ``ValueError`` naming the offending token and its column):
+
+* numbers: integer and decimal literals (``2``, ``0.5``, ``1e-3``; read as exact rationals),
+* the variable ``x`` (formulas only) and the constants of :data:`CONSTANTS` (``pi``, ``E``/``e``, ...),
+* ``+ - * / **`` and unary ``-``/``+``,
+* calls ``f(arg, ...)`` of the functions of :data:`FUNCTIONS` (no keywords, no ``*args``).
+
+Limits: :data:`MAX_LENGTH` characters, nesting depth :data:`MAX_DEPTH`, exact powers with an exponent of
+at most :data:`MAX_EXPONENT` in absolute value, so no input can exhaust the stack or the memory.
+
+Examples
+--------
+>>> parse_formula("x*sigmoid(x)")
+x/(1 + exp(-x))
+>>> parse_number("2*pi", name="sigma")
+2*pi
+>>> parse_formula("__import__('os')")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: formula: function '__import__' is not allowed; allowed functions: Abs, Heaviside, ...
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+
+import sympy
+
+from approxlab.activations.base import X
+
+__all__ = ["parse_formula", "parse_number", "FUNCTIONS", "CONSTANTS", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT"]
+
+#: Longest accepted text.
+MAX_LENGTH = 1000
+#: Deepest accepted nesting of operators and calls.
+MAX_DEPTH = 64
+#: Largest |exponent| of a power whose exponent is a number.
+MAX_EXPONENT = 1000
+
+
+def _sigmoid(u: sympy.Expr) -> sympy.Expr:
+    return 1 / (1 + sympy.exp(-u))
+
+
+#: Allowed constants (name -> sympy value).
+CONSTANTS: dict[str, sympy.Expr] = {
+    "pi": sympy.pi,
+    "E": sympy.E,
+    "e": sympy.E,
+    "EulerGamma": sympy.EulerGamma,
+    "GoldenRatio": sympy.GoldenRatio,
+}
+
+#: Allowed functions: name -> (minimum, maximum number of arguments, sympy construction).
+FUNCTIONS: dict[str, tuple[int, int, Callable[..., sympy.Expr]]] = {
+    "exp": (1, 1, sympy.exp),
+    "log": (1, 1, sympy.log),
+    "sqrt": (1, 1, sympy.sqrt),
+    "sin": (1, 1, sympy.sin),
+    "cos": (1, 1, sympy.cos),
+    "tan": (1, 1, sympy.tan),
+    "tanh": (1, 1, sympy.tanh),
+    "sinh": (1, 1, sympy.sinh),
+    "cosh": (1, 1, sympy.cosh),
+    "atan": (1, 1, sympy.atan),
+    "asinh": (1, 1, sympy.asinh),
+    "erf": (1, 1, sympy.erf),
+    "erfc": (1, 1, sympy.erfc),
+    "sigmoid": (1, 1, _sigmoid),
+    "softplus": (1, 1, lambda u: sympy.log(1 + sympy.exp(u))),
+    "softsign": (1, 1, lambda u: u / (1 + sympy.Abs(u))),
+    "relu": (1, 1, lambda u: sympy.Max(0, u)),
+    "silu": (1, 1, lambda u: u * _sigmoid(u)),
+    "swish": (1, 1, lambda u: u * _sigmoid(u)),
+    "gelu": (1, 1, lambda u: u * (1 + sympy.erf(u / sympy.sqrt(2))) / 2),
+    "Abs": (1, 1, sympy.Abs),
+    "abs": (1, 1, sympy.Abs),
+    "sign": (1, 1, sympy.sign),
+    "Heaviside": (1, 1, lambda u: sympy.Heaviside(u, sympy.Rational(1, 2))),
+    "Max": (2, 16, sympy.Max),
+    "max": (2, 16, sympy.Max),
+    "Min": (2, 16, sympy.Min),
+    "min": (2, 16, sympy.Min),
+}
+
+_BINOPS: dict[type, str] = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
+_TOKENS: dict[type, str] = {
+    ast.Attribute: "attribute access '.'", ast.Subscript: "subscript '[...]'", ast.List: "list '[...]'",
+    ast.Tuple: "tuple ','", ast.Dict: "dict '{...}'", ast.Set: "set '{...}'", ast.Lambda: "'lambda'",
+    ast.ListComp: "comprehension", ast.SetComp: "comprehension", ast.DictComp: "comprehension",
+    ast.GeneratorExp: "generator expression", ast.Compare: "comparison", ast.BoolOp: "'and'/'or'",
+    ast.IfExp: "'if ... else'", ast.NamedExpr: "':='", ast.Starred: "'*'", ast.JoinedStr: "f-string",
+    ast.Await: "'await'", ast.Yield: "'yield'", ast.YieldFrom: "'yield from'",
+    ast.FloorDiv: "'//'", ast.Mod: "'%'", ast.MatMult: "'@'", ast.BitAnd: "'&'", ast.BitOr: "'|'",
+    ast.BitXor: "'^' (use ** for powers)", ast.LShift: "'<<'", ast.RShift: "'>>'", ast.Not: "'not'",
+    ast.Invert: "'~'",
+}
+
+
+class _Builder:
+    """Build a sympy expression from an allow-listed ast (see the module docstring)."""
+
+    def __init__(self, what: str, variables: dict[str, sympy.Symbol]) -> None:
+        self.what = what
+        self.variables = variables
+
+    def fail(self, node: ast.AST, message: str) -> ValueError:
+        col = getattr(node, "col_offset", None)
+        where = f" (column {col + 1})" if isinstance(col, int) else ""
+        return ValueError(f"{self.what}: {message}{where}")
+
+    def build(self, node: ast.AST, depth: int = 0) -> sympy.Expr:
+        if depth > MAX_DEPTH:
+            raise self.fail(node, f"nesting deeper than {MAX_DEPTH} levels is not allowed")
+        if isinstance(node, ast.Expression):
+            return self.build(node.body, depth)
+        if isinstance(node, ast.Constant):
+            return self.number(node)
+        if isinstance(node, ast.Name):
+            if node.id in self.variables:
+                return self.variables[node.id]
+            if node.id in CONSTANTS:
+                return CONSTANTS[node.id]
+            if node.id in FUNCTIONS:
+                raise self.fail(node, f"function {node.id!r} needs an argument, e.g. {node.id}(x)")
+            allowed = sorted(self.variables) + sorted(CONSTANTS)
+            raise self.fail(node, f"name {node.id!r} is not allowed; allowed names: {', '.join(allowed)}")
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.USub):
+                return -self.build(node.operand, depth + 1)
+            if isinstance(node.op, ast.UAdd):
+                return self.build(node.operand, depth + 1)
+            raise self.fail(node, f"operator {_TOKENS.get(type(node.op), type(node.op).__name__)} is not allowed")
+        if isinstance(node, ast.BinOp):
+            if type(node.op) not in _BINOPS:
+                raise self.fail(node, f"operator {_TOKENS.get(type(node.op), type(node.op).__name__)} is not "
+                                      f"allowed; allowed operators: + - * / **")
+            # a chain a + b - c + ... (left-nested) is walked iteratively: its length is not nesting
+            chain = [node]
+            while isinstance(chain[-1].left, ast.BinOp) and type(chain[-1].left.op) in (ast.Add, ast.Sub, ast.Mult, ast.Div) \
+                    and type(chain[-1].op) in (ast.Add, ast.Sub, ast.Mult, ast.Div):
+                chain.append(chain[-1].left)
+            acc = self.build(chain[-1].left, depth + 1)
+            for link in reversed(chain):
+                if type(link.op) not in _BINOPS:
+                    raise self.fail(link, f"operator {_TOKENS.get(type(link.op), type(link.op).__name__)} is not "
+                                          f"allowed; allowed operators: + - * / **")
+                acc = self.binop(link, type(link.op), acc, self.build(link.right, depth + 1))
+            return acc
+        if isinstance(node, ast.Call):
+            return self.call(node, depth)
+        raise self.fail(node, f"{_TOKENS.get(type(node), type(node).__name__)} is not allowed")
+
+    def number(self, node: ast.Constant) -> sympy.Expr:
+        v = node.value
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise self.fail(node, f"literal {v!r} is not allowed; only real numbers")
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                raise self.fail(node, "a number overflows to infinity; numbers must be finite")
+            return sympy.Rational(repr(v))  # the decimal the user typed, exactly (0.1 -> 1/10)
+        return sympy.Integer(v)
+
+    def binop(self, node: ast.BinOp, op: type, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+        if op is ast.Add:
+            return a + b
+        if op is ast.Sub:
+            return a - b
+        if op is ast.Mult:
+            return a * b
+        if op is ast.Div:
+            if b == 0:
+                raise self.fail(node, "division by zero")
+            return a / b
+        # power: keep exact integer powers small enough to compute
+        if b.is_number:
+            if not b.is_real:
+                raise self.fail(node, "exponent must be real")
+            if abs(float(b)) > MAX_EXPONENT:
+                raise self.fail(node, f"exponent {b} is too large; |exponent| <= {MAX_EXPONENT}")
+            if a.is_Rational and b.is_Integer:
+                bits = max(abs(a.p), a.q).bit_length() * abs(int(b))
+                if bits > 20000:
+                    raise self.fail(node, "the power is too large to compute exactly")
+            if a == 0 and (b.is_negative or b == 0):
+                raise self.fail(node, "0 to a power <= 0 is undefined")
+        return a**b
+
+    def call(self, node: ast.Call, depth: int) -> sympy.Expr:
+        func = node.func
+        if not isinstance(func, ast.Name):
+            raise self.fail(node, f"calling the result of {_TOKENS.get(type(func), type(func).__name__)} is not "
+                                  f"allowed; only calls of allowed functions by name")
+        if func.id not in FUNCTIONS:
+            raise self.fail(func, f"function {func.id!r} is not allowed; allowed functions: {', '.join(sorted(FUNCTIONS))}")
+        if node.keywords:
+            raise self.fail(node, f"keyword arguments are not allowed in {func.id}(...)")
+        lo, hi, make = FUNCTIONS[func.id]
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.fail(node, "'*' arguments are not allowed")
+        if not lo <= len(node.args) <= hi:
+            n = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise self.fail(node, f"{func.id} takes {n} argument(s), got {len(node.args)}")
+        args = [self.build(a, depth + 1) for a in node.args]
+        out = make(*args)
+        if out.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+            raise self.fail(node, f"{func.id}(...) is undefined or infinite here")
+        return out
+
+
+def _tree(text: object, what: str) -> ast.Expression:
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be a string, got {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise ValueError(f"{what}: text of {len(text)} characters is too long; at most {MAX_LENGTH}")
+    if not text.strip():
+        raise ValueError(f"{what}: empty text")
+    if "\x00" in text:
+        raise ValueError(f"{what}: NUL character is not allowed")
+    try:
+        return ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        col = f" (column {exc.offset})" if exc.offset else ""
+        raise ValueError(f"{what}: syntax error: {exc.msg}{col}") from None
+    except (RecursionError, MemoryError):
+        raise ValueError(f"{what}: nesting deeper than {MAX_DEPTH} levels is not allowed") from None
+
+
+def parse_formula(text: str, variable: str = "x") -> sympy.Expr:
+    """Parse a formula in ``x`` into a sympy expression without evaluating any code.
+
+    Parameters
+    ----------
+    text : str
+        The formula, e.g. ``"x**3 - 3*x"``, ``"tanh(x) + x/1000"``, ``"softplus(x)"`` (grammar in the
+        module docstring; decimals become exact rationals).
+    variable : str
+        The name of the variable in ``text``; it becomes :data:`approxlab.activations.base.X`.
+
+    Returns
+    -------
+    sympy.Expr
+        An expression in X (it may be constant).
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a string.
+    ValueError
+        For anything outside the grammar or the limits; the message names the token and its column.
+
+    Examples
+    --------
+    >>> parse_formula("x**2/2 + 0.5*sin(x)")
+    x**2/2 + sin(x)/2
+    >>> parse_formula("x.__class__")
+    Traceback (most recent call last):
+    ...
+    ValueError: formula: attribute access '.' is not allowed (column 1)
+    """
+    tree = _tree(text, "formula")
+    try:
+        expr = _Builder("formula", {variable: X}).build(tree)
+    except RecursionError:  # pragma: no cover - MAX_DEPTH keeps far below the recursion limit
+        raise ValueError(f"formula: nesting deeper than {MAX_DEPTH} levels is not allowed") from None
+    if not isinstance(expr, sympy.Expr) or expr.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+        raise ValueError(f"formula: {text!r} is undefined or infinite")
+    return expr
+
+
+def parse_number(text: str | int | float, name: str = "value", max_abs: float | None = None) -> sympy.Expr:
+    """A finite real constant from text (``"1.5"``, ``"-1e3"``, ``"pi"``, ``"sqrt(3)"``, ``"2*pi"``) as exact sympy.
+
+    Parameters
+    ----------
+    text : str, int or float
+        The number; ints and floats are taken exactly (a float as its decimal repr).
+    name : str
+        The argument's name, used in error messages.
+    max_abs : float, optional
+        Largest allowed absolute value.
+
+    Raises
+    ------
+    ValueError
+        For a variable, anything outside the grammar, a non-real or non-finite value or one beyond ``max_abs``.
+
+    Examples
+    --------
+    >>> parse_number("sqrt(3)", name="b")
+    sqrt(3)
+    >>> parse_number("x", name="mu")
+    Traceback (most recent call last):
+    ...
+    ValueError: mu: name 'x' is not allowed; allowed names: E, EulerGamma, GoldenRatio, e, pi (column 1)
+    """
+    what = str(name)
+    if isinstance(text, bool):
+        raise TypeError(f"{what} must be a real number, got {text!r}")
+    if isinstance(text, int):
+        value: sympy.Expr = sympy.Integer(text)
+    elif isinstance(text, float):
+        if not math.isfinite(text):
+            raise ValueError(f"{what} must be a finite real number, got {text!r}")
+        value = sympy.Rational(repr(text))
+    else:
+        value = _Builder(what, {}).build(_tree(text, what))
+    hint = "(e.g. 1, -0.5, 1e-3, pi, sqrt(3), 2*pi)"
+    if value.free_symbols or not value.is_number:
+        raise ValueError(f"{what} must be a number {hint}; got {text!r}")
+    try:
+        approx = complex(sympy.N(value, 20))
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{what} must be a finite real number {hint}; got {text!r}") from None
+    if approx.imag != 0 or not math.isfinite(approx.real) or value.is_real is False:
+        raise ValueError(f"{what} must be a finite real number {hint}; got {text!r}")
+    if max_abs is not None and abs(approx.real) > max_abs:
+        raise ValueError(f"{what} must satisfy |{what}| <= {max_abs:g}; got {text!r}")
+    return value

@@ -1,0 +1,340 @@
+"""Safe input (issue 12): the allow-list formula/number parser, non-finite parameters, singular and
+heavy-tailed activations, output paths and option limits. One test per reproduction of the issue."""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+import sympy
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from approxlab.activations import create
+from approxlab.activations.base import MAX_DEGREE, X, exact_value
+from approxlab.cli import main
+from approxlab.dists import parse_dist
+from approxlab.formula import MAX_DEPTH, MAX_LENGTH, parse_formula, parse_number
+from approxlab.gains import compute_gains
+from approxlab.gains.target import resolve
+from approxlab.init import variance_preserving_
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        try:
+            main(list(argv))
+            code = 0
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+def one_line_error(code: int, err: str, *words: str) -> None:
+    assert code == 2, err
+    assert err.startswith("approxlab: error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    for w in words:
+        assert w in err, err
+
+
+# --- parser -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("x**3 - 3*x", X**3 - 3 * X),
+    ("0.1*x", X / 10),
+    ("2*pi*x", 2 * sympy.pi * X),
+    ("-x + +x", sympy.Integer(0)),
+    ("sigmoid(x)", 1 / (1 + sympy.exp(-X))),
+    ("softplus(x)", sympy.log(1 + sympy.exp(X))),
+    ("relu(x)", sympy.Max(0, X)),
+    ("max(0, x, x - 1)", sympy.Max(0, X, X - 1)),
+    ("Abs(x) + abs(x)", 2 * sympy.Abs(X)),
+    ("E**x", sympy.exp(X)),
+    ("1e-3*x", X / 1000),
+])
+def test_parse_formula_values(text: str, expected: sympy.Expr) -> None:
+    assert sympy.simplify(parse_formula(text) - expected) == 0
+
+
+@pytest.mark.parametrize("text,token", [
+    ("__import__('os').system('echo PWNED')", "attribute"),
+    ("__import__('os')", "'__import__'"),
+    ("x.__class__", "attribute"),
+    ("(lambda: 1)()", "calls of allowed functions"), ("x.real", "attribute"),
+    ("lambda x: x", "'lambda'"),
+    ("[c for c in 'ab']", "comprehension"),
+    ("x[0]", "subscript"),
+    ("'abc'", "literal"),
+    ("y + 1", "name 'y'"),
+    ("zeta(x)", "'zeta'"), ("besselj(0, x)", "'besselj'"), ("factorial(x)", "'factorial'"),
+    ("DiracDelta(x)", "'DiracDelta'"), ("eval('1')", "'eval'"), ("exp(x=1)", "keyword"),
+    ("x // 2", "'//'"), ("x ^ 2", "'^'"), ("x if x else 1", "'if ... else'"), ("x < 1", "comparison"),
+    ("1j*x", "literal"), ("True", "literal"), ("1e999*x", "finite"), ("x**10**10", "exponent"),
+    ("10**10**10", "exponent"), ("1/0", "division by zero"), ("log(0)", "undefined"), ("exp(x, x)", "argument"),
+    ("x +", "syntax error"), ("", "empty"),
+])
+def test_parse_formula_refuses(text: str, token: str) -> None:
+    with pytest.raises(ValueError, match="formula") as info:
+        parse_formula(text)
+    assert token in str(info.value)
+
+
+def test_parse_formula_limits() -> None:
+    with pytest.raises(ValueError, match="too long"):
+        parse_formula("x+" * MAX_LENGTH + "x")
+    with pytest.raises(ValueError, match="nesting"):
+        parse_formula("-" * (MAX_DEPTH + 5) + "x")
+    with pytest.raises(ValueError, match="nesting"):
+        parse_formula("exp(" * (MAX_DEPTH + 5) + "x" + ")" * (MAX_DEPTH + 5))
+    with pytest.raises(ValueError):  # the Python parser's own nesting limit, still a ValueError
+        parse_formula("(" * 400 + "x" + ")" * 400)
+    assert parse_formula("+".join(["x"] * 400)) == 400 * X  # a long sum is not deep
+
+
+@pytest.mark.parametrize("text,value", [("pi", sympy.pi), ("sqrt(3)", sympy.sqrt(3)), ("2*pi", 2 * sympy.pi),
+                                        ("-1e3", sympy.Integer(-1000)), ("0.25", sympy.Rational(1, 4)), (3, 3),
+                                        (0.5, sympy.Rational(1, 2))])
+def test_parse_number(text: object, value: sympy.Expr) -> None:
+    assert parse_number(text, name="v") == value
+
+
+@pytest.mark.parametrize("text", ["x", "nan", "inf", "sqrt(-1)", "[1]", "1e400", "log(-1)", "__import__('os')"])
+def test_parse_number_refuses(text: str) -> None:
+    with pytest.raises(ValueError, match="^mu"):
+        parse_number(text, name="mu")
+
+
+def test_parse_number_bound_and_types() -> None:
+    with pytest.raises(ValueError, match=r"\|sigma\| <= 10"):
+        parse_number("1e300", name="sigma", max_abs=10)
+    with pytest.raises(ValueError):
+        parse_number(float("nan"), name="mu")
+    with pytest.raises(TypeError):
+        parse_number(True, name="mu")  # type: ignore[arg-type]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=6))
+def test_parsed_polynomial_equals_its_coefficients(coeffs: list[int]) -> None:
+    text = " + ".join(f"({c})*x**{k}" for k, c in enumerate(coeffs))
+    assert sympy.expand(parse_formula(text)) == sum(c * X**k for k, c in enumerate(coeffs))
+
+
+# --- item 1: nothing executes ---------------------------------------------------------------------
+
+
+def test_cli_formula_and_dist_do_not_execute(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    code, out, err = run("gains", f"__import__('os').system('touch {marker}')")
+    one_line_error(code, err, "not allowed")
+    code, out, err = run("gains", "relu", "--dist", f"normal:__import__('os').system('touch {marker}'),1")
+    one_line_error(code, err, "normal mu")
+    with pytest.raises(ValueError):
+        parse_dist(f"uniform:0,__import__('pathlib').Path('{marker}').touch()")
+    with pytest.raises(ValueError):
+        resolve(f"__import__('pathlib').Path('{marker}').touch() or x")
+    assert not marker.exists()
+
+
+def test_resolve_accepts_formula_strings() -> None:
+    assert compute_gains("x**2 - 1").second_moment == 2  # E[(x^2 - 1)^2] = 3 - 2 + 1
+    assert compute_gains("relu").forward_gain == 2  # registry names first
+    with pytest.raises(TypeError, match="options"):
+        resolve("x**2", degree=3)
+
+
+# --- item 2: non-finite parameters ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_non_finite_parameters_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match="finite"):
+        exact_value(bad)
+    m = create("hermite", degree=3)
+    with torch.no_grad():
+        m.coefficients[0] = bad
+    with pytest.raises(ValueError, match="a_0 .*finite"):
+        m.sympy_expr()
+    with pytest.raises(ValueError, match="finite"):
+        compute_gains(m)
+    with pytest.raises(ValueError, match="finite"):
+        compute_gains(m, snap=True)
+    w = torch.ones(8, 8)
+    with pytest.raises(ValueError, match="finite"):
+        variance_preserving_(w, m)
+    assert torch.equal(w, torch.ones(8, 8))  # untouched
+    with pytest.raises(ValueError):
+        compute_gains(X * sympy.nan)
+
+
+# --- item 3: singularities ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("formula,what", [("1/x**2", "E[F^2]"), ("1/x", "E[F^2]"), ("log(Abs(x))", "E[F'^2]"),
+                                          ("1/sqrt(abs(x))", "E[F^2]"), ("sqrt(abs(x))", "E[F'^2]"),
+                                          ("tan(x)", "infinitely many"), ("1/(x - 1/2)", "1/2")])
+def test_singular_activations_refused(formula: str, what: str) -> None:
+    with pytest.raises(ValueError, match="x = ") as info:
+        compute_gains(formula, "normal")
+    assert what in str(info.value)
+    code, _, err = run("gains", formula)
+    one_line_error(code, err, "x = ")
+
+
+def test_integrable_singularity_is_integrated() -> None:
+    import scipy.integrate
+    import scipy.stats
+
+    # |x|^(3/4): F'^2 = (9/16)|x|^(-1/2) is integrable at 0
+    r = compute_gains("abs(x)**(3/4)", "normal", method="quad")
+    ref = 2 * scipy.integrate.quad(lambda t: 9 / 16 * t**-0.5 * scipy.stats.norm.pdf(t), 0, math.inf)[0]
+    assert abs(r.derivative_second_moment - ref) < 1e-8
+    # sin(x)/x has a removable singularity; E[F^2] >= E[F]^2 >= 0
+    s = compute_gains("sin(x)/x", "uniform:-1,1", method="quad")
+    assert s.second_moment >= s.mean**2 >= 0 and s.derivative_second_moment >= 0
+    ref2 = scipy.integrate.quad(lambda t: (math.sin(t) / t) ** 2 / 2, -1, 1, points=[0])[0]
+    assert abs(s.second_moment - ref2) < 1e-10
+
+
+# --- item 4: quadrature reproductions -------------------------------------------------------------
+
+
+def test_wide_support_feature_not_missed() -> None:
+    r = compute_gains("tanh(x) + x/1000", "uniform:-10000,10000")
+    # E[F'^2] = 1e-6 + (2e-3 * 2 + 4/3) / 2e4 up to e^-20000 terms
+    exact = 1e-6 + (4e-3 + 4 / 3) / 2e4
+    assert r.derivative_second_moment == pytest.approx(exact, rel=1e-10)
+    assert float(r.backward_gain) == pytest.approx((1e8 / 3) / exact, rel=1e-10)  # 4.91e11, not 3.33e13
+
+
+def test_sigmoid_wide_normal_is_finite() -> None:
+    import scipy.integrate
+    import scipy.special
+    import scipy.stats
+
+    r = compute_gains("sigmoid", "normal:0,100")
+    d = scipy.integrate.quad(lambda t: (scipy.special.expit(t) * scipy.special.expit(-t)) ** 2
+                             * scipy.stats.norm.pdf(t, 0, 100), -50, 50, points=[0])[0]
+    assert r.derivative_second_moment == pytest.approx(d, rel=1e-6)
+    m2 = scipy.integrate.quad(lambda t: scipy.special.expit(t) ** 2 * scipy.stats.norm.pdf(t, 0, 100), -5000, 5000,
+                              points=[-100, -10, -1, 0, 1, 10, 100], limit=500, epsabs=1e-13)[0]
+    assert r.second_moment == pytest.approx(m2, rel=1e-8)
+
+
+def test_tanh_huge_uniform_derivative_not_zero() -> None:
+    r = compute_gains("tanh", "uniform:-1e10,1e10")
+    assert r.derivative_second_moment == pytest.approx((4 / 3) / 2e10, rel=1e-8)
+
+
+def test_huge_dist_parameters_refused_not_crash() -> None:
+    code, _, err = run("gains", "sigmoid", "--dist", "uniform:-1e300,1e300")
+    one_line_error(code, err, "uniform a")
+    code, _, err = run("gains", "relu", "--dist", "normal:1e300,1")
+    one_line_error(code, err, "normal mu")
+    code, _, err = run("gains", "relu", "--dist", "normal:[1],1")
+    one_line_error(code, err, "list")
+
+
+# --- item 5: moment existence -----------------------------------------------------------------------
+
+
+def test_hermite_degree2_studentt_finite() -> None:
+    r = compute_gains("hermite", "studentt:4.5", snap=True, degree=2)
+    assert float(r.forward_gain) == pytest.approx(0.12529858, rel=1e-6)
+
+
+@pytest.mark.parametrize("k,nu,finite", [(1, 2.5, True), (2, 4, False), (2, 4.5, True), (3, 6, False), (3, 6.5, True)])
+def test_polynomial_studentt_existence(k: int, nu: float, finite: bool) -> None:
+    f = f"x**{k}"
+    if finite:
+        assert compute_gains(f, f"studentt:{nu}").second_moment > 0
+    else:
+        with pytest.raises(ValueError, match="diverging"):
+            compute_gains(f, f"studentt:{nu}")
+
+
+def test_mc_refuses_heavy_tails_without_fourth_moment() -> None:
+    with pytest.raises(ValueError, match="E\\[F\\^4\\]"):
+        compute_gains("x", "studentt:3.5", method="mc", mc_samples=1000)
+    with pytest.raises(ValueError, match="E\\[F\\^4\\]"):  # the issue's case: E[F^2] finite, no CLT
+        compute_gains("x**2", "studentt:5", method="mc", mc_samples=1000)
+    r = compute_gains(lambda t: torch.tanh(t), "studentt:5", method="mc", mc_samples=2**14)
+    ref = compute_gains("tanh", "studentt:5", method="quad")
+    assert abs(r.second_moment - ref.second_moment) < 5 * r.errors["second_moment"]
+
+
+# --- item 6: one-line errors ----------------------------------------------------------------------
+
+
+def test_output_paths_checked_before_work(tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    one_line_error(*run("verify", "--json", str(tmp_path))[::2], "is a directory")
+    one_line_error(*run("verify", "--markdown", str(afile / "r.md"))[::2], "not a directory")
+    one_line_error(*run("verify", "--json", "/dev/null/x.json")[::2], "not a directory")
+    one_line_error(*run("figures", "--out", str(afile))[::2], "is a file")
+    one_line_error(*run("verify", "--json", str(tmp_path / "a"), "--markdown", str(tmp_path / "a"))[::2], "different")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into read-only directories")
+def test_read_only_output_dir(tmp_path: Path) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    try:
+        one_line_error(*run("verify", "--json", str(ro / "x.json"))[::2], "not writable")
+        one_line_error(*run("figures", "--out", str(ro / "figs"))[::2], "not writable")
+    finally:
+        ro.chmod(0o755)
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["gains", "hermite", "--degree", "99999999999999999999"], ["degree", str(MAX_DEGREE)]),
+    (["gains", "tropical", "--degree", "1000000000"], ["degree", str(MAX_DEGREE)]),
+    (["gains", "zeta(x)"], ["'zeta'"]), (["gains", "besselj(0, x)"], ["'besselj'"]),
+    (["gains", "factorial(x)"], ["'factorial'"]), (["gains", "DiracDelta(x)"], ["'DiracDelta'"]),
+])
+def test_cli_one_line_errors(argv: list[str], words: list[str]) -> None:
+    code, _, err = run(*argv)
+    one_line_error(code, err, *words)
+
+
+def test_sign_formula_is_evaluated() -> None:
+    # sign has F' = 0 almost everywhere: the backward gain is infinite, a one-line error, not a NameError
+    for method in ("auto", "quad"):
+        with pytest.raises(ValueError, match="E\\[F'\\^2\\] = 0"):
+            compute_gains("sign(x)", method=method)
+    r = compute_gains("sign(x) + x", "uniform:-1,1", method="quad")  # E[(sign x + x)^2] = 1 + 1 + 1/3
+    assert r.second_moment == pytest.approx(7 / 3, rel=1e-12) and r.derivative_second_moment == pytest.approx(1)
+
+
+def test_degree_limit_in_create() -> None:
+    with pytest.raises(ValueError, match=str(MAX_DEGREE)):
+        create("tropical", degree=10**9)
+    with pytest.raises(ValueError, match=str(MAX_DEGREE)):
+        create("hermite", degree=10**20)
+
+
+@pytest.mark.parametrize("kwargs,match", [({"mc_samples": 0}, "mc_samples"), ({"mc_samples": -3}, "mc_samples"),
+                                          ({"mc_dim": 0}, "mc_dim"), ({"timeout": float("nan")}, "timeout")])
+def test_compute_gains_option_validation(kwargs: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        compute_gains("relu", method="mc", **kwargs)
+
+
+@pytest.mark.parametrize("weight,exc,match", [
+    (torch.nn.Linear(0, 4), ValueError, "fan_in=0"),
+    (torch.empty(3, 4, device="meta"), ValueError, "meta"),
+    (torch.zeros(3, 4, dtype=torch.int64), TypeError, "floating-point"),
+])
+def test_variance_preserving_validation(weight: object, exc: type, match: str) -> None:
+    with pytest.raises(exc, match=match):
+        variance_preserving_(weight, "relu")

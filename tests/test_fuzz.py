@@ -1,0 +1,240 @@
+"""Fuzzing the command line and the API as a hostile or careless user (issue 12, "Keep the campaign").
+
+Every generated case must end in a result (exit 0 with output) or in one line ``approxlab: error: ...``
+with exit code 2: never a traceback, never a hang past the per-case limit, and never executed code (the
+hostile snippets would create :data:`MARKER`; it must never exist). The CLI runs in-process through
+:func:`approxlab.cli.main`, plus a few subprocess cases. A fast profile runs by default; the long one
+(``-m slow``, ``APPROXLAB_FUZZ_EXAMPLES=N`` examples per test instead of 300-600) prints its counts
+(tried / one-line errors / results) when run with ``-s``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from approxlab.activations import create, names
+from approxlab.cli import main
+
+MARKER = Path(tempfile.gettempdir()) / f"approxlab-fuzz-marker-{os.getpid()}"
+M = str(MARKER)
+#: Seconds one case may take before it counts as a hang.
+CASE_LIMIT = 60
+COUNTS: Counter = Counter()
+
+HOSTILE = [
+    f"__import__('os').system('touch {M}')",
+    f"open('{M}', 'w')",
+    f"__import__('pathlib').Path('{M}').touch()",
+    "x.__class__", "().__class__.__bases__[0].__subclasses__()", "(lambda: 0)()", "lambda x: x",
+    "[i for i in range(3)]", "{i: i for i in range(2)}", "(i for i in x)", "x[0]", "globals()", "exec('1')",
+    f"eval(\"open('{M}','w')\")", "'abc'", "b'x'", "f'{x}'", "x if x else 0", "x and 1", "not x", "x < 1",
+    "y", "nan", "oo", "zoo", "inf", "I", "Symbol('y')", "zeta(x)", "besselj(0, x)", "factorial(x)",
+    "DiracDelta(x)", "gamma(x)", "x @ x", "x // 2", "x % 3", "~x", "x ^ 2", "*x", "x := 1", "1j",
+]
+LEAVES = ["x", "x", "x", "2", "0.5", "-3", "1e-3", "1e308", "1e-320", "pi", "E", "e", "0"]
+FUNCS = ["exp", "log", "sqrt", "sin", "cos", "tan", "tanh", "sinh", "cosh", "atan", "asinh", "erf", "erfc",
+         "sigmoid", "softplus", "softsign", "relu", "silu", "gelu", "abs", "Abs", "sign", "Heaviside", "max", "min"]
+OPS = ["+", "-", "*", "/", "**"]
+
+
+def formulas() -> st.SearchStrategy[str]:
+    leaf = st.sampled_from(LEAVES) | st.sampled_from(HOSTILE) | st.floats(allow_nan=True).map(repr) \
+        | st.integers(-10**30, 10**30).map(str)
+    tree = st.recursive(
+        leaf,
+        lambda kids: st.one_of(
+            st.tuples(kids, st.sampled_from(OPS), kids).map(lambda t: f"({t[0]}) {t[1]} ({t[2]})"),
+            st.tuples(st.sampled_from(FUNCS), kids).map(lambda t: f"{t[0]}({t[1]})"),
+            st.tuples(st.sampled_from(["max", "min", "zeta", "__import__"]), kids, kids).map(
+                lambda t: f"{t[0]}({t[1]}, {t[2]})"),
+            kids.map(lambda k: f"-{k}"),
+        ),
+        max_leaves=6,
+    )
+    deep = st.tuples(st.sampled_from(["exp(", "(", "-", "sin(", "[", "x**("]), st.integers(1, 400)).map(
+        lambda t: t[0] * t[1] + "x" + {"exp(": ")", "(": ")", "sin(": ")", "[": "]", "x**(": ")"}.get(t[0], "") * t[1])
+    return st.one_of(tree, deep, st.text(max_size=40))
+
+
+def dists() -> st.SearchStrategy[str]:
+    number = st.sampled_from(["0", "1", "-1", "2", "pi", "sqrt(3)", "2*pi", "-1e3", "1e300", "1e-300", "nan", "inf",
+                              "[1]", "x", "", "0.5", "1/0", "4.5", "-0"]) | st.sampled_from(HOSTILE) \
+        | st.floats(allow_nan=True).map(repr)
+    family = st.sampled_from(["normal", "uniform", "studentt", "cauchy", "t", "gaussian", "lognormal", "", "normal:"])
+    return st.tuples(family, st.lists(number, max_size=3)).map(
+        lambda t: t[0] + (":" + ",".join(t[1]) if t[1] else "")) | st.text(max_size=30)
+
+
+@contextmanager
+def _limit(seconds: int):
+    def handler(signum, frame):  # noqa: ARG001
+        raise TimeoutError(f"case took longer than {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, handler)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def run_case(argv: list[str]) -> str:
+    """Run the CLI in-process; assert the contract; return 'result' or 'error'."""
+    out, err = io.StringIO(), io.StringIO()
+    code: int | str | None = 0
+    with _limit(CASE_LIMIT), redirect_stdout(out), redirect_stderr(err):
+        try:
+            main(argv)
+        except SystemExit as exc:
+            code = exc.code
+    assert not MARKER.exists(), f"injected code ran for {argv!r}"
+    e = err.getvalue()
+    COUNTS["tried"] += 1
+    if code in (0, None):
+        assert out.getvalue().strip(), f"{argv!r}: exit 0 without output"
+        assert "Traceback" not in e, f"{argv!r}: {e}"
+        COUNTS["results"] += 1
+        return "result"
+    assert code == 2, f"{argv!r}: exit {code}: {e[-2000:]}"
+    assert e.startswith("approxlab: error: ") and e.count("\n") == 1 and "Traceback" not in e, f"{argv!r}: {e!r}"
+    COUNTS["one-line errors"] += 1
+    return "error"
+
+
+def api_case(fn, *args, **kwargs) -> str:
+    """Call the API: a value or a ValueError/TypeError, nothing else."""
+    with _limit(CASE_LIMIT):
+        try:
+            fn(*args, **kwargs)
+            outcome = "result"
+        except (ValueError, TypeError) as exc:
+            assert str(exc), "an error without a message"
+            outcome = "error"
+    assert not MARKER.exists(), f"injected code ran for {args!r} {kwargs!r}"
+    COUNTS["tried"] += 1
+    COUNTS["results" if outcome == "result" else "one-line errors"] += 1
+    return outcome
+
+
+METHODS = st.sampled_from(["auto", "quad", "quad", "exact", "bogus"])
+DEGREES = st.one_of(st.none(), st.integers(-5, 12), st.sampled_from(["99999999999999999999", "1000000000", "1.5", "-0",
+                                                                     "nan", "4"]))
+
+
+def gains_argv(formula: str, dist: str | None, method: str, degree: object, name: str | None = None) -> list[str]:
+    argv = ["gains", name if name is not None else formula, "--method", method]
+    if dist is not None:
+        argv += ["--dist", dist]
+    if degree is not None:
+        argv += ["--degree", str(degree)]
+    return argv
+
+
+def _fast(n: int):
+    return settings(max_examples=n, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=list(HealthCheck))
+
+
+def _slow(n: int):
+    n = int(os.environ.get("APPROXLAB_FUZZ_EXAMPLES", n))  # shorten or lengthen the long profile
+    return settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+# --- fast profile (default suite) -----------------------------------------------------------------------
+
+
+@_fast(25)
+@given(formulas(), st.sampled_from(["normal", "uniform:-2,3"]))
+def test_fuzz_gains_formulas_fast(formula: str, dist: str) -> None:
+    run_case(gains_argv(formula, dist, "quad", None))
+
+
+@_fast(15)
+@given(dists())
+def test_fuzz_gains_dists_fast(dist: str) -> None:
+    run_case(gains_argv("relu", dist, "auto", None))
+
+
+@_fast(15)
+@given(st.sampled_from(["relu", "tanh", "hermite", "tropical", "fourier", "gelu", "polyrelu", "nonesuch", ""]),
+       METHODS, DEGREES)
+def test_fuzz_gains_options_fast(name: str, method: str, degree: object) -> None:
+    run_case(gains_argv(name, "normal", method, degree))
+
+
+@_fast(10)
+@given(st.one_of(st.none(), st.sampled_from(["ortho", "polycom", "moa", "nonesuch", "", "' or 1=1 --"])))
+def test_fuzz_list_fast(paper: str | None) -> None:
+    run_case(["list"] + (["--paper", paper] if paper is not None else []))
+
+
+@_fast(25)
+@given(st.sampled_from(names() + ["nonesuch", "__import__('os')"]),
+       st.dictionaries(st.sampled_from(["degree", "order", "power", "init", "dictionary", "eps", "bogus", "scaled"]),
+                       st.one_of(st.integers(-3, 8), st.sampled_from([10**9, 10**20, -10**20]), st.floats(allow_nan=True),
+                                 st.text(max_size=8), st.none(), st.booleans()), max_size=2))
+def test_fuzz_create_fast(name: str, options: dict) -> None:
+    api_case(create, name, **options)
+
+
+def test_figures_list_and_hostile_subprocess(tmp_path: Path) -> None:
+    assert run_case(["figures", "--list"]) == "result"
+    (tmp_path / "f.png").write_text("")
+    assert run_case(["figures", "--out", str(tmp_path / "f.png" / "x"), "nonesuch"]) == "error"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    for argv in (["gains", f"__import__('os').system('touch {M}')"],
+                 ["gains", "relu", "--dist", f"normal:__import__('os').system('touch {M}'),1"],
+                 ["gains", "sigmoid", "--dist", "uniform:-1e300,1e300"]):
+        proc = subprocess.run([sys.executable, "-m", "approxlab", *argv], capture_output=True, text=True, env=env,
+                              timeout=120)
+        assert proc.returncode == 2 and proc.stderr.startswith("approxlab: error: ") and proc.stderr.count("\n") == 1
+        assert not MARKER.exists()
+
+
+# --- long profile (-m slow) ------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@_slow(600)
+@given(formulas(), dists(), METHODS)
+def test_fuzz_gains_long(formula: str, dist: str, method: str) -> None:
+    run_case(gains_argv(formula, dist, method, None))
+
+
+@pytest.mark.slow
+@_slow(300)
+@given(st.sampled_from(names() + ["nonesuch"]), METHODS, DEGREES, dists())
+def test_fuzz_gains_registry_long(name: str, method: str, degree: object, dist: str) -> None:
+    run_case(gains_argv(name, dist, method, degree))
+
+
+@pytest.mark.slow
+@_slow(400)
+@given(st.sampled_from(names() + ["nonesuch"]),
+       st.dictionaries(st.sampled_from(["degree", "order", "power", "init", "dictionary", "eps", "bogus", "scaled",
+                                        "num_degree", "den_degree", "p_degree", "q_degree", "backend", "seed"]),
+                       st.one_of(st.integers(-3, 8), st.sampled_from([10**9, 10**20]), st.floats(allow_nan=True),
+                                 st.text(max_size=8), st.none(), st.booleans()), max_size=3))
+def test_fuzz_create_long(name: str, options: dict) -> None:
+    api_case(create, name, **options)
+
+
+@pytest.mark.slow
+def test_fuzz_report_counts() -> None:
+    """Prints the counts of the long run (run with -s); ordered last in this file."""
+    print(f"\nfuzz counts: tried={COUNTS['tried']} one-line errors={COUNTS['one-line errors']} "
+          f"results={COUNTS['results']}")
+    assert COUNTS["tried"] == COUNTS["one-line errors"] + COUNTS["results"]
