@@ -46,20 +46,32 @@ def eq13(p) -> Verdict:
     "Poly(x) = PolyReLU_1(x) + PolyReLU_2(-x), PolyReLU_1 = sum_{i=0}^r a_i ReLU^i, "
     "PolyReLU_2 = sum_{i=1}^r (-1)^i a_i ReLU^i.",
     source="polycom Appendix A.1, Eq. 14",
+    printed={"pr1_from": 0, "pr2_from": 1, "sign": -1},
+    uses=("polycom/Eq. 13",),
 )
-def eq14() -> Verdict:
+def eq14(p) -> Verdict:
+    lo1, lo2, sign = p["pr1_from"], p["pr2_from"], sp.Integer(p["sign"])
+    if min(lo1, lo2) < 0:
+        return Verdict.failed(f"index ranges start at {lo1}, {lo2}: a_i with i < 0 is not a coefficient")
+
+    def relu_pow(v, i):  # ReLU^0 = 1 (Eq. 2's convention)
+        return sp.Integer(1) if i == 0 else _sym_relu(v) ** i
+
     checked = []
     for r in range(0, 7):
         a = sp.symbols(f"a0:{r + 1}", real=True)
         poly = sum(a[i] * x**i for i in range(r + 1))
-        pr1 = a[0] + sum(a[i] * _sym_relu(x) ** i for i in range(1, r + 1))
-        pr2 = sum((-1) ** i * a[i] * _sym_relu(-x) ** i for i in range(1, r + 1))
+        pr1 = sum(a[i] * relu_pow(x, i) for i in range(lo1, r + 1))
+        pr2 = sum(sign**i * a[i] * relu_pow(-x, i) for i in range(lo2, r + 1))
         if not _zero_on_both_sides(sp.expand(poly - pr1 - pr2)):
-            return Verdict.failed(f"Eq. 14 fails for order r = {r}")
+            return Verdict.failed(
+                f"Eq. 14 with PolyReLU_1 from i = {lo1}, PolyReLU_2 from i = {lo2} and sign ({sign})^i fails for order "
+                f"r = {r}")
         checked.append(r)
     return Verdict.proved(
-        f"sympy, symbolic coefficients a_0..a_r, orders r = {checked}: Poly - PolyReLU_1(x) - PolyReLU_2(-x) "
-        "is 0 on x > 0, x < 0 and x = 0."
+        f"sympy, symbolic coefficients a_0..a_r, orders r = {checked}: Poly - PolyReLU_1(x) - PolyReLU_2(-x) with the "
+        f"printed index ranges (i from {lo1}, resp. {lo2}) and sign ({sign})^i is 0 on x > 0, x < 0 and x = 0 "
+        "(ReLU^0 = 1, so PolyReLU_2 must start at i = 1 or a_0 is counted twice)."
     )
 
 
@@ -67,6 +79,9 @@ def eq14() -> Verdict:
     "polycom/Lemma 1",
     "ReLU, ReLU^2 and polynomial activation can be represented by PolyReLU.",
     source="polycom Section 3.1, Lemma 1 (proof Appendix A.1)",
+    uses=("polycom/Eq. 14",),
+    immutable="an existence statement ('can be represented') with no printed constant; the printed index ranges and "
+              "sign of its construction are mutated in polycom/Eq. 14",
 )
 def lemma1() -> Verdict:
     a = np.array
