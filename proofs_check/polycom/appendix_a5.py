@@ -78,12 +78,16 @@ def lemmaA3() -> Verdict:
     "polycom/Corollary A.1",
     "A continuous piecewise linear rho with M breakpoints equals a PolyReLU network of size O(M) on all of R.",
     source="polycom Appendix A.5, Corollary A.1",
+    printed={"size_exponent": 1},
+    uses=("polycom/Lemma 1",),
+    reading="'size' = number of PolyReLU units; the check tests that units / M^a does not grow with M for the printed "
+            "a (a larger exponent is a weaker true bound and survives; a = 0 is false).",
 )
-def corollaryA1() -> Verdict:
+def corollaryA1(p) -> Verdict:
     # the trapezoid phi (M = 4) and random CPWL functions, represented by M + 2 PolyReLU(a = e_1) units
     cases = [([Fr(-2), Fr(-1), Fr(1), Fr(2)], [Fr(0), Fr(1), Fr(1), Fr(0)], Fr(0), Fr(0), "phi")]
     rng = np.random.default_rng(11)
-    for M in (2, 5, 9):
+    for M in (2, 5, 9, 16, 32, 64):
         br = sorted({Fr(int(v), 7) for v in rng.integers(-50, 50, size=3 * M)})[:M]
         vals = [Fr(int(v), 5) for v in rng.integers(-9, 9, size=len(br))]
         cases.append((br, vals, Fr(int(rng.integers(-3, 3))), Fr(int(rng.integers(-3, 3))), f"random M={M}"))
@@ -103,14 +107,23 @@ def corollaryA1() -> Verdict:
         left = _eval_relu_form(a, b, c, br, -far) - _eval_relu_form(a, b, c, br, -far - 1)
         right = _eval_relu_form(a, b, c, br, far + 1) - _eval_relu_form(a, b, c, br, far)
         ok &= left == ls and right == rs
-    if ok:
+    # size: units of the representation (one per breakpoint, two for the linear part) against M^a, a as printed
+    a_exp = p["size_exponent"]
+    units = sorted((len(br), len(_cpwl(br, vals, ls, rs)[2]) + 2) for br, vals, ls, rs, _ in cases)
+    ratios = [Fr(u, M**a_exp) for M, u in units]
+    grows = any(r2 > r1 for r1, r2 in zip(ratios, ratios[1:]))
+    if ok and not grows:
         return Verdict.proved(
             "Exact (rational arithmetic): rho(x) = a + b(ReLU(x) - ReLU(-x)) + sum_j c_j ReLU(x - t_j) with ReLU = "
             "PolyReLU(a = e_1) (Lemma 1): M + 2 units. For phi of Appendix A.5 (M = 4) and random CPWL functions "
-            "(M = 2, 5, 9) both sides agree at every breakpoint and at 0 and have equal slopes at -inf/+inf, which "
-            "for continuous piecewise-linear functions is equality on all of R."
+            "(M = 2, 5, 9, 16, 32, 64) both sides agree at every breakpoint and at 0 and have equal slopes at "
+            "-inf/+inf, which for continuous piecewise-linear functions is equality on all of R. (M, units): "
+            f"{units}; units / M^{a_exp} = {', '.join(str(r) for r in ratios)} does not grow: O(M^{a_exp}) as printed."
         )
-    return Verdict.failed("representation mismatch")
+    if not ok:
+        return Verdict.failed("representation mismatch")
+    return Verdict.failed(f"(M, units) = {units}: units / M^{a_exp} = {', '.join(str(r) for r in ratios)} grows with M, "
+                          f"so the size is not O(M^{a_exp})")
 
 
 def _base_r_digits(n: int, r: int) -> list[int]:
