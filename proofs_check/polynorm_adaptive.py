@@ -98,28 +98,35 @@ def eq3() -> Verdict:
     "PolyNorm(x) = sum_{i=1}^3 w_i(x') p_i(x'), p_i(x') = x'^i (Eq. 2): per entry a convex combination of x', x'^2, "
     "x'^3, hence |PolyNorm(x)| <= max(tau, tau^3).",
     source="polynorm_adaptive Section 3.2, Eqs. 2 and 4",
+    printed={"degrees": range(1, 4)},
 )
-def eq4() -> Verdict:
+def eq4(p) -> Verdict:
     import torch
 
+    degs = list(p["degrees"])
     g = torch.Generator().manual_seed(2)
     worst, convex, bounded = 0.0, True, True
     for dim in (8, 64, 512):
         mod = _module(dim, dim + 2)
         x = torch.randn(64, dim, generator=g, dtype=torch.float64) * 3
-        xp, _, out_ref = _reference(mod, x)
+        xp, w, _ = _reference(mod, x)
+        if w.shape[-1] != len(degs):
+            return Verdict.failed(
+                f"Eq. 3's softmax gives {w.shape[-1]} mixing weights but the printed sum runs over i in {degs}")
+        out_ref = sum(w[..., k].unsqueeze(-1).expand_as(xp) * xp**i for k, i in enumerate(degs))
         out = mod(x)
         worst = max(worst, float((out - out_ref).abs().max()))
-        p = torch.stack([xp, xp**2, xp**3], -1)
-        convex &= bool((out >= p.min(-1).values - 1e-12).all() and (out <= p.max(-1).values + 1e-12).all())
-        bounded &= float(out.abs().max()) <= max(mod.tau, mod.tau**3) + 1e-12
+        pw = torch.stack([xp**i for i in degs], -1)
+        convex &= bool((out >= pw.min(-1).values - 1e-12).all() and (out <= pw.max(-1).values + 1e-12).all())
+        bounded &= float(out.abs().max()) <= max(mod.tau**i for i in degs) + 1e-12
     if worst < 1e-12 and convex and bounded:
         return Verdict.numerical(
-            f"zoo AdaptivePolyNorm.forward vs Eqs. 1-4 re-typed: max diff {worst:.1e} (dims 8, 64, 512); every output entry "
-            "lies between min and max of (x', x'^2, x'^3) and within max(tau, tau^3). Note Eq. 2 starts at i = 1: no "
-            "constant term, unlike polycom's PolyNorm."
+            f"zoo AdaptivePolyNorm.forward vs Eq. 4 with the printed powers x'^i, i in {degs} and Eq. 3's softmax "
+            f"weights: max diff {worst:.1e} (dims 8, 64, 512); every output entry lies between min and max of "
+            f"(x'^i, i in {degs}) and within max(tau, tau^3). Note Eq. 2 starts at i = 1: no constant term, unlike "
+            "polycom's PolyNorm."
         )
-    return Verdict.failed(f"diff {worst}, convex {convex}, bounded {bounded}")
+    return Verdict.failed(f"diff {worst} with powers {degs}, convex {convex}, bounded {bounded}")
 
 
 @claim(

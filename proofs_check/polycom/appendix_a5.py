@@ -78,12 +78,16 @@ def lemmaA3() -> Verdict:
     "polycom/Corollary A.1",
     "A continuous piecewise linear rho with M breakpoints equals a PolyReLU network of size O(M) on all of R.",
     source="polycom Appendix A.5, Corollary A.1",
+    printed={"size_exponent": 1},
+    uses=("polycom/Lemma 1",),
+    reading="'size' = number of PolyReLU units; the check tests that units / M^a does not grow with M for the printed "
+            "a (a larger exponent is a weaker true bound and survives; a = 0 is false).",
 )
-def corollaryA1() -> Verdict:
+def corollaryA1(p) -> Verdict:
     # the trapezoid phi (M = 4) and random CPWL functions, represented by M + 2 PolyReLU(a = e_1) units
     cases = [([Fr(-2), Fr(-1), Fr(1), Fr(2)], [Fr(0), Fr(1), Fr(1), Fr(0)], Fr(0), Fr(0), "phi")]
     rng = np.random.default_rng(11)
-    for M in (2, 5, 9):
+    for M in (2, 5, 9, 16, 32, 64):
         br = sorted({Fr(int(v), 7) for v in rng.integers(-50, 50, size=3 * M)})[:M]
         vals = [Fr(int(v), 5) for v in rng.integers(-9, 9, size=len(br))]
         cases.append((br, vals, Fr(int(rng.integers(-3, 3))), Fr(int(rng.integers(-3, 3))), f"random M={M}"))
@@ -103,14 +107,23 @@ def corollaryA1() -> Verdict:
         left = _eval_relu_form(a, b, c, br, -far) - _eval_relu_form(a, b, c, br, -far - 1)
         right = _eval_relu_form(a, b, c, br, far + 1) - _eval_relu_form(a, b, c, br, far)
         ok &= left == ls and right == rs
-    if ok:
+    # size: units of the representation (one per breakpoint, two for the linear part) against M^a, a as printed
+    a_exp = p["size_exponent"]
+    units = sorted((len(br), len(_cpwl(br, vals, ls, rs)[2]) + 2) for br, vals, ls, rs, _ in cases)
+    ratios = [Fr(u, M**a_exp) for M, u in units]
+    grows = any(r2 > r1 for r1, r2 in zip(ratios, ratios[1:]))
+    if ok and not grows:
         return Verdict.proved(
             "Exact (rational arithmetic): rho(x) = a + b(ReLU(x) - ReLU(-x)) + sum_j c_j ReLU(x - t_j) with ReLU = "
             "PolyReLU(a = e_1) (Lemma 1): M + 2 units. For phi of Appendix A.5 (M = 4) and random CPWL functions "
-            "(M = 2, 5, 9) both sides agree at every breakpoint and at 0 and have equal slopes at -inf/+inf, which "
-            "for continuous piecewise-linear functions is equality on all of R."
+            "(M = 2, 5, 9, 16, 32, 64) both sides agree at every breakpoint and at 0 and have equal slopes at "
+            "-inf/+inf, which for continuous piecewise-linear functions is equality on all of R. (M, units): "
+            f"{units}; units / M^{a_exp} = {', '.join(str(r) for r in ratios)} does not grow: O(M^{a_exp}) as printed."
         )
-    return Verdict.failed("representation mismatch")
+    if not ok:
+        return Verdict.failed("representation mismatch")
+    return Verdict.failed(f"(M, units) = {units}: units / M^{a_exp} = {', '.join(str(r) for r in ratios)} grows with M, "
+                          f"so the size is not O(M^{a_exp})")
 
 
 def _base_r_digits(n: int, r: int) -> list[int]:
@@ -178,23 +191,51 @@ def eq23() -> Verdict:
     return Verdict.proved("second equality holds for all n, r checked")
 
 
+def _digit_layers(c: int, i: int, r: int) -> int:
+    """Layers of the unshared width-1 network for x^(c r^i): i compositions t -> t^r, then t -> t^c (if c > 1)."""
+    t = sp.Symbol("x")
+    e = t
+    layers = 0
+    for _ in range(i):
+        e = e**r
+        layers += 1
+    if c > 1:
+        e = e**c
+        layers += 1
+    assert sp.expand(e - t ** (c * r**i)) == 0
+    return layers
+
+
 @claim(
     "polycom/Eq. 24",
     "x^n is represented by a polynomial network of size sum_{i=0}^k (i+1) = O(k^2) = O(ln^2 n).",
     source="polycom Appendix A.5, proof of Lemma A.4, Eq. 24",
+    printed={"i_from": 0, "layers_offset": 1},
 )
-def eq24() -> Verdict:
+def eq24(p) -> Verdict:
     k = sp.Symbol("k", integer=True, nonnegative=True)
     i = sp.Symbol("i", integer=True, nonnegative=True)
-    s = sp.simplify(sp.summation(i + 1, (i, 0, k)) - (k + 1) * (k + 2) / 2)
+    i0, off = p["i_from"], p["layers_offset"]
+    printed_sum = sp.summation(i + off, (i, i0, k))
+    s = sp.simplify(printed_sum - (k + 1) * (k + 2) / 2)
+    # the construction's count: n = r^(k+1) - 1 has every base-r digit c_i = r - 1, the worst case; each factor
+    # x^(c_i r^i) by its own width-1 network (as the text counts, no sharing)
+    counts = {}
+    for r in (3, 4):
+        for kk in range(0, 5):
+            built = sum(_digit_layers(r - 1, ii, r) for ii in range(kk + 1))
+            counts[(r, kk)] = (built, int(printed_sum.subs(k, kk)))
+    match = all(b == q for b, q in counts.values())
     ratios = [(sum(range(1, math.floor(math.log(n, 2)) + 2))) / max(math.log(n) ** 2, 1) for n in (4, 64, 1024, 2**20)]
-    if s == 0:
+    if s == 0 and match:
         return Verdict.proved(
-            "sympy: sum_{i=0}^k (i+1) = (k+1)(k+2)/2 exactly; with k = floor(log_r n) this is O(ln^2 n) "
-            f"(r = 2: (k+1)(k+2)/2 / ln^2 n = {', '.join(f'{q:.2f}' for q in ratios)} at n = 4, 64, 1024, 2^20). "
-            "The count leaves out the k products of the factors (O(k) more units, see polycom/Lemma A.4)."
+            f"sympy: sum_{{i={i0}}}^k (i+{off}) = (k+1)(k+2)/2 exactly; the construction (x^(c_i r^i) by i "
+            "compositions of t -> t^r and one t -> t^(c_i), width 1) uses exactly that many layers for the worst-case "
+            f"n = r^(k+1) - 1, r = 3, 4, k = 0..4 (built, printed): {sorted(set(counts.values()))}. With k = floor(log_r n) "
+            f"this is O(ln^2 n) (r = 2: (k+1)(k+2)/2 / ln^2 n = {', '.join(f'{q:.2f}' for q in ratios)} at n = 4, 64, "
+            "1024, 2^20). The count leaves out the k products of the factors (O(k) more units, see polycom/Lemma A.4)."
         )
-    return Verdict.failed(f"residue {s}")
+    return Verdict.failed(f"sum_{{i={i0}}}^k (i+{off}) - (k+1)(k+2)/2 = {s}; (built, printed) layers: {counts}")
 
 
 @claim(
@@ -202,24 +243,40 @@ def eq24() -> Verdict:
     "For n, r in N, r >= 2, x^n is represented exactly by a PolyReLU network with r-th order PolyReLU and size "
     "O(ln^2(n)).",
     source="polycom Appendix A.5, Lemma A.4",
+    printed={"r_relation": ">=", "r_min": 2},
+    uses=("polycom/Lemma 1", "polycom/Eq. 24"),
+    reading="The mutants r > 2 and r >= 3 state a weaker (still true) lemma and survive by design; r >= 1 is false: "
+            "with order-1 activations every network is affine, so x^2 is not representable.",
 )
-def lemmaA4() -> Verdict:
+def lemmaA4(p) -> Verdict:
+    from approxlab.claims.printed import compare
+
     t = sp.Symbol("x")
     sizes = {}
-    for r in (2, 3, 4):
+    covered = [r for r in range(1, 5) if compare(r, p["r_relation"], p["r_min"])]
+    for r in covered:
+        if r < 2:
+            # an order-1 (affine) activation composes to affine maps only: x^n, n >= 2, is not representable
+            return Verdict.failed(
+                f"r = {r} satisfies the printed hypothesis r {p['r_relation']} {p['r_min']}, but degree-{r} activations "
+                "only compose to affine functions: x^2 is not represented exactly."
+            )
         for n in range(1, 65):
             expr, units = _lemmaA4_network(n, r)
             if sp.expand(expr - t**n) != 0:
                 return Verdict.failed(f"construction gives {expr} for n={n}, r={r}")
             sizes[(r, n)] = units
+    if 2 not in covered:
+        note = f" (the printed hypothesis r {p['r_relation']} {p['r_min']} leaves out r = 2, which also works)"
+    else:
+        note = ""
     worst = max(2 * u / max(math.log(n) ** 2, 1.0) for (r, n), u in sizes.items() if n >= 2)
     per_log = max(2 * u / max(math.log(n), 1.0) for (r, n), u in sizes.items() if n >= 2)
     return Verdict.proved(
         "Built the corrected Eq. 23 network (shared chain t -> t^r, one power per nonzero digit, products by "
-        "((u+v)^2 - (u-v)^2)/4) and proved with sympy that it outputs exactly x^n for every n = 1..64 and r = 2, 3, 4. "
-        "Each polynomial unit is 2 PolyReLU units (Lemma 1 / Eq. 14), so PolyReLU size = 2 x units; "
-        f"max over n of size / ln^2(n) = {worst:.2f} and size / ln(n) = {per_log:.2f}: the construction is in fact "
-        f"O(ln n) (sharing the chain), inside the printed O(ln^2 n). Largest size (r=2, n=63): {2 * sizes[(2, 63)]}."
+        "((u+v)^2 - (u-v)^2)/4) and proved with sympy that it outputs exactly x^n for every n = 1..64 and "
+        f"r = {', '.join(map(str, covered))}{note}. Each polynomial unit is 2 PolyReLU units (Lemma 1 / Eq. 14), so "
+        f"PolyReLU size = 2 x units; max over n of size / ln^2(n) = {worst:.2f} and size / ln(n) = {per_log:.2f}: the "
+        "construction is in fact O(ln n) (sharing the chain), inside the printed O(ln^2 n). "
+        + (f"Largest size (r=2, n=63): {2 * sizes[(2, 63)]}." if (2, 63) in sizes else "")
     )
-
-

@@ -72,22 +72,34 @@ def theorem4() -> Verdict:
     return Verdict.unchecked("enumeration did not reach eps (check the construction)")
 
 
+_C, _m, _e, _n, _d = sp.symbols("C m epsilon n d", positive=True)
+
+
 @claim(
     "polycom/Eq. 38",
     "eps >= C m^(-n/d) (Eq. 37) implies m >= C^(d/n) eps^(-d/n), so m = Omega(eps^(-d/n)).",
     source="polycom Appendix B, Eqs. 37-38",
+    printed={"premise": sp.Ge(_e, _C * _m ** (-_n / _d)), "conclusion": sp.Ge(_m, _C ** (_d / _n) * _e ** (-_d / _n))},
 )
-def eq38() -> Verdict:
-    C_, m, e, n, d = sp.symbols("C m epsilon n d", positive=True)
+def eq38(p) -> Verdict:
+    C_, m, e, n, d = _C, _m, _e, _n, _d
+    prem, concl = p["premise"], p["conclusion"]
     # eps >= C m^(-n/d)  <=>  m^(n/d) >= C/eps  <=>  m >= (C/eps)^(d/n) = C^(d/n) eps^(-d/n)  (x -> x^(d/n) increasing)
-    lhs = sp.simplify(sp.powsimp((C_ / e) ** (d / n) - C_ ** (d / n) * e ** (-d / n), force=True))
-    boundary = sp.simplify((C_ * (C_ ** (d / n) * e ** (-d / n)) ** (-n / d)).subs({}) - e)
-    if lhs == 0 and sp.simplify(sp.powsimp(boundary, force=True)) == 0:
+    lhs = sp.simplify(sp.powsimp((C_ / e) ** (d / n) - concl.rhs, force=True))
+    boundary = sp.simplify(sp.powsimp((C_ * concl.rhs ** (-n / d)) - e, force=True))
+    # exact sample points, the boundary m = (C/eps)^(d/n) among them: wherever the premise holds the conclusion must
+    samples = [(9, 1, 1, 2, 3), (9, 1, 1, 2, 4), (4, 1, 2, 2, 2), (8, 1, 3, 3, 8), (1, 4, 1, 1, sp.Rational(1, 4)),
+               (1, 4, 1, 1, sp.Rational(1, 5)), (2, sp.Rational(1, 2), 1, 1, 4)]
+    bad = []
+    for Cv, ev, nv, dv, mv in samples:
+        sub = {C_: Cv, e: ev, n: nv, d: dv, m: mv}
+        if bool(prem.subs(sub)) and not bool(concl.subs(sub)):
+            bad.append((Cv, ev, nv, dv, mv))
+    if lhs == 0 and boundary == 0 and not bad:
         return Verdict.proved(
-            "sympy: (C/eps)^(d/n) = C^(d/n) eps^(-d/n) and at m = C^(d/n) eps^(-d/n) one has C m^(-n/d) = eps; "
-            "since m -> C m^(-n/d) is decreasing, eps >= C m^(-n/d) iff m >= C^(d/n) eps^(-d/n). (The premise Eq. 36 "
+            f"sympy: (C/eps)^(d/n) = {sp.sstr(concl.rhs)} and at m = {sp.sstr(concl.rhs)} one has C m^(-n/d) = eps; "
+            "since m -> C m^(-n/d) is decreasing, the printed premise '" + sp.sstr(prem) + "' implies '"
+            + sp.sstr(concl) + "' (checked at exact points, the boundary case among them). (The premise Eq. 36 "
             "needs the continuity hypothesis, see polycom/Theorem 4.)"
         )
-    return Verdict.failed(f"residues {lhs}, {boundary}")
-
-
+    return Verdict.failed(f"residues {lhs}, {boundary}; premise holds but conclusion fails at (C, eps, n, d, m) = {bad}")

@@ -170,26 +170,42 @@ def _dense_params(h: int, layers: int, inter: int, n_mats: int, vocab: int, tied
     return layers * per_layer + vocab * h * (1 if tied else 2) + h
 
 
+def _at_printed(value: Fr, printed) -> bool:
+    """``value`` rounded to one unit of ``printed``'s last digit equals ``printed`` (exact rationals)."""
+    unit = printed.last_digit_unit()
+    return round(Fr(value) / unit) * unit == Fr(printed)
+
+
 @claim(
     "polycom/Table 5",
     "1B dense model: 1.3B params, hidden 2048, context 4096, intermediate 5504 (SwiGLU) / 8256 (others), 16 heads, "
     "24 layers; the two intermediate sizes give comparable parameter counts.",
     source="polycom Appendix E.1, Table 5 and text",
+    printed={"total_B": "1.3", "hidden": 2048, "intermediate": (5504, 8256), "heads": 16, "layers": 24,
+             "swiglu_fraction": "2/3"},
 )
-def table5() -> Verdict:
-    sw = 3 * 2048 * 5504
-    ot = 2 * 2048 * 8256
-    tot_sw = _dense_params(2048, 24, 5504, 3, 32000, True)
-    tot_ot = _dense_params(2048, 24, 8256, 2, 32000, True)
-    head_dim = Fr(2048, 16)
-    if sw == ot and round(tot_sw / 1e9, 1) == 1.3 and head_dim == 128 and Fr(5504, 8256) == Fr(2, 3):
+def table5(p) -> Verdict:
+    h, L, heads = p["hidden"], p["layers"], p["heads"]
+    i_sw, i_ot = p["intermediate"]
+    sw = 3 * h * i_sw
+    ot = 2 * h * i_ot
+    tot_sw = _dense_params(h, L, i_sw, 3, 32000, True)
+    tot_ot = _dense_params(h, L, i_ot, 2, 32000, True)
+    head_dim = Fr(h, heads)
+    checks = {
+        f"FFN weights 3 x {h} x {i_sw} = {sw:,} = 2 x {h} x {i_ot} = {ot:,}": sw == ot,
+        f"{i_sw}/{i_ot} = {Fr(i_sw, i_ot)} = printed '{p['swiglu_fraction'].text}'": Fr(i_sw, i_ot) == p["swiglu_fraction"],
+        f"head dim {h}/{heads} = {head_dim} an integer": head_dim.denominator == 1,
+        f"total {tot_sw / 1e9:.3f}B (SwiGLU) and {tot_ot / 1e9:.3f}B (others) -> '{p['total_B'].text}B'":
+            _at_printed(Fr(tot_sw, 10**9), p["total_B"]) and _at_printed(Fr(tot_ot, 10**9), p["total_B"]),
+    }
+    if all(checks.values()):
         return Verdict.numerical(
-            f"Exact: FFN weights 3 x 2048 x 5504 = {sw:,} = 2 x 2048 x 8256 = {ot:,} (5504/8256 = 2/3, as the text "
-            f"says); head dim 2048/16 = 128. Total with Llama-2 layout (4h^2 attention, RMSNorm, vocab 32000 tied - "
-            f"vocab and tying are assumptions, not in the table): {tot_sw / 1e9:.3f}B (= {tot_ot / 1e9:.3f}B for the "
-            "other activations) -> 1.3B; untied it would be 1.35B, also 1.3B at the printed precision."
+            "Exact: " + "; ".join(checks) + ". Total with the Llama-2 layout (4h^2 attention, RMSNorm, vocab 32000 "
+            "tied - vocab and tying are assumptions, not in the table); untied it would be 1.35B, also 1.3B at the "
+            "printed precision."
         )
-    return Verdict.failed(f"{sw} vs {ot}, total {tot_sw}")
+    return Verdict.failed("; ".join(f"{k}: {v}" for k, v in checks.items()))
 
 
 @claim(
@@ -197,21 +213,20 @@ def table5() -> Verdict:
     "Scaling-law model sizes: 110M (768, 12 layers, 2048/3072), 226M (1024, 16, 2560/3840), 502M (1536, 16, "
     "4096/6144), 1.3B (2048, 24, 5504/8256).",
     source="polycom Appendix G, Table 10",
+    # (size, hidden, layers, intermediate SwiGLU, intermediate others); sizes in M except the last (B)
+    printed={"rows_M": (("110", 768, 12, 2048, 3072), ("226", 1024, 16, 2560, 3840), ("502", 1536, 16, 4096, 6144)),
+             "row_B": ("1.3", 2048, 24, 5504, 8256)},
 )
-def table10() -> Verdict:
-    rows = [(110e6, 768, 12, 2048, 3072, "M"), (226e6, 1024, 16, 2560, 3840, "M"), (502e6, 1536, 16, 4096, 6144, "M"), (1.3e9, 2048, 24, 5504, 8256, "B")]
+def table10(p) -> Verdict:
+    rows = [(*r, 10**6, "M") for r in p["rows_M"]] + [(*p["row_B"], 10**9, "B")]
     out, ok = [], True
-    for printed, h, L, i_sw, i_ot, unit in rows:
+    for size, h, L, i_sw, i_ot, scale, unit in rows:
         eq_ffn = 3 * i_sw == 2 * i_ot
         tot = _dense_params(h, L, i_sw, 3, 32000, True)
-        if unit == "M":
-            match = round(tot / 1e6) == round(printed / 1e6)
-            shown = f"{tot / 1e6:.1f}M"
-        else:
-            match = round(tot / 1e9, 1) == round(printed / 1e9, 1)
-            shown = f"{tot / 1e9:.3f}B"
+        match = _at_printed(Fr(tot, scale), size)
         ok &= eq_ffn and match
-        out.append(f"{printed / 1e6:.0f}M: 3x{i_sw} {'=' if eq_ffn else '!='} 2x{i_ot}, total {shown}")
+        out.append(f"{size.text}{unit}: 3x{i_sw} {'=' if eq_ffn else '!='} 2x{i_ot}, total {tot / scale:.3f}{unit}"
+                   + ("" if match else " (does not round to the printed size)"))
     if ok:
         return Verdict.numerical(
             "Recomputed from the architecture (4h^2 attention + FFN + 2 RMSNorm per layer, final norm, vocabulary "
@@ -227,22 +242,26 @@ def table10() -> Verdict:
     "MoE model: 1.3B active / 6.9B total, hidden 2048, intermediate 1024 (SwiGLU) / 1536, 16 layers, 64 experts, "
     "8 active, no weight tying.",
     source="polycom Appendix E.1, Table 6",
+    printed={"active_B": "1.3", "total_B": "6.9", "hidden": 2048, "intermediate": (1024, 1536), "layers": 16,
+             "experts": 64, "active_experts": 8},
 )
-def table6() -> Verdict:
-    h, L, E, k, V = 2048, 16, 64, 8, 50304
-    expert = 3 * h * 1024
-    same = expert == 2 * h * 1536
+def table6(p) -> Verdict:
+    h, L, E, k, V = p["hidden"], p["layers"], p["experts"], p["active_experts"], 50304
+    i_sw, i_ot = p["intermediate"]
+    expert = 3 * h * i_sw
+    same = expert == 2 * h * i_ot
     per_layer_total = 4 * h * h + E * expert + E * h + 2 * h
     per_layer_active = 4 * h * h + k * expert + E * h + 2 * h
     emb = 2 * V * h
     tot, act = L * per_layer_total + emb + h, L * per_layer_active + emb + h
-    if same and round(tot / 1e9, 1) == 6.9 and round(act / 1e9, 1) == 1.3:
-        return Verdict.numerical(
-            f"Exact: expert FFN 3 x 2048 x 1024 = {expert:,} = 2 x 2048 x 1536. With OLMoE's layout (router 64 x 2048, "
-            f"untied embeddings, vocabulary 50304 - an assumption from OLMoE, not printed): total {tot / 1e9:.3f}B -> 6.9B, "
-            f"active {act / 1e9:.3f}B -> 1.3B."
-        )
-    return Verdict.failed(f"total {tot}, active {act}, expert equality {same}")
+    tot_ok, act_ok = _at_printed(Fr(tot, 10**9), p["total_B"]), _at_printed(Fr(act, 10**9), p["active_B"])
+    txt = (f"expert FFN 3 x {h} x {i_sw} = {expert:,} {'=' if same else '!='} 2 x {h} x {i_ot}. With OLMoE's layout "
+           f"(router {E} x {h}, untied embeddings, vocabulary 50304 - an assumption from OLMoE, not printed): total "
+           f"{tot / 1e9:.3f}B -> printed {p['total_B'].text}B ({tot_ok}), active ({k} of {E} experts) {act / 1e9:.3f}B -> "
+           f"printed {p['active_B'].text}B ({act_ok}).")
+    if same and tot_ok and act_ok:
+        return Verdict.numerical("Exact: " + txt)
+    return Verdict.failed(txt)
 
 
 @claim(

@@ -65,70 +65,103 @@ def _N_eq30(d: int, n: int, eps: float) -> int:
     "sum_m phi_m(x) = 1 on [-1,1]^d for phi_m(x) = prod_i phi(3N(x_i - m_i/N)), m in {-N..N}^d, "
     "phi the trapezoid (1 on |x| < 1, 2 - |x| on [1,2], 0 beyond).",
     source="polycom Appendix A.5, proof of Theorem 3, Part 1",
+    printed={"sum": 1, "scale": 3},
 )
-def partition_of_unity() -> Verdict:
+def partition_of_unity(p) -> Verdict:
     bad = []
+    sc = p["scale"]
     for N in range(1, 9):
-        # the 1-d sum is piecewise linear with kinks at (3m +- 1)/(3N), (3m +- 2)/(3N): check it at every kink
+        # the 1-d sum is piecewise linear with kinks at (m +- 1/sc)/N, (m +- 2/sc)/N: check it at every kink
         # in [-1, 1] and at +-1 -> equality on [-1, 1]; d dimensions follow since the sum factorises.
-        kinks = sorted({Fr(3 * m + s, 3 * N) for m in range(-N, N + 1) for s in (-2, -1, 1, 2)} | {Fr(-1), Fr(1)})
+        kinks = sorted({Fr(sc * m + s, sc * N) for m in range(-N, N + 1) for s in (-2, -1, 1, 2)} | {Fr(-1), Fr(1)})
         for t in (k for k in kinks if -1 <= k <= 1):
-            tot = sum(_phi(3 * N * (t - Fr(m, N))) for m in range(-N, N + 1))
-            if tot != 1:
+            tot = sum(_phi(sc * N * (t - Fr(m, N))) for m in range(-N, N + 1))
+            if tot != p["sum"]:
                 bad.append((N, t, tot))
-            cnt = sum(1 for m in range(-N, N + 1) if _phi(3 * N * (t - Fr(m, N))) != 0)
+            cnt = sum(1 for m in range(-N, N + 1) if _phi(sc * N * (t - Fr(m, N))) != 0)
             if cnt > 2:
                 bad.append((N, t, f"{cnt} nonzero"))
     if not bad:
         return Verdict.proved(
-            "Exact rational arithmetic, N = 1..8: the 1-d sum sum_m phi(3N(t - m/N)) is piecewise linear with kinks "
-            "at (3m +- 1)/(3N), (3m +- 2)/(3N); it equals 1 at every kink in [-1, 1] and at +-1, hence on [-1, 1]; "
-            "at most 2 of the phi(3N(t - m/N)) are nonzero at any t (so at most 2^d of the phi_m, as used in "
-            "Eq. 29). The d-dimensional sum is the product of d such sums."
+            f"Exact rational arithmetic, N = 1..8, phi_m with the printed scale {sc}N: the 1-d sum "
+            f"sum_m phi({sc}N(t - m/N)) is piecewise linear with kinks at (3m +- 1)/(3N), (3m +- 2)/(3N); it equals "
+            f"{p['sum']} at every kink in [-1, 1] and at +-1, hence on [-1, 1]; at most 2 of the phi(3N(t - m/N)) are "
+            "nonzero at any t (so at most 2^d of the phi_m, as used in Eq. 29). The d-dimensional sum is the product "
+            "of d such sums. (Scale 2N double-counts the plateaus, scale 4N leaves gaps.)"
         )
-    return Verdict.failed(f"partition of unity fails: {bad[:5]}")
+    return Verdict.failed(f"partition of unity with scale {sc}N and sum {p['sum']} fails at (N, t, value): {bad[:5]}")
 
 
 @claim(
     "polycom/Eq. 25",
     "max_x |phi(x)| = 1 and max_{x in [-1,1]^d} ||phi_m(x)||_inf = 1.",
     source="polycom Appendix A.5, Eq. 25",
+    printed={"phi_max": 1, "phi_m_max": 1},
 )
-def eq25() -> Verdict:
+def eq25(p) -> Verdict:
+    # phi is piecewise linear with kinks at +-1, +-2: its max |phi| over R is the max over the kinks, 0 and far points
+    cand = [Fr(v) for v in (-3, -2, -1, 0, 1, 2, 3)]
+    phi_max = max(abs(_phi(t)) for t in cand)
     vals = [_phi(Fr(k, 8)) for k in range(-40, 41)]
-    ok = max(vals) == 1 and min(vals) == 0
-    grid = np.linspace(-1, 1, 401)
-    N = 3
-    mx = max(float(np.max(_phi_np(3 * N * (grid - m / N)))) for m in range(-N, N + 1))
-    if ok and mx == 1.0:
+    ok = max(vals) == phi_max and min(vals) == 0
+    # phi_m on [-1,1]^d (d = 1, 2): a product of phi factors, each <= phi_max, attained at the centre m/N
+    pm = []
+    for d in (1, 2):
+        for N in (1, 3):
+            for m in itertools.product(range(-N, N + 1), repeat=d):
+                pts = [tuple(Fr(mi, N) + Fr(s, 3 * N) for mi, s in zip(m, sh))
+                       for sh in itertools.product((-2, -1, 0, 1, 2), repeat=d)]
+                pm.append(max(math.prod(_phi(3 * N * (xi - Fr(mi, N))) for xi, mi in zip(pt, m))
+                              for pt in pts if all(-1 <= xi <= 1 for xi in pt)))
+    phi_m_max = max(pm)
+    all_one = min(pm) == phi_m_max
+    if ok and all_one and phi_max == p["phi_max"] and phi_m_max == p["phi_m_max"]:
         return Verdict.proved(
-            "Exact: phi is 1 on |t| < 1, 2 - |t| in [0, 1] on [1, 2], 0 beyond, so 0 <= phi <= 1 with max 1 "
-            "(at t = 0, a point of every grid); phi_m is a product of such factors, max 1 attained at x = m/N "
-            f"(N = 3 grid check: {mx})."
+            f"Exact: phi is 1 on |t| < 1, 2 - |t| in [0, 1] on [1, 2], 0 beyond, so max |phi| = {phi_max} (over its "
+            f"kinks, 0 and beyond) as printed; phi_m is a product of such factors, and for d = 1, 2, N = 1, 3 and every m "
+            f"its max over [-1,1]^d (piecewise linear per coordinate: taken at the kinks) is {phi_m_max}, attained "
+            "at x = m/N, as printed."
         )
-    return Verdict.failed("max is not 1")
+    return Verdict.failed(
+        f"max |phi| = {phi_max} (printed {p['phi_max']}), max phi_m = {phi_m_max} (printed {p['phi_m_max']}), "
+        f"every m attains it: {all_one}")
 
 
 @claim(
     "polycom/Eq. 26",
     "supp phi_m = {x : ||x - m/N||_inf < 2/(3N)}.",
     source="polycom Appendix A.5, Eq. 26",
+    printed={"radius": "2/3", "relation": "<"},
+    reading="supp read as the set where phi_m != 0, which is the open set printed; the topological support is its "
+            "closure, ||x - m/N||_inf <= 2/(3N) (the '<=' mutant), a difference that does not affect Eq. 29.",
 )
-def eq26() -> Verdict:
+def eq26(p) -> Verdict:
     bad = 0
+    rad = Fr(p["radius"])
+    npts = 0
     for N in (1, 2, 5):
         for m in range(-N, N + 1):
-            for k in range(-60, 61):
-                t = Fr(k, 30 * N)
-                inside = abs(t - Fr(m, N)) < Fr(2, 3 * N)
-                bad += (_phi(3 * N * (t - Fr(m, N))) != 0) != inside
+            c = Fr(m, N)
+            # a 1/(30N) grid plus the boundary 2/(3N) and points 1e-6/N either side of it
+            ts = {Fr(k, 30 * N) for k in range(-60, 61)}
+            for s in (-1, 1):
+                for off in (Fr(0), Fr(1, 10**6 * N), -Fr(1, 10**6 * N)):
+                    ts.add(c + s * (Fr(2, 3 * N) + off))
+            for t in ts:
+                inside = compare(abs(t - c), p["relation"], rad / N)
+                bad += (_phi(3 * N * (t - c)) != 0) != inside
+                npts += 1
     if bad == 0:
         return Verdict.proved(
-            "Exact: phi(3N(t - m/N)) != 0 iff |t - m/N| < 2/(3N) (checked on a 1/(30N) rational grid for N = 1, 2, 5, "
-            "all m, and it is the definition of phi); phi_m != 0 iff every coordinate is, i.e. ||x - m/N||_inf < 2/(3N). "
-            "(Strictly this is the set where phi_m != 0; the support is its closure, which does not affect Eq. 29.)"
+            f"Exact: phi(3N(t - m/N)) != 0 iff |t - m/N| {p['relation']} ({p['radius'].text})/N (checked at {npts} rational "
+            "points: a 1/(30N) grid, the boundary and 1e-6/N either side of it, N = 1, 2, 5, all m); phi_m != 0 iff "
+            "every coordinate is, i.e. ||x - m/N||_inf < 2/(3N). (Strictly this is the set where phi_m != 0; the "
+            "support is its closure, which does not affect Eq. 29.)"
         )
-    return Verdict.failed(f"{bad} grid points disagree")
+    return Verdict.failed(f"{bad} of {npts} points disagree with |t - m/N| {p['relation']} {p['radius'].text}/N")
+
+
+_d, _n, _N = sp.symbols("d n N", positive=True, integer=True)
 
 
 @claim(
@@ -136,9 +169,13 @@ def eq26() -> Verdict:
     "|f(x) - f_N(x)| <= 2^d max_m |f(x) - P_m(x)| <= (2^d/n!) (2d/(3N))^n max_{|n|=n} ess sup |D^n f| "
     "<= (2^d/n!) (2d/(3N))^n for f in F_{n,d}.",
     source="polycom Appendix A.5, Eq. 29",
+    printed={"bound": 2**_d / sp.factorial(_n) * (2 * _d / (3 * _N)) ** _n},
+    uses=("polycom/Theorem 3 proof, Part 1 (partition of unity)", "polycom/Eq. 25", "polycom/Eq. 26"),
 )
-def eq29() -> Verdict:
-    # the Taylor-remainder step rests on sum_{|alpha| = n} |h^alpha| / alpha! = ||h||_1^n / n! <= (d ||h||_inf)^n / n!
+def eq29(p) -> Verdict:
+    # the constant the argument establishes: (number of phi_m nonzero at a point)^... = 2 per coordinate,
+    # |h_i| < radius with radius where phi(3N t) vanishes, and the Taylor-remainder factor
+    # sum_{|alpha| = n} |h^alpha| / alpha! = ||h||_1^n / n! <= (d radius)^n / n!
     hs = sp.symbols("h1:4", positive=True)
     multinom = []
     for d in (1, 2, 3):
@@ -149,21 +186,31 @@ def eq29() -> Verdict:
                 if sum(al) == n
             )
             multinom.append(sp.expand(lhs - sum(hs[:d]) ** n / sp.factorial(n)) == 0)
+    per_coord = max(sum(1 for m in range(-4, 5) if _phi(12 * (Fr(k, 96) - Fr(m, 4))) != 0) for k in range(-96, 97))
+    vanish = min(Fr(k, 100) for k in range(0, 400) if _phi(Fr(k, 100)) == 0)  # phi(t) = 0 from |t| = 2 on
+    radius = vanish / (3 * _N)
+    derived = per_coord**_d * (_d * radius) ** _n / sp.factorial(_n)
+    const_ok = sp.simplify(sp.expand_power_base(p["bound"] / derived, force=True)) == 1
     rng = np.random.default_rng(0)
-    rows, ok = [], all(multinom)
+    rows, ok = [], all(multinom) and const_ok
+    bound_f = sp.lambdify((_d, _n, _N), p["bound"], "math")  # a sympy expression built here, never user text
     for d, n, N in [(1, 2, 4), (1, 3, 4), (2, 2, 3), (2, 3, 6)]:
         pts = rng.uniform(-1, 1, size=(20000, d))
         err = float(np.max(np.abs(0.5 * np.sin(pts.sum(1)) - _taylor_fN(_sin_sum_derivs, d, n, N, pts))))
-        bound = 2**d / math.factorial(n) * (2 * d / (3 * N)) ** n * 0.5
+        bound = float(bound_f(d, n, N)) * 0.5
         ok &= err <= bound
         rows.append(f"(d,n,N)=({d},{n},{N}): max err {err:.2e} <= bound {bound:.2e} (ratio {err / bound:.3f})")
     if ok:
         return Verdict.numerical(
             "sympy: sum_{|alpha|=n} h^alpha/alpha! = (h_1+...+h_d)^n/n! for d = 1..3, n = 1..4 (the Taylor-remainder "
-            "step, with ||h||_1 <= d ||h||_inf < 2d/(3N)). Run on f(x) = sin(x_1+...+x_d)/2 (all derivatives <= 1/2, "
-            "so the last factor is 1/2), f_N of Eq. 27 at 20000 random points: " + "; ".join(rows) + "."
+            f"step); at most {per_coord} phi(3N(t - m/N)) are nonzero at a point (exact, N = 4) and phi vanishes from "
+            f"|t| = {vanish}, so |h_i| < {vanish}/(3N): the argument gives {sp.sstr(derived)}, equal to the printed "
+            f"{sp.sstr(p['bound'])} (sympy). Run on f(x) = sin(x_1+...+x_d)/2 (all derivatives <= 1/2, so the last "
+            "factor is 1/2), f_N of Eq. 27 at 20000 random points: " + "; ".join(rows) + "."
         )
-    return Verdict.failed("; ".join(rows))
+    return Verdict.failed(
+        f"printed bound {sp.sstr(p['bound'])} vs the argument's {sp.sstr(derived)} (equal: {const_ok}); "
+        + "; ".join(rows))
 
 
 @claim(
@@ -203,6 +250,9 @@ def eq30(p) -> Verdict:
     "polycom/Eq. 31",
     "With N of Eq. 30, max_{x in [-1,1]^d} |f(x) - f_N(x)| < eps.",
     source="polycom Appendix A.5, Eq. 31",
+    uses=("polycom/Eq. 29", "polycom/Eq. 30"),
+    immutable="a consequence of Eqs. 29-30, whose printed constants carry the mutants; its only printed symbol is "
+              "the strict '<', whose '<=' mutant is a weaker true statement",
 )
 def eq31() -> Verdict:
     rng = np.random.default_rng(1)
@@ -317,6 +367,9 @@ def eq34(p) -> Verdict:
     "polycom/Eq. 35",
     "max_{x in [-1,1]^d} |f(x) - g_N(x)| = max |f(x) - f_N(x)| < eps.",
     source="polycom Appendix A.5, Eq. 35",
+    uses=("polycom/Eq. 31", "polycom/Eq. 34"),
+    immutable="chains Eq. 34 (g_N = f_N, printed kinks and index relation mutated there) and Eq. 31; it prints no "
+              "value of its own beyond the strict '<', whose '<=' mutant is weaker and true",
 )
 def eq35() -> Verdict:
     parts = {"Eq. 31": eq31.evaluate(), "Eq. 34": eq34.evaluate()}
