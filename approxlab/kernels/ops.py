@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import torch
 
-from approxlab.kernels import cpu
+from approxlab.kernels import cpu, triton_ops
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,8 @@ def _register(f: Family) -> tuple[torch._library.custom_ops.CustomOpDef, torch._
 
     fwd.register_fake(fake_fwd)
     bwd.register_fake(fake_bwd)
+    fwd.register_kernel("cuda", triton_ops.forward(f.name))  # Triton imported on the first CUDA call
+    bwd.register_kernel("cuda", triton_ops.backward(f.name))
 
     def setup_fwd(ctx, inputs, output):  # type: ignore[no-untyped-def]
         ctx.save_for_backward(*inputs[: 1 + n_p])

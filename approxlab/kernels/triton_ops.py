@@ -1,0 +1,96 @@
+"""The CUDA implementations of the :mod:`approxlab.kernels.ops` custom ops.
+
+:mod:`approxlab.kernels.ops` registers :func:`forward` / :func:`backward` of every family as the
+``"cuda"`` kernel of ``approxlab::<family>`` / ``approxlab::<family>_bwd``. This module does not
+import Triton: the Triton kernels (:mod:`approxlab.kernels.triton_kernels`) are imported on the
+first call on a CUDA tensor. A family without a Triton kernel (or a machine without Triton, when
+``backend="auto"`` was bypassed by calling the op directly) runs its eager reference in torch ops,
+so the op is defined on CUDA for every family.
+
+Examples
+--------
+>>> from approxlab.kernels import triton_ops
+>>> sorted(triton_ops.TRITON_FAMILIES)[:2]
+['fourier', 'hermite']
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from types import ModuleType
+
+import torch
+
+#: The families with a Triton kernel (see :mod:`approxlab.kernels.triton_kernels`).
+TRITON_FAMILIES: frozenset[str] = frozenset({"hermite", "polyrelu", "fourier", "max_lines", "polyact"})
+
+_MODULE: ModuleType | None = None
+
+
+def load() -> ModuleType | None:
+    """Import the Triton kernels (once); None where Triton is not installed."""
+    global _MODULE
+    if _MODULE is None and importlib.util.find_spec("triton") is not None:
+        from approxlab.kernels import triton_kernels
+
+        _MODULE = triton_kernels
+    return _MODULE
+
+
+def _split(name: str, args: tuple[object, ...]) -> tuple[torch.Tensor, tuple[torch.Tensor, ...], tuple[object, ...]]:
+    from approxlab.kernels.ops import FAMILIES
+
+    n_p = len(FAMILIES[name].params)
+    return args[0], args[1: 1 + n_p], args[1 + n_p:]  # type: ignore[return-value]
+
+
+def reference_forward(name: str, *args: object) -> torch.Tensor:
+    """``approxlab::<name>`` by the family's eager reference (torch ops, any device)."""
+    from approxlab.kernels.ops import FAMILIES
+
+    x, params, consts = _split(name, args)
+    with torch.no_grad():
+        return FAMILIES[name].reference(x, *params, *consts).contiguous()
+
+
+def reference_backward(name: str, *args: object) -> tuple[torch.Tensor, ...]:
+    """``approxlab::<name>_bwd`` by autograd through the family's eager reference."""
+    from approxlab.kernels.ops import FAMILIES
+
+    x, params, consts = _split(name, args[:-1])
+    g = args[-1]
+    with torch.enable_grad():
+        leaves = [t.detach().requires_grad_(True) for t in (x, *params)]
+        y = FAMILIES[name].reference(*leaves, *consts)
+        grads = torch.autograd.grad(y, leaves, g, allow_unused=True)  # type: ignore[arg-type]
+    return tuple((torch.zeros_like(t) if gr is None else gr).contiguous() for t, gr in zip(leaves, grads))
+
+
+def forward(name: str) -> Callable[..., torch.Tensor]:
+    """The CUDA forward of family ``name``: its Triton kernel, else the eager reference."""
+
+    def run(*args: object) -> torch.Tensor:
+        mod = load() if name in TRITON_FAMILIES else None
+        if mod is None:
+            return reference_forward(name, *args)
+        return mod.KERNELS[name][0](*args)
+
+    run.__name__ = f"{name}_cuda"
+    return run
+
+
+def backward(name: str) -> Callable[..., tuple[torch.Tensor, ...]]:
+    """The CUDA backward of family ``name``: its Triton kernel, else autograd of the reference."""
+
+    def run(*args: object) -> tuple[torch.Tensor, ...]:
+        mod = load() if name in TRITON_FAMILIES else None
+        if mod is None:
+            return reference_backward(name, *args)
+        return mod.KERNELS[name][1](*args)
+
+    run.__name__ = f"{name}_bwd_cuda"
+    return run
+
+
+__all__ = ["TRITON_FAMILIES", "backward", "forward", "load", "reference_backward", "reference_forward"]
