@@ -40,6 +40,8 @@ CASES = [
     ("lines-6", "max_lines", (6, 6), (0.5,)),
     ("polyact-1", "polyact", (2,), ()),
     ("polyact-3", "polyact", (4,), ()),
+    ("polynorm-3", "polynorm", (3, 1), (1e-6,)),
+    ("polynorm-2-eps0", "polynorm", (2, 1), (0.0,)),
 ]
 DTYPES = {"float64": torch.float64, "float32": torch.float32}
 

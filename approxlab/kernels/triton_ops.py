@@ -23,7 +23,8 @@ from types import ModuleType
 import torch
 
 #: The families with a Triton kernel (see :mod:`approxlab.kernels.triton_kernels`).
-TRITON_FAMILIES: frozenset[str] = frozenset({"hermite", "polyrelu", "fourier", "max_lines", "polyact"})
+TRITON_FAMILIES: frozenset[str] = frozenset({"hermite", "polyrelu", "fourier", "max_lines", "polyact",
+                                               "polynorm"})
 
 _MODULE: ModuleType | None = None
 
