@@ -24,7 +24,7 @@ import torch
 
 #: The families with a Triton kernel (see :mod:`approxlab.kernels.triton_kernels`).
 TRITON_FAMILIES: frozenset[str] = frozenset({"hermite", "polyrelu", "fourier", "max_lines", "polyact",
-                                               "polynorm"})
+                                               "polynorm", "rational"})
 
 _MODULE: ModuleType | None = None
 
