@@ -55,11 +55,13 @@ os.environ["TRITON_INTERPRET"] = "1"
 import torch
 import approxlab
 assert "triton" not in sys.modules, "import approxlab imported triton"
-from approxlab.kernels import triton_kernels as T
+from approxlab.kernels import triton_ops
+KERNELS = triton_ops.load()
+assert set(KERNELS) == set(triton_ops.TRITON_FAMILIES)
 cases = torch.load(sys.argv[1])
 out = {}
 for key, (name, x, params, consts, g) in cases.items():
-    fwd, bwd = T.KERNELS[name]
+    fwd, bwd = KERNELS[name]
     out[key] = (fwd(x, *params, *consts), bwd(x, *params, *consts, g))
 torch.save(out, sys.argv[2])
 """

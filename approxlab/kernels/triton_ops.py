@@ -2,7 +2,7 @@
 
 :mod:`approxlab.kernels.ops` registers :func:`forward` / :func:`backward` of every family as the
 ``"cuda"`` kernel of ``approxlab::<family>`` / ``approxlab::<family>_bwd``. This module does not
-import Triton: the Triton kernels (:mod:`approxlab.kernels.triton_kernels`) are imported on the
+import Triton: the Triton kernels (:mod:`approxlab.kernels.triton_kernels`, ``triton_polynorm``, ``triton_rational``) are imported on the
 first call on a CUDA tensor. A family without a Triton kernel (or a machine without Triton, when
 ``backend="auto"`` was bypassed by calling the op directly) runs its eager reference in torch ops,
 so the op is defined on CUDA for every family.
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
-from types import ModuleType
 
 import torch
 
@@ -26,17 +25,17 @@ import torch
 TRITON_FAMILIES: frozenset[str] = frozenset({"hermite", "polyrelu", "fourier", "max_lines", "polyact",
                                                "polynorm", "rational"})
 
-_MODULE: ModuleType | None = None
+_KERNELS: dict[str, tuple[Callable[..., torch.Tensor], Callable[..., tuple[torch.Tensor, ...]]]] | None = None
 
 
-def load() -> ModuleType | None:
-    """Import the Triton kernels (once); None where Triton is not installed."""
-    global _MODULE
-    if _MODULE is None and importlib.util.find_spec("triton") is not None:
-        from approxlab.kernels import triton_kernels
+def load() -> dict[str, tuple[Callable[..., torch.Tensor], Callable[..., tuple[torch.Tensor, ...]]]] | None:
+    """Import the Triton kernels (once): ``{family: (forward, backward)}``; None without Triton."""
+    global _KERNELS
+    if _KERNELS is None and importlib.util.find_spec("triton") is not None:
+        from approxlab.kernels import triton_kernels, triton_polynorm, triton_rational
 
-        _MODULE = triton_kernels
-    return _MODULE
+        _KERNELS = {**triton_kernels.KERNELS, **triton_polynorm.KERNELS, **triton_rational.KERNELS}
+    return _KERNELS
 
 
 def _split(name: str, args: tuple[object, ...]) -> tuple[torch.Tensor, tuple[torch.Tensor, ...], tuple[object, ...]]:
@@ -75,7 +74,7 @@ def forward(name: str) -> Callable[..., torch.Tensor]:
         mod = load() if name in TRITON_FAMILIES else None
         if mod is None:
             return reference_forward(name, *args)
-        return mod.KERNELS[name][0](*args)
+        return mod[name][0](*args)
 
     run.__name__ = f"{name}_cuda"
     return run
@@ -88,7 +87,7 @@ def backward(name: str) -> Callable[..., tuple[torch.Tensor, ...]]:
         mod = load() if name in TRITON_FAMILIES else None
         if mod is None:
             return reference_backward(name, *args)
-        return mod.KERNELS[name][1](*args)
+        return mod[name][1](*args)
 
     run.__name__ = f"{name}_bwd_cuda"
     return run
