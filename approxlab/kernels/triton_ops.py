@@ -7,6 +7,20 @@ first call on a CUDA tensor. A family without a Triton kernel (or a machine with
 ``backend="auto"`` was bypassed by calling the op directly) runs its eager reference in torch ops,
 so the op is defined on CUDA for every family.
 
+Triton is the ``gpu`` extra (``pip install 'approxlab[gpu]'``). ``backend="auto"`` picks these
+kernels for CUDA tensors whenever Triton is installed (:func:`approxlab.kernels.resolve`). Kernels
+compile on the first call per dtype (Triton's own cache, ``~/.triton`` or ``TRITON_CACHE_DIR``);
+the degree is a runtime argument, so changing it does not recompile.
+
+CUDA benchmark (ratio to GELU in the same process, forward + backward, after the first call)::
+
+    approxlab bench --device cuda                       # default backend: Triton
+    approxlab bench --device cuda --backend eager       # the pure-torch path, for the side-by-side
+    approxlab bench --device cuda --degrees 3,32 --families hermite,fourier,tropical --json
+
+Without a GPU the kernels are tested on CPU tensors under Triton's interpreter
+(``TRITON_INTERPRET=1`` before Triton is imported; ``tests/test_triton.py``).
+
 Examples
 --------
 >>> from approxlab.kernels import triton_ops
