@@ -215,3 +215,45 @@ def test_kernels_compile_for_cuda(dtype: str, tmp_path: Path, monkeypatch: pytes
                 compiled = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=cex),
                                           target=GPUTarget("cuda", 90, 32))
             assert ".entry" in compiled.asm["ptx"] and len(compiled.asm["cubin"]) > 0, (mod, name)
+
+
+#: Zoo modules per kernel family for the CUDA end-to-end test (registry name, options).
+MODULES = [
+    ("hermite", {"degree": 3}), ("hermite", {"degree": 32}), ("fourier", {"degree": 6}),
+    ("tropical", {"degree": 6}), ("tropical-rational", {"num_degree": 4, "den_degree": 3, "powers": "real"}),
+    ("polyrelu", {}), ("polynorm", {}), ("rational", {}),
+    ("rational", {"p_degree": 2, "q_degree": 4, "denominator": "abs", "eps": 1e-3}), ("rationalact", {}),
+    ("polyact", {}),
+]
+
+
+@needs_triton
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device: the kernels are checked under the interpreter")
+@pytest.mark.parametrize("name, opts", MODULES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(MODULES)])
+def test_cuda_modules_match_eager(name: str, opts: dict) -> None:
+    """On a GPU: the zoo module with backend="auto" (Triton) against backend="eager", float64,
+    values and every gradient, through the registered custom ops."""
+    from approxlab import kernels
+    from approxlab.activations import create
+
+    dev = torch.device("cuda")
+    eager = create(name, **opts, backend="eager").to(dev, F64)
+    gen = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for p in eager.parameters():
+            p.add_(0.3 * torch.randn(p.shape, generator=gen, dtype=F64).to(dev))
+    fast = create(name, **opts, backend="auto").to(dev, F64)
+    fast.load_state_dict(eager.state_dict())
+    x = _inputs(1).to(dev)
+    assert kernels.resolve("auto", x) == "triton"
+    g = torch.randn(x.shape, generator=gen, dtype=F64).to(dev)
+    res = []
+    for m in (eager, fast):
+        xr = x.clone().requires_grad_(True)
+        m(xr).backward(g)
+        res.append([xr.grad, *[p.grad for p in m.parameters()]])
+    for w, o in zip(*res, strict=True):
+        if w is None:
+            assert o is None or not o.any()
+            continue
+        torch.testing.assert_close(o, w, rtol=1e-9, atol=1e-9 * (w.abs().max().item() + 1))

@@ -9,8 +9,8 @@ Every family registers two ops:
 
 ``x`` and the parameters are contiguous tensors of one dtype, float32 or float64 (the wrappers in
 :mod:`approxlab.kernels` cast half inputs to float32 and back, as the eager path does). The CPU
-implementation is :mod:`approxlab.kernels.cpu` (numba); :mod:`approxlab.kernels.triton_ops`
-registers the CUDA one where Triton is installed.
+implementation is :mod:`approxlab.kernels.cpu` (numba); the CUDA one is
+:mod:`approxlab.kernels.triton_ops` (Triton kernels, imported on the first CUDA call).
 
 Second derivatives: the backward op's own backward differentiates the family's eager reference
 (the same math in differentiable torch ops) once more, so ``create_graph=True`` /
