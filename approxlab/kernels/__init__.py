@@ -32,8 +32,9 @@ BACKENDS: tuple[str, ...] = ("auto", "eager", "numba", "triton")
 
 #: numba is installed (checked without importing it).
 HAS_NUMBA: bool = importlib.util.find_spec("numba") is not None
-#: Triton is installed and its CUDA kernels are registered (see :mod:`approxlab.kernels.triton_ops`).
-HAS_TRITON: bool = False
+#: Triton is installed (checked without importing it); the CUDA kernels of the custom ops are
+#: registered in :mod:`approxlab.kernels.ops` (see :mod:`approxlab.kernels.triton_ops`).
+HAS_TRITON: bool = importlib.util.find_spec("triton") is not None
 
 
 def check_backend(backend: object) -> str:

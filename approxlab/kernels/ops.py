@@ -9,8 +9,8 @@ Every family registers two ops:
 
 ``x`` and the parameters are contiguous tensors of one dtype, float32 or float64 (the wrappers in
 :mod:`approxlab.kernels` cast half inputs to float32 and back, as the eager path does). The CPU
-implementation is :mod:`approxlab.kernels.cpu` (numba); :mod:`approxlab.kernels.triton_ops`
-registers the CUDA one where Triton is installed.
+implementation is :mod:`approxlab.kernels.cpu` (numba); the CUDA one is
+:mod:`approxlab.kernels.triton_ops` (Triton kernels, imported on the first CUDA call).
 
 Second derivatives: the backward op's own backward differentiates the family's eager reference
 (the same math in differentiable torch ops) once more, so ``create_graph=True`` /
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import torch
 
-from approxlab.kernels import cpu
+from approxlab.kernels import cpu, triton_ops
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,8 @@ def _register(f: Family) -> tuple[torch._library.custom_ops.CustomOpDef, torch._
 
     fwd.register_fake(fake_fwd)
     bwd.register_fake(fake_bwd)
+    fwd.register_kernel("cuda", triton_ops.forward(f.name))  # Triton imported on the first CUDA call
+    bwd.register_kernel("cuda", triton_ops.backward(f.name))
 
     def setup_fwd(ctx, inputs, output):  # type: ignore[no-untyped-def]
         ctx.save_for_backward(*inputs[: 1 + n_p])

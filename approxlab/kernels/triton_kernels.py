@@ -1,0 +1,413 @@
+"""Triton kernels for the zoo activations (the CUDA implementation of :mod:`approxlab.kernels.ops`).
+
+Imported lazily, on the first call of a custom op on a CUDA tensor (never at ``import approxlab``):
+it imports Triton at module level. The same kernels run on CPU tensors under Triton's interpreter
+(``TRITON_INTERPRET=1`` set before Triton is imported), which is how ``tests/test_triton.py``
+checks them without a GPU.
+
+Layout (every elementwise family): one program per ``BLOCK`` contiguous elements of the flat input;
+the degree loop runs inside the program ("degree outer, elements of the block inner") with the
+coefficients loaded as scalars, so memory traffic is one read of ``x`` (and ``g``) and one write per
+output whatever the degree. A parameter gradient (a sum over all elements) is reduced per program
+(``tl.sum`` of the block, in float64) into ``part[program, k]``; the host sums ``part`` over
+programs with ``torch.sum`` (deterministic: fixed partition, no atomics).
+
+Constants that must keep the compute dtype (``omega``, ``scale``, ``1/(k+1)``) come in as tensors
+of that dtype, never as Python floats (Triton would pass those as float32).
+
+Formulas (the same as :mod:`approxlab.kernels._numba`, the eager path is the reference):
+
+* Hermite: ``F = sum_k a_k q_k``, ``q_0 = 1``, ``q_1 = x``, ``q_{k+1} = (x q_k - q_{k-1}) / (k+1)``,
+  ``q_k' = q_{k-1}``;
+* Fourier: ``F = a_0 + sum_k a_k cos(k w x) + b_k sin(k w x)``, harmonics by rotation from ``k = 1``;
+* max of lines: ``scale * max_k (c_k + p_k x)``, ties to the smaller slope, then the lower index;
+* PolyReLU: ``F = b + sum_i w_i relu(x)^i`` (Horner);
+* PolyAct: ``silu(clamp(sum_k c_k x^k))``.
+
+PolyNorm and the safe rational are in :mod:`approxlab.kernels.triton_polynorm` and
+:mod:`approxlab.kernels.triton_rational` (same conventions, helpers from here).
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+BLOCK = 1024
+
+
+def _grid(n: int) -> tuple[int]:
+    return (max(1, triton.cdiv(n, BLOCK)),)
+
+
+def _empty_part(x: torch.Tensor, cols: int) -> torch.Tensor:
+    return torch.zeros((_grid(x.numel())[0], cols), dtype=torch.float64, device=x.device)
+
+
+def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
+    if x.dtype not in (torch.float32, torch.float64):
+        raise TypeError(f"Triton kernels take float32 or float64 tensors, got {x.dtype}")
+    for p in params:
+        if p.dtype != x.dtype or p.device != x.device:
+            raise TypeError(f"Triton kernels need parameters of x's dtype {x.dtype} on {x.device}, "
+                            f"got {p.dtype} on {p.device}")
+
+
+def _scalar(v: float, x: torch.Tensor) -> torch.Tensor:
+    return torch.tensor([v], dtype=x.dtype, device=x.device)
+
+
+# ---- Hermite ------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def _hermite_fwd(x_ptr, a_ptr, inv_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    qp = tl.full(x.shape, 1.0, x.dtype)
+    q = x
+    acc = tl.load(a_ptr) + tl.load(a_ptr + 1) * x
+    for k in range(1, n):
+        t = (x * q - qp) * tl.load(inv_ptr + k)
+        qp = q
+        q = t
+        acc += tl.load(a_ptr + k + 1) * t
+    tl.store(out_ptr + offs, acc, mask=mask)
+
+
+@triton.jit
+def _hermite_bwd(x_ptr, a_ptr, inv_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexpr):
+    """a_ptr holds a padded with one zero (a[n + 1] = 0); part row: sum g q_k, k = 0..n."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    row = part_ptr + pid * (n + 1)
+    tl.store(row, tl.sum(g.to(tl.float64), axis=0))
+    tl.store(row + 1, tl.sum((g * x).to(tl.float64), axis=0))
+    qp = tl.full(x.shape, 1.0, x.dtype)
+    q = x
+    d = tl.load(a_ptr + 1) + tl.load(a_ptr + 2) * x
+    for k in range(1, n):
+        t = (x * q - qp) * tl.load(inv_ptr + k)
+        qp = q
+        q = t
+        tl.store(row + k + 1, tl.sum((g * t).to(tl.float64), axis=0))
+        d += tl.load(a_ptr + k + 2) * t
+    tl.store(gx_ptr + offs, g * d, mask=mask)
+
+
+def _inv(n: int, x: torch.Tensor) -> torch.Tensor:
+    return torch.tensor([1.0 / (i + 1) for i in range(max(n, 1))], dtype=x.dtype, device=x.device)
+
+
+def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
+    """``sum_k a_k q_k(x)`` (see the module docstring)."""
+    _check(x, a)
+    n = a.numel() - 1
+    if n == 0:
+        return a[0].expand_as(x).clone(memory_format=torch.contiguous_format)
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _hermite_fwd[_grid(x.numel())](x, a, _inv(n, x), out, x.numel(), n, BLOCK=BLOCK)
+    return out
+
+
+def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(g F'(x), dL/da)``."""
+    _check(x, a, g)
+    n = a.numel() - 1
+    if n == 0:
+        return torch.zeros_like(x, memory_format=torch.contiguous_format), g.sum().reshape(1).to(a.dtype)
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _empty_part(x, n + 1)
+    a_pad = torch.cat([a, a.new_zeros(1)])
+    _hermite_bwd[_grid(x.numel())](x, a_pad, _inv(n, x), g, gx, part, x.numel(), n, BLOCK=BLOCK)
+    return gx, part.sum(0).to(a.dtype)
+
+
+# ---- PolyReLU ---------------------------------------------------------------------------------------------
+
+
+@triton.jit
+def _polyrelu_fwd(x_ptr, w_ptr, b_ptr, out_ptr, N, r, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    rr = tl.where(x <= 0, 0.0, x).to(x.dtype)  # NaN stays NaN, as in torch.relu
+    acc = tl.load(w_ptr + r - 1) * rr
+    for ii in range(0, r - 1):
+        acc = (acc + tl.load(w_ptr + r - 2 - ii)) * rr
+    tl.store(out_ptr + offs, acc + tl.load(b_ptr), mask=mask)
+
+
+@triton.jit
+def _polyrelu_bwd(x_ptr, iw_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.constexpr):
+    """iw_i = i w_i (i = 1..r); part row: sum g, then sum g relu(x)^i (i = 1..r)."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    rr = tl.where(x <= 0, 0.0, x).to(x.dtype)
+    row = part_ptr + pid * (r + 1)
+    tl.store(row, tl.sum(g.to(tl.float64), axis=0))
+    pw = tl.full(x.shape, 1.0, x.dtype)
+    d = tl.zeros(x.shape, x.dtype)
+    for i in range(1, r + 1):
+        d += tl.load(iw_ptr + i - 1) * pw
+        pw = pw * rr
+        tl.store(row + i, tl.sum((g * pw).to(tl.float64), axis=0))
+    gx = tl.where(x > 0, g * d, tl.where(x <= 0, 0.0, x).to(x.dtype))
+    tl.store(gx_ptr + offs, gx, mask=mask)
+
+
+def polyrelu_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """``b + sum_i w_i relu(x)^i``."""
+    _check(x, w, b)
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _polyrelu_fwd[_grid(x.numel())](x, w, b, out, x.numel(), w.numel(), BLOCK=BLOCK)
+    return out
+
+
+def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Tensor
+                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(g F'(x), dL/dw, dL/db)``."""
+    _check(x, w, b, g)
+    r = w.numel()
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _empty_part(x, r + 1)
+    iw = torch.arange(1, r + 1, dtype=x.dtype, device=x.device) * w
+    _polyrelu_bwd[_grid(x.numel())](x, iw, g, gx, part, x.numel(), r, BLOCK=BLOCK)
+    sums = part.sum(0)
+    return gx, sums[1:].to(w.dtype), sums[:1].to(b.dtype)
+
+
+# ---- Fourier (sine-cosine) ------------------------------------------------------------------------------
+
+
+@triton.jit
+def _fourier_fwd(x_ptr, a_ptr, b_ptr, om_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    theta = x * tl.load(om_ptr)
+    c1 = tl.cos(theta)
+    s1 = tl.sin(theta)
+    c = c1
+    s = s1
+    acc = tl.zeros(x.shape, x.dtype) + tl.load(a_ptr)
+    for k in range(1, n + 1):
+        acc += tl.load(a_ptr + k) * c + tl.load(b_ptr + k - 1) * s
+        cn = c * c1 - s * s1
+        s = s * c1 + c * s1
+        c = cn
+    tl.store(out_ptr + offs, acc, mask=mask)
+
+
+@triton.jit
+def _fourier_bwd(x_ptr, ka_ptr, kb_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexpr):
+    """ka_k = k a_k, kb_k = k b_k (k = 1..n); part row: sum g, sum g cos(k w x), sum g sin(k w x)."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    om = tl.load(om_ptr)
+    theta = x * om
+    c1 = tl.cos(theta)
+    s1 = tl.sin(theta)
+    c = c1
+    s = s1
+    d = tl.zeros(x.shape, x.dtype)
+    row = part_ptr + pid * (2 * n + 1)
+    tl.store(row, tl.sum(g.to(tl.float64), axis=0))
+    for k in range(1, n + 1):
+        d += tl.load(kb_ptr + k - 1) * c - tl.load(ka_ptr + k - 1) * s
+        tl.store(row + k, tl.sum((g * c).to(tl.float64), axis=0))
+        tl.store(row + n + k, tl.sum((g * s).to(tl.float64), axis=0))
+        cn = c * c1 - s * s1
+        s = s * c1 + c * s1
+        c = cn
+    tl.store(gx_ptr + offs, g * om * d, mask=mask)
+
+
+def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
+    """``a_0 + sum_k a_k cos(k omega x) + b_k sin(k omega x)``."""
+    _check(x, a, b)
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _fourier_fwd[_grid(x.numel())](x, a, b, _scalar(omega, x), out, x.numel(), b.numel(), BLOCK=BLOCK)
+    return out
+
+
+def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, g: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(g F'(x), dL/da, dL/db)``."""
+    _check(x, a, b, g)
+    n = b.numel()
+    kk = torch.arange(1, n + 1, dtype=x.dtype, device=x.device)
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _empty_part(x, 2 * n + 1)
+    _fourier_bwd[_grid(x.numel())](x, kk * a[1:], kk * b, _scalar(omega, x), g, gx, part, x.numel(), n,
+                                   BLOCK=BLOCK)
+    sums = part.sum(0)
+    return gx, sums[: n + 1].to(a.dtype), sums[n + 1:].to(b.dtype)
+
+
+# ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------
+
+
+@triton.jit
+def _lines_best(x, c_ptr, p_ptr, h):
+    best = tl.load(c_ptr) + tl.load(p_ptr) * x
+    slope = tl.zeros(x.shape, x.dtype) + tl.load(p_ptr)
+    arg = tl.zeros(x.shape, tl.int32)
+    for k in range(1, h):
+        pk = tl.load(p_ptr + k)
+        v = tl.load(c_ptr + k) + pk * x
+        up = (v > best) | ((v == best) & (pk < slope))
+        best = tl.where(up, v, best)
+        slope = tl.where(up, pk, slope)
+        arg = tl.where(up, k, arg)
+    return best, slope, arg
+
+
+@triton.jit
+def _lines_fwd(x_ptr, c_ptr, p_ptr, sc_ptr, out_ptr, N, h, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    best, slope, arg = _lines_best(x, c_ptr, p_ptr, h)
+    tl.store(out_ptr + offs, tl.load(sc_ptr) * best, mask=mask)
+
+
+@triton.jit
+def _lines_bwd(x_ptr, c_ptr, p_ptr, sc_ptr, g_ptr, gx_ptr, part_ptr, N, h, BLOCK: tl.constexpr):
+    """part row: sum of g scale where line k is active (k < h), of g scale x (h + k)."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    best, slope, arg = _lines_best(x, c_ptr, p_ptr, h)
+    gsc = g * tl.load(sc_ptr)
+    tl.store(gx_ptr + offs, gsc * slope, mask=mask)
+    row = part_ptr + pid * (2 * h)
+    for k in range(0, h):
+        w = tl.where(arg == k, gsc, 0.0).to(x.dtype)
+        tl.store(row + k, tl.sum(w.to(tl.float64), axis=0))
+        tl.store(row + h + k, tl.sum((w * x).to(tl.float64), axis=0))
+
+
+def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
+    """``scale * max_k (c_k + p_k x)``."""
+    _check(x, c, p)
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _lines_fwd[_grid(x.numel())](x, c, p, _scalar(scale, x), out, x.numel(), c.numel(), BLOCK=BLOCK)
+    return out
+
+
+def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g: torch.Tensor
+              ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(g F'(x), dL/dc, dL/dp)`` (the gradient goes to the active line)."""
+    _check(x, c, p, g)
+    h = c.numel()
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _empty_part(x, 2 * h)
+    _lines_bwd[_grid(x.numel())](x, c, p, _scalar(scale, x), g, gx, part, x.numel(), h, BLOCK=BLOCK)
+    sums = part.sum(0)
+    return gx, sums[:h].to(c.dtype), sums[h:].to(p.dtype)
+
+
+# ---- PolyAct: silu(clamp(poly(x))) ------------------------------------------------------------------------
+
+
+@triton.jit
+def _polyact_poly(x, c_ptr, kc_ptr, r):
+    u = tl.load(c_ptr + r) * x
+    du = tl.zeros(x.shape, x.dtype) + tl.load(kc_ptr + r - 1)
+    for ii in range(0, r - 1):
+        k = r - 1 - ii
+        u = (u + tl.load(c_ptr + k)) * x
+        du = du * x + tl.load(kc_ptr + k - 1)
+    return u + tl.load(c_ptr), du
+
+
+@triton.jit
+def _polyact_fwd(x_ptr, c_ptr, kc_ptr, lim_ptr, out_ptr, N, r, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    u, du = _polyact_poly(x, c_ptr, kc_ptr, r)
+    uc = tl.minimum(tl.maximum(u, tl.load(lim_ptr)), tl.load(lim_ptr + 1))
+    uc = tl.where(u != u, u, uc)  # NaN propagates
+    tl.store(out_ptr + offs, uc / (1.0 + tl.exp(-uc)), mask=mask)
+
+
+@triton.jit
+def _polyact_bwd(x_ptr, c_ptr, kc_ptr, lim_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.constexpr):
+    """kc_k = k c_k (k = 1..r); part row: sum g silu'(u) x^k, k = 0..r."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    u, du = _polyact_poly(x, c_ptr, kc_ptr, r)
+    lo = tl.load(lim_ptr)
+    hi = tl.load(lim_ptr + 1)
+    inside = (u >= lo) & (u <= hi)
+    uc = tl.minimum(tl.maximum(u, lo), hi)
+    sg = 1.0 / (1.0 + tl.exp(-uc))
+    ds = tl.where(inside, sg * (1.0 + uc * (1.0 - sg)), 0.0).to(x.dtype)
+    gu = g * ds
+    tl.store(gx_ptr + offs, gu * du, mask=mask)
+    row = part_ptr + pid * (r + 1)
+    pw = tl.full(x.shape, 1.0, x.dtype)
+    for k in range(0, r + 1):
+        tl.store(row + k, tl.sum((gu * pw).to(tl.float64), axis=0))
+        pw = pw * x
+
+
+def _polyact_consts(x: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    fin = torch.finfo(x.dtype)
+    r = c.numel() - 1
+    kc = torch.arange(1, r + 1, dtype=x.dtype, device=x.device) * c[1:]
+    return kc, torch.tensor([fin.min, fin.max], dtype=x.dtype, device=x.device)
+
+
+def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    """``silu(clamp(sum_k c_k x^k))`` (clamped to the dtype's finite range)."""
+    _check(x, c)
+    if c.numel() < 2:
+        raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
+    kc, lim = _polyact_consts(x, c)
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _polyact_fwd[_grid(x.numel())](x, c, kc, lim, out, x.numel(), c.numel() - 1, BLOCK=BLOCK)
+    return out
+
+
+def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(g F'(x), dL/dc)``."""
+    _check(x, c, g)
+    if c.numel() < 2:
+        raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
+    r = c.numel() - 1
+    kc, lim = _polyact_consts(x, c)
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _empty_part(x, r + 1)
+    _polyact_bwd[_grid(x.numel())](x, c, kc, lim, g, gx, part, x.numel(), r, BLOCK=BLOCK)
+    return gx, part.sum(0).to(c.dtype)
+
+
+#: The families implemented here: name -> (forward, backward), with the signatures of the ops.
+KERNELS = {
+    "hermite": (hermite_fwd, hermite_bwd),
+    "polyrelu": (polyrelu_fwd, polyrelu_bwd),
+    "fourier": (fourier_fwd, fourier_bwd),
+    "max_lines": (lines_fwd, lines_bwd),
+    "polyact": (polyact_fwd, polyact_bwd),
+}
+
+__all__ = ["BLOCK", "KERNELS"]

@@ -1,0 +1,126 @@
+"""Triton PolyNorm kernel (the CUDA implementation of ``approxlab::polynorm``; imports Triton).
+
+One program per row of the last dimension, the row held in registers (rows longer than
+:data:`MAX_ROW` run the eager reference). Forward: the row scale ``s`` (max |x|, at least 1 when
+eps > 0), then ``r`` powers with their float64 row sums of squares. Backward: one pass over the
+powers, the second-pass terms ``c2_p y^{2p-1}`` folded in as soon as ``sum_j g_j y_j^p`` is known;
+``s`` is detached, as in the eager path (:func:`approxlab.activations.polycom.rms_normalized_powers`).
+The per-row parameter partials are summed on the host with ``torch.sum``.
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from approxlab.kernels.triton_kernels import _check
+
+
+# ---- PolyNorm: one program per row ------------------------------------------------------------------------
+
+#: Rows longer than this run the eager reference (one program holds a whole row in registers).
+MAX_ROW = 16384
+
+
+@triton.jit
+def _polynorm_row(x_ptr, row, d, eps_ptr, BLOCK_D: tl.constexpr):
+    cols = tl.arange(0, BLOCK_D)
+    mask = cols < d
+    x = tl.load(x_ptr + row * d + cols, mask=mask, other=0.0)
+    eps = tl.load(eps_ptr)
+    ax = tl.abs(x)
+    mx = tl.max(ax, axis=0)
+    nan_or_zero = tl.sum(tl.where(x != x, x, 0.0), axis=0)  # NaN if the row holds a NaN
+    floor = tl.where(eps > 0, 1.0, 0.0)
+    s = (tl.where(mx > floor, mx, 1.0) + nan_or_zero).to(x.dtype)
+    return x, mask, cols, eps, s
+
+
+@triton.jit
+def _polynorm_fwd(x_ptr, w_ptr, b_ptr, eps_ptr, out_ptr, d, r, BLOCK_D: tl.constexpr):
+    """F_j = b + sum_p w_p y_j^p rho_p, y = x / s, rho_p = (mean_j y_j^{2p} + eps / s^{2p})^{-1/2}."""
+    row = tl.program_id(0)
+    x, mask, cols, eps, s = _polynorm_row(x_ptr, row, d, eps_ptr, BLOCK_D)
+    y = x / s
+    yp = tl.full(y.shape, 1.0, y.dtype)
+    acc = tl.zeros(y.shape, y.dtype) + tl.load(b_ptr)
+    s64 = s.to(tl.float64)
+    s2p = s64 * 0.0 + 1.0
+    for p in range(1, r + 1):
+        yp = yp * y
+        s2p = s2p * s64 * s64
+        ss = tl.sum((yp * yp).to(tl.float64), axis=0)
+        rho = 1.0 / tl.sqrt(ss / d + eps / s2p)
+        acc += (tl.load(w_ptr + p - 1) * rho).to(y.dtype) * yp
+    tl.store(out_ptr + row * d + cols, acc, mask=mask)
+
+
+@triton.jit
+def _polynorm_bwd(x_ptr, w_ptr, eps_ptr, g_ptr, gx_ptr, part_ptr, d, r, BLOCK_D: tl.constexpr):
+    """part[row]: sum_j g_j, then sum_j g_j y_j^p rho_p (p = 1..r); s is held constant (detached)."""
+    row = tl.program_id(0)
+    x, mask, cols, eps, s = _polynorm_row(x_ptr, row, d, eps_ptr, BLOCK_D)
+    g = tl.load(g_ptr + row * d + cols, mask=mask, other=0.0)
+    y = x / s
+    prow = part_ptr + row * (r + 1)
+    tl.store(prow, tl.sum(g.to(tl.float64), axis=0))
+    yq = tl.full(y.shape, 1.0, y.dtype)  # y^{p-1}
+    gy = tl.zeros(y.shape, tl.float64)
+    s64 = s.to(tl.float64)
+    s2p = s64 * 0.0 + 1.0
+    for p in range(1, r + 1):
+        yp = yq * y
+        s2p = s2p * s64 * s64
+        ss = tl.sum((yp * yp).to(tl.float64), axis=0)
+        sgy = tl.sum((g * yp).to(tl.float64), axis=0)
+        rho = 1.0 / tl.sqrt(ss / d + eps / s2p)
+        tl.store(prow + p, rho * sgy)
+        wp = tl.load(w_ptr + p - 1).to(tl.float64)
+        c1 = wp * p * rho
+        c2 = wp * rho * rho * rho * p * sgy / d
+        gy += c1 * (g * yq).to(tl.float64) - c2 * (yq * yp).to(tl.float64)
+        yq = yp
+    tl.store(gx_ptr + row * d + cols, (gy / s64).to(y.dtype), mask=mask)
+
+
+def _polynorm_shape(x: torch.Tensor) -> tuple[int, int]:
+    d = x.shape[-1] if x.dim() else 1
+    return x.numel() // max(d, 1), d
+
+
+def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
+    """PolyNorm over the last dimension (rows longer than :data:`MAX_ROW`: the eager reference)."""
+    _check(x, w, b)
+    rows, d = _polynorm_shape(x)
+    if d > MAX_ROW or rows == 0 or d == 0:
+        from approxlab.kernels.triton_ops import reference_forward
+
+        return reference_forward("polynorm", x, w, b, eps)
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    eps_t = torch.tensor([eps], dtype=torch.float64, device=x.device)
+    _polynorm_fwd[(rows,)](x, w, b, eps_t, out, d, w.numel(), BLOCK_D=triton.next_power_of_2(d))
+    return out
+
+
+def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, g: torch.Tensor
+                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(dL/dx, dL/dw, dL/db)`` of PolyNorm (the row scale s is detached, as in the eager path)."""
+    _check(x, w, b, g)
+    rows, d = _polynorm_shape(x)
+    if d > MAX_ROW or rows == 0 or d == 0:
+        from approxlab.kernels.triton_ops import reference_backward
+
+        return reference_backward("polynorm", x, w, b, eps, g)  # type: ignore[return-value]
+    r = w.numel()
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = torch.zeros((rows, r + 1), dtype=torch.float64, device=x.device)
+    eps_t = torch.tensor([eps], dtype=torch.float64, device=x.device)
+    _polynorm_bwd[(rows,)](x, w, eps_t, g, gx, part, d, r, BLOCK_D=triton.next_power_of_2(d))
+    sums = part.sum(0)
+    return gx, sums[1:].to(w.dtype), sums[:1].to(b.dtype)
+
+
+KERNELS = {"polynorm": (polynorm_fwd, polynorm_bwd)}
+
+__all__ = ["KERNELS", "MAX_ROW", "polynorm_bwd", "polynorm_fwd"]
