@@ -78,6 +78,7 @@ def _jump_x2(fn, x1s: np.ndarray, delta: float = 1e-7) -> np.ndarray:
     "moa/Lemma B.4",
     "For f in F_LA^(m) the jump J_S(f)(x1) of d/dx2 f across S = {x2 = 0} is a.e. a constant C_f.",
     source="moa Appendix B.1.3, Lemma B.4",
+    immutable="pure existence statement (there is a constant C_f with J_S(f) = C_f a.e.); nothing printed to perturb",
 )
 @_memo
 def lemmaB4() -> Verdict:

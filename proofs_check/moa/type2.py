@@ -232,6 +232,8 @@ def lemmaB8(p) -> Verdict:
     "J_S(T_LA)(x1) = A(x1).",
     source="moa Appendix B.2.3, Proposition B.9",
     uses=("moa/Lemma B.7", "moa/Lemma B.8"),
+    immutable="non-membership for every m assembled from Lemmas B.7/B.8; its one printed datum, the jump profile "
+    "A = t_+ + tanh(t), has no constant other than 0 and 1 to perturb (the lemmas' printed values are mutated there)",
 )
 @_memo
 def propB9() -> Verdict:
@@ -357,9 +359,10 @@ def lemmaB11() -> Verdict:
     "S(t) + P_-(t) / S(t) + P_+(t) (S analytic, P_+- of degree <= 2), while t tanh(lambda t) = lambda t^2 - "
     "(lambda^3/3) t^4 + O(t^6).",
     source="moa Appendix B.2.4, Lemma B.12 (Taylor argument)",
+    printed={"t2_coefficient": sp.Symbol("lambda", positive=True),
+             "t4_coefficient": -sp.Symbol("lambda", positive=True) ** 3 / 3, "piece_degree": 2},
 )
-@_memo
-def lemmaB12() -> Verdict:
+def lemmaB12(p) -> Verdict:
     lam = sp.Symbol("lambda", positive=True)
     ser = sp.series(_t * sp.tanh(lam * _t), _t, 0, 8).removeO()
     c2, c4, c6 = (ser.coeff(_t, k) for k in (2, 4, 6))
@@ -374,11 +377,11 @@ def lemmaB12() -> Verdict:
         coef = np.polyfit(tt, B, 2)
         rows.append(f"lambda={lv:g}, eps={eps:g}: residual {np.max(np.abs(np.polyval(coef, tt) - B)):.2e}")
     if (
-        sp.simplify(c2 - lam) == 0
-        and sp.simplify(c4 + lam**3 / 3) == 0
+        sp.simplify(c2 - p["t2_coefficient"]) == 0
+        and sp.simplify(c4 - p["t4_coefficient"]) == 0
         and sp.simplify(c6 - 2 * lam**5 / 15) == 0
         and all(o == 0 for o in odd)
-        and degs == {"relu": 1, "relu2": 2}
+        and max(degs.values()) == p["piece_degree"]  # the printed degree bound of P_+- is the tight one
         and lrelu_pos == 0
     ):
         return Verdict.proved(
@@ -388,7 +391,9 @@ def lemmaB12() -> Verdict:
             "kink, and Id, GELU, SiLU, tanh are analytic, as the argument needs. Least-squares degree-2 fits leave "
             "nonzero residuals: " + "; ".join(rows) + "."
         )
-    return Verdict.failed(f"series {ser}")
+    return Verdict.failed(f"series {ser} (printed t^2, t^4 coefficients {p['t2_coefficient']}, "
+                          f"{p['t4_coefficient']}); degrees of the piecewise-polynomial activations {degs} (printed "
+                          f"<= {p['piece_degree']})")
 
 
 @claim(
@@ -396,6 +401,8 @@ def lemmaB12() -> Verdict:
     "For every m >= 1 and lambda > 0, T_MoA = (x2)_+ (x1)_+ tanh(lambda x1) is not in G_LA^(m); J_S(T_MoA) = B_lambda(x1).",
     source="moa Appendix B.2.4, Proposition B.13",
     uses=("moa/Lemma B.11", "moa/Lemma B.12"),
+    immutable="non-membership for every m, lambda assembled from Lemmas B.11/B.12; its one printed datum, "
+    "B_lambda = t_+ tanh(lambda t), has no constant to perturb (Lemma B.12's Taylor coefficients are mutated there)",
 )
 @_memo
 def propB13() -> Verdict:
