@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from approxlab.claims import Verdict, claim
+from approxlab.claims import Verdict, claim, normalize
 
 from proofs_check.moa._common import _base_sym, _eta, _kind, _memo, _t, _torch_act, _zero_everywhere_2d, x1, x2
 from proofs_check.moa.type1 import b11, lemmaB1, propB2
@@ -155,6 +155,8 @@ def _type2_net(W, U, a, alpha_pairs, names, acts):
     "For f in G_{sigma_p,sigma_q}^(m): J_S(f) is in 1{sigma_p in N1} R_{sigma_q}^(m) + 1{sigma_q in N1} R_{sigma_p}^(m), "
     "N1 = {ReLU, LeakyReLU}.",
     source="moa Appendix B.2.3, Lemma B.7",
+    immutable="existence of a representation of J_S(f) in the named ridge classes; its printed data (the set "
+    "N1 = {ReLU, LeakyReLU}, the width m of f) hold no constant to perturb",
 )
 @_memo
 def lemmaB7() -> Verdict:
@@ -306,6 +308,9 @@ def propB10(p) -> Verdict:
     "moa/Lemma B.11",
     "For f in G_LA^(m), J_S(f) is in A^(2m) (each neuron contributes at most two dictionary ridges).",
     source="moa Appendix B.2.4, Lemma B.11",
+    immutable="existence of a representation with at most 2m ridges; the printed count 2m is not tight (a neuron "
+    "whose two hyperplanes are both S contributes only a constant, so m ridges suffice), so neither 2m - 1 nor "
+    "2m + 1 is false and no perturbation can be rejected",
 )
 @_memo
 def lemmaB11() -> Verdict:
@@ -425,20 +430,26 @@ def propB13() -> Verdict:
     "witnessed by T_LA = ReLU(x1) + ReLU^2(x1) (distance >= 1/(m+1)) and T_MoA = tanh(lambda x1) ReLU(x2) "
     "(distance >= tanh(lambda)/2).",
     source="moa Section 4.1, Theorem 4.1 (proof Appendix B.1)",
+    printed={"numerator": 1, "offset": 1, "factor": "1/2"},
+    uses=("moa/Appendix B.1.1", "moa/Lemma B.1", "moa/Proposition B.2", "moa/Proposition B.3", "moa/Lemma B.4",
+          "moa/Proposition B.5"),
 )
-def theorem41() -> Verdict:
+def theorem41(p) -> Verdict:
+    # the theorem's printed bounds 1/(m+1) and tanh(lambda)/2 are handed to the steps that establish them
+    bound = normalize({"numerator": p["numerator"], "offset": p["offset"]})
     parts = {
         "B.1.1 inclusions": _kind(b11),
-        "Lemma B.1": _kind(lemmaB1),
-        "Prop. B.2": _kind(propB2),
+        "Lemma B.1": lemmaB1.check(bound).kind,
+        "Prop. B.2": propB2.check(bound).kind,
         "Prop. B.3": _kind(propB3),
         "Lemma B.4": _kind(lemmaB4),
-        "Prop. B.5": _kind(propB5),
+        "Prop. B.5": propB5.check(normalize({"factor": p["factor"]})).kind,
     }
     if all(v in ("holds", "holds-numerically") for v in parts.values()):
         return Verdict.numerical(
             "Assembled from its steps, each checked here: " + ", ".join(f"{k}: {v}" for k, v in parts.items())
-            + ". T_LA in F_LA^(1) (a_1 = 1, alpha_ReLU = alpha_ReLU^2 = 1) is exact. The d >= 2 statement restricts to "
+            + f" (with the theorem's printed bounds {p['numerator']}/(m+{p['offset']}) and "
+            f"{p['factor'].text} tanh(lambda)). T_LA in F_LA^(1) (a_1 = 1, alpha_ReLU = alpha_ReLU^2 = 1) is exact. The d >= 2 statement restricts to "
             "the 1-d line / the (x1, x2) plane as the proof does."
         )
     return Verdict.failed(str(parts))
@@ -449,6 +460,10 @@ def theorem41() -> Verdict:
     "For d >= 2 and every m >= 1: union_{p,q} G_{sigma_p,sigma_q}^(m) strictly in G_LA^(m) strictly in G_MoA^(m), "
     "witnessed by T_LA = ReLU(x2)(ReLU(x1) + tanh(x1)) and T_MoA = ReLU(x2) ReLU(x1) tanh(x1).",
     source="moa Section 4.2, Theorem 4.2 (proof Appendix B.2)",
+    uses=("moa/Appendix B.2.1", "moa/Proposition B.6", "moa/Proposition B.9", "moa/Proposition B.10",
+          "moa/Proposition B.13"),
+    immutable="strict inclusions assembled from B.2.1, B.6, B.9, B.10, B.13, with no printed constant of its own "
+    "(the witnesses' printed values are mutated in those claims)",
 )
 def theorem42() -> Verdict:
     parts = {
