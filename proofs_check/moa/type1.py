@@ -251,6 +251,7 @@ def _propB2_search(ms: tuple[int, ...], step: float, smooth_m: int, steps: int, 
     "T_LA(t) = t_+ + t_+^2; hence T_LA is in no F_sigma^(m).",
     source="moa Appendix B.1.2, Proposition B.2",
     printed={"numerator": 1, "offset": 1},
+    uses=("moa/Lemma B.1",),
 )
 def propB2(p) -> Verdict:
     return _propB2_search((1, 2), step=0.3, smooth_m=2, steps=50, restarts=1, num=p["numerator"], off=p["offset"])

@@ -213,6 +213,7 @@ def _propB5(configs: list[tuple[float, int]], steps: int, factor: Fr = Fr(1, 2))
     "hence T_MoA is not in F_LA^(m).",
     source="moa Appendix B.1.3, Proposition B.5",
     printed={"factor": "1/2"},
+    uses=("moa/Lemma B.4",),
 )
 def propB5(p) -> Verdict:
     return _propB5([(1.0, 2)], steps=40, factor=Fr(p["factor"]))
