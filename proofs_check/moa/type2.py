@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from approxlab.claims import Verdict, claim
+from approxlab.claims import Verdict, claim, normalize
 
 from proofs_check.moa._common import _base_sym, _eta, _kind, _memo, _t, _torch_act, _zero_everywhere_2d, x1, x2
 from proofs_check.moa.type1 import b11, lemmaB1, propB2
@@ -26,9 +26,9 @@ from proofs_check.moa.type1_bounds import _jump_x2, lemmaB4, propB3, propB5
     "Basic inclusions for Type II: union_{p,q} G_{sigma_p,sigma_q}^(m) in G_LA^(m) (swap the two weight vectors "
     "when p > q) and G_LA^(m) in G_MoA^(m) (v_pq = (0,...,0, arctanh(rho alpha_pq)), a_k -> a_k / rho).",
     source="moa Appendix B.2.1",
+    printed={"v_weight": 0, "rho_power": -1},
 )
-@_memo
-def b21() -> Verdict:
+def b21(p) -> Verdict:
     from approxlab.activations import moa as zoo
 
     names = zoo.TYPE_II_DICTIONARY
@@ -37,8 +37,15 @@ def b21() -> Verdict:
     alpha = {pq: sp.Symbol(f"alpha_{pq[0]}{pq[1]}", real=True) for pq in pairs}
     rho = sp.Symbol("rho", positive=True)
     la = sum(alpha[(p, q)] * _base_sym(names[p], y) * _base_sym(names[q], z) for p, q in pairs)
-    moa = sum(sp.tanh(sp.atanh(rho * alpha[(p, q)])) * _base_sym(names[p], y) * _base_sym(names[q], z) for p, q in pairs) / rho
-    diff = sp.simplify(sp.expand(moa - la))
+    xs = sp.Symbol("xs", real=True)  # an input coordinate the gate weights v_pq multiply
+    vw, rp = int(p["v_weight"]), int(p["rho_power"])
+    moa = sum(sp.tanh(vw * xs + sp.atanh(rho * alpha[(p, q)])) * _base_sym(names[p], y) * _base_sym(names[q], z)
+              for p, q in pairs) * rho**rp
+    # a non-identity is rejected at exact sample points first (fast); an identity is then proved by simplify
+    pts = [{y: sp.Rational(k, 3), z: sp.Rational(1 - k, 4), xs: sp.Rational(2 - k, 5), rho: sp.Rational(1, 5),
+            **{al: sp.Rational((-1) ** i * (i % 5 + k), 9) for i, al in enumerate(alpha.values())}} for k in (-2, 1, 4)]
+    sampled = max(abs(sp.N((moa - la).subs(pt), 30)) for pt in pts)
+    diff = sp.simplify(sp.expand(moa - la)) if sampled < 1e-25 else sampled
     swap_ok = all(
         sp.simplify(_base_sym(names[p], y) * _base_sym(names[q], z) - _base_sym(names[q], z) * _base_sym(names[p], y)) == 0
         for p in range(7)
@@ -87,26 +94,35 @@ def eq6() -> Verdict:
     "T_LA(x1, x2) = (x2)_+((x1)_+ + tanh(x1)) is in G_LA^(1): a_1 = 1, w_1 = (0,1,0), u_1 = (1,0,0), "
     "alpha_ReLU,ReLU = alpha_ReLU,tanh = 1.",
     source="moa Appendix B.2.3, Proposition B.6",
+    printed={"a1": 1, "w1": (0, 1, 0), "u1": (1, 0, 0), "alpha_relu_relu": 1, "alpha_relu_tanh": 1},
 )
-@_memo
-def propB6() -> Verdict:
+def propB6(p) -> Verdict:
     import torch
 
     from approxlab.activations import moa as zoo
 
     names = zoo.TYPE_II_DICTIONARY
-    y, z = x2, x1  # w_1^T xbar = x2, u_1^T xbar = x1
-    expr = _base_sym("relu", y) * _base_sym("relu", z) + _base_sym("relu", y) * _base_sym("tanh", z)
-    exact = _zero_everywhere_2d(expr - sp.Max(x2, 0) * (sp.Max(x1, 0) + sp.tanh(x1)))
+    w, u = (tuple(int(v) for v in p[k]) for k in ("w1", "u1"))
+    a1, arr, art = p["a1"], p["alpha_relu_relu"], p["alpha_relu_tanh"]
+    y = w[0] * x1 + w[1] * x2 + w[2]  # w_1^T xbar
+    z = u[0] * x1 + u[1] * x2 + u[2]  # u_1^T xbar
+    expr = a1 * (arr * _base_sym("relu", y) * _base_sym("relu", z) + art * _base_sym("relu", y) * _base_sym("tanh", z))
+    target = sp.Max(x2, 0) * (sp.Max(x1, 0) + sp.tanh(x1))
+    # a wrong witness is rejected at sample points first; the right one is then proved quadrant by quadrant
+    pts = [(sp.Rational(i, 3), sp.Rational(j, 4)) for i in (-2, 1, 2) for j in (-3, 1, 3)]
+    sampled = max(abs(sp.N((expr - target).subs({x1: s1, x2: s2}), 30)) for s1, s2 in pts)
+    exact = sampled < 1e-25 and _zero_everywhere_2d(expr - target)
     order_ok = names.index("relu") <= names.index("tanh")
     mod = zoo.LearnableActivationQuadratic(names, pairs="k<=l").double()
     with torch.no_grad():
         mod.alpha.zero_()
-        mod.alpha[mod.pairs.index((names.index("relu"), names.index("relu")))] = 1.0
-        mod.alpha[mod.pairs.index((names.index("relu"), names.index("tanh")))] = 1.0
+        mod.alpha[mod.pairs.index((names.index("relu"), names.index("relu")))] = float(arr)
+        mod.alpha[mod.pairs.index((names.index("relu"), names.index("tanh")))] = float(art)
         g = torch.Generator().manual_seed(0)
         xs = torch.rand(3000, 2, generator=g, dtype=torch.float64) * 2 - 1
-        out = mod(xs[:, 1], xs[:, 0])
+        xb = torch.cat([xs, torch.ones(3000, 1, dtype=torch.float64)], 1)
+        wt, ut = (torch.tensor(v, dtype=torch.float64) for v in (w, u))
+        out = float(a1) * mod(xb @ wt, xb @ ut)
         ref = torch.relu(xs[:, 1]) * (torch.relu(xs[:, 0]) + torch.tanh(xs[:, 0]))
         dmax = float((out - ref).abs().max())
     if exact and order_ok and dmax < 1e-14:
@@ -139,6 +155,8 @@ def _type2_net(W, U, a, alpha_pairs, names, acts):
     "For f in G_{sigma_p,sigma_q}^(m): J_S(f) is in 1{sigma_p in N1} R_{sigma_q}^(m) + 1{sigma_q in N1} R_{sigma_p}^(m), "
     "N1 = {ReLU, LeakyReLU}.",
     source="moa Appendix B.2.3, Lemma B.7",
+    immutable="existence of a representation of J_S(f) in the named ridge classes; its printed data (the set "
+    "N1 = {ReLU, LeakyReLU}, the width m of f) hold no constant to perturb",
 )
 @_memo
 def lemmaB7() -> Verdict:
@@ -190,23 +208,24 @@ def lemmaB7() -> Verdict:
     "A(t) = t_+ + tanh(t) is not in 1{sigma_p in N1} R_{sigma_q}^(m) + 1{sigma_q in N1} R_{sigma_p}^(m) for any m, p, q "
     "(A'(0-) = 1, A'(0+) = 2; d^2/dt^2 tanh = -2(1 - tanh^2) tanh is not identically 0 on (0,1)).",
     source="moa Appendix B.2.3, Lemma B.8",
+    printed={"left": 1, "right": 2, "tanh_second": -2 * (1 - sp.tanh(_t) ** 2) * sp.tanh(_t)},
 )
-@_memo
-def lemmaB8() -> Verdict:
+def lemmaB8(p) -> Verdict:
     A = sp.Max(_t, 0) + sp.tanh(_t)
     left = sp.limit(sp.diff(sp.tanh(_t), _t), _t, 0, "-")
     right = sp.limit(sp.diff(_t + sp.tanh(_t), _t), _t, 0, "+")
-    second = sp.simplify(sp.diff(sp.tanh(_t), _t, 2) - (-2 * (1 - sp.tanh(_t) ** 2) * sp.tanh(_t)))
+    second = sp.simplify(sp.diff(sp.tanh(_t), _t, 2) - p["tanh_second"])
     val = sp.diff(sp.tanh(_t), _t, 2).subs(_t, sp.Rational(1, 2))
     smooth_c1 = all(sp.simplify(sp.limit(sp.diff(_base_sym(n, _t), _t), _t, 0, "-") - sp.limit(sp.diff(_base_sym(n, _t), _t), _t, 0, "+")) == 0 for n in ("identity", "relu2", "gelu", "silu", "tanh"))
-    if left == 1 and right == 2 and second == 0 and val != 0 and smooth_c1 and A.subs(_t, 1) != 0:
+    if left == p["left"] and right == p["right"] and second == 0 and val != 0 and smooth_c1 and A.subs(_t, 1) != 0:
         return Verdict.proved(
             f"sympy: A'(0-) = {left}, A'(0+) = {right} (A is not C^1); the zoo's Id, ReLU^2, GELU, SiLU, tanh have equal "
             "one-sided derivatives at 0 (C^1 there, and everywhere by smoothness); d^2/dt^2 tanh = -2(1 - tanh^2) tanh "
             f"exactly and equals {sp.N(val, 6)} != 0 at t = 1/2, so A is not piecewise affine on (0,1) while every "
             "element of R_ReLU, R_LeakyReLU (and sums of them) is. A is not 0. All cases of the lemma follow."
         )
-    return Verdict.failed(f"left {left}, right {right}, second {second}")
+    return Verdict.failed(f"computed A'(0-) = {left}, A'(0+) = {right} (printed {p['left']}, {p['right']}); "
+                          f"tanh'' minus the printed formula: {second}")
 
 
 @claim(
@@ -215,6 +234,8 @@ def lemmaB8() -> Verdict:
     "J_S(T_LA)(x1) = A(x1).",
     source="moa Appendix B.2.3, Proposition B.9",
     uses=("moa/Lemma B.7", "moa/Lemma B.8"),
+    immutable="non-membership for every m assembled from Lemmas B.7/B.8; its one printed datum, the jump profile "
+    "A = t_+ + tanh(t), has no constant other than 0 and 1 to perturb (the lemmas' printed values are mutated there)",
 )
 @_memo
 def propB9() -> Verdict:
@@ -235,9 +256,9 @@ def propB9() -> Verdict:
     "T_MoA(x1, x2) = (x2)_+ (x1)_+ tanh(lambda x1) is in G_MoA^(1): w_1 = (0,1,0), u_1 = (1,0,0), "
     "v_ReLU,ReLU = (lambda, 0, 0), v_pq = 0 otherwise.",
     source="moa Appendix B.2.4, Proposition B.10",
+    printed={"w1": (0, 1, 0), "u1": (1, 0, 0), "v_relu_relu_rest": (0, 0), "v_other": (0, 0, 0)},
 )
-@_memo
-def propB10() -> Verdict:
+def propB10(p) -> Verdict:
     import torch
 
     from approxlab.activations import moa as zoo
@@ -246,21 +267,32 @@ def propB10() -> Verdict:
     names = zoo.TYPE_II_DICTIONARY
     pairs = zoo._pairs(7, "k<=l")
     relu = names.index("relu")
+    w, u = (tuple(int(v) for v in p[k]) for k in ("w1", "u1"))
+    vrest, voth = tuple(int(v) for v in p["v_relu_relu_rest"]), tuple(int(v) for v in p["v_other"])
+    v = {pq: ((lam,) + vrest if pq == (relu, relu) else voth) for pq in pairs}
+    y = w[0] * x1 + w[1] * x2 + w[2]  # w_1^T xbar
+    z = u[0] * x1 + u[1] * x2 + u[2]  # u_1^T xbar
     expr = sum(
-        sp.tanh((lam * x1) if (p, q) == (relu, relu) else 0) * _base_sym(names[p], x2) * _base_sym(names[q], x1)
-        for p, q in pairs
+        sp.tanh(v[(pp, qq)][0] * x1 + v[(pp, qq)][1] * x2 + v[(pp, qq)][2]) * _base_sym(names[pp], y)
+        * _base_sym(names[qq], z) for pp, qq in pairs
     )
-    exact = _zero_everywhere_2d(expr - sp.Max(x2, 0) * sp.Max(x1, 0) * sp.tanh(lam * x1))
+    target = sp.Max(x2, 0) * sp.Max(x1, 0) * sp.tanh(lam * x1)
+    # a wrong witness is rejected at sample points first; the right one is then proved quadrant by quadrant
+    pts = [(sp.Rational(i, 3), sp.Rational(j, 4)) for i in (-2, 1, 2) for j in (-3, 1, 3)]
+    sampled = max(abs(sp.N((expr - target).subs({x1: s1, x2: s2, lam: sp.Rational(3, 2)}), 30)) for s1, s2 in pts)
+    exact = sampled < 1e-25 and _zero_everywhere_2d(expr - target)
     mod = zoo.MixtureOfActivationsQuadratic(dim=2, dictionary=names, gate="tanh", bias=True, pairs="k<=l").double()
     g = torch.Generator().manual_seed(0)
     worst = 0.0
     with torch.no_grad():
         for lv in (0.5, 2.0):
-            mod.gate.weight.zero_()
-            mod.gate.bias.zero_()
-            mod.gate.weight[mod.pairs.index((relu, relu)), 0] = lv
+            for k, pq in enumerate(mod.pairs):
+                vv = (lv,) + vrest if pq == (relu, relu) else voth
+                mod.gate.weight[k, 0], mod.gate.weight[k, 1], mod.gate.bias[k] = (float(c) for c in vv)
             xs = torch.rand(3000, 2, generator=g, dtype=torch.float64) * 2 - 1
-            out = mod(xs[:, 1:2], xs[:, 0:1], xs)[:, 0]
+            xb = torch.cat([xs, torch.ones(3000, 1, dtype=torch.float64)], 1)
+            wt, ut = (torch.tensor(c, dtype=torch.float64) for c in (w, u))
+            out = mod((xb @ wt)[:, None], (xb @ ut)[:, None], xs)[:, 0]
             ref = torch.relu(xs[:, 1]) * torch.relu(xs[:, 0]) * torch.tanh(lv * xs[:, 0])
             worst = max(worst, float((out - ref).abs().max()))
     if exact and worst < 1e-14:
@@ -276,6 +308,9 @@ def propB10() -> Verdict:
     "moa/Lemma B.11",
     "For f in G_LA^(m), J_S(f) is in A^(2m) (each neuron contributes at most two dictionary ridges).",
     source="moa Appendix B.2.4, Lemma B.11",
+    immutable="existence of a representation with at most 2m ridges; the printed count 2m is not tight (a neuron "
+    "whose two hyperplanes are both S contributes only a constant, so m ridges suffice), so neither 2m - 1 nor "
+    "2m + 1 is false and no perturbation can be rejected",
 )
 @_memo
 def lemmaB11() -> Verdict:
@@ -329,9 +364,10 @@ def lemmaB11() -> Verdict:
     "S(t) + P_-(t) / S(t) + P_+(t) (S analytic, P_+- of degree <= 2), while t tanh(lambda t) = lambda t^2 - "
     "(lambda^3/3) t^4 + O(t^6).",
     source="moa Appendix B.2.4, Lemma B.12 (Taylor argument)",
+    printed={"t2_coefficient": sp.Symbol("lambda", positive=True),
+             "t4_coefficient": -sp.Symbol("lambda", positive=True) ** 3 / 3, "piece_degree": 2},
 )
-@_memo
-def lemmaB12() -> Verdict:
+def lemmaB12(p) -> Verdict:
     lam = sp.Symbol("lambda", positive=True)
     ser = sp.series(_t * sp.tanh(lam * _t), _t, 0, 8).removeO()
     c2, c4, c6 = (ser.coeff(_t, k) for k in (2, 4, 6))
@@ -346,11 +382,11 @@ def lemmaB12() -> Verdict:
         coef = np.polyfit(tt, B, 2)
         rows.append(f"lambda={lv:g}, eps={eps:g}: residual {np.max(np.abs(np.polyval(coef, tt) - B)):.2e}")
     if (
-        sp.simplify(c2 - lam) == 0
-        and sp.simplify(c4 + lam**3 / 3) == 0
+        sp.simplify(c2 - p["t2_coefficient"]) == 0
+        and sp.simplify(c4 - p["t4_coefficient"]) == 0
         and sp.simplify(c6 - 2 * lam**5 / 15) == 0
         and all(o == 0 for o in odd)
-        and degs == {"relu": 1, "relu2": 2}
+        and max(degs.values()) == p["piece_degree"]  # the printed degree bound of P_+- is the tight one
         and lrelu_pos == 0
     ):
         return Verdict.proved(
@@ -360,7 +396,9 @@ def lemmaB12() -> Verdict:
             "kink, and Id, GELU, SiLU, tanh are analytic, as the argument needs. Least-squares degree-2 fits leave "
             "nonzero residuals: " + "; ".join(rows) + "."
         )
-    return Verdict.failed(f"series {ser}")
+    return Verdict.failed(f"series {ser} (printed t^2, t^4 coefficients {p['t2_coefficient']}, "
+                          f"{p['t4_coefficient']}); degrees of the piecewise-polynomial activations {degs} (printed "
+                          f"<= {p['piece_degree']})")
 
 
 @claim(
@@ -368,6 +406,8 @@ def lemmaB12() -> Verdict:
     "For every m >= 1 and lambda > 0, T_MoA = (x2)_+ (x1)_+ tanh(lambda x1) is not in G_LA^(m); J_S(T_MoA) = B_lambda(x1).",
     source="moa Appendix B.2.4, Proposition B.13",
     uses=("moa/Lemma B.11", "moa/Lemma B.12"),
+    immutable="non-membership for every m, lambda assembled from Lemmas B.11/B.12; its one printed datum, "
+    "B_lambda = t_+ tanh(lambda t), has no constant to perturb (Lemma B.12's Taylor coefficients are mutated there)",
 )
 @_memo
 def propB13() -> Verdict:
@@ -390,20 +430,26 @@ def propB13() -> Verdict:
     "witnessed by T_LA = ReLU(x1) + ReLU^2(x1) (distance >= 1/(m+1)) and T_MoA = tanh(lambda x1) ReLU(x2) "
     "(distance >= tanh(lambda)/2).",
     source="moa Section 4.1, Theorem 4.1 (proof Appendix B.1)",
+    printed={"numerator": 1, "offset": 1, "factor": "1/2"},
+    uses=("moa/Appendix B.1.1", "moa/Lemma B.1", "moa/Proposition B.2", "moa/Proposition B.3", "moa/Lemma B.4",
+          "moa/Proposition B.5"),
 )
-def theorem41() -> Verdict:
+def theorem41(p) -> Verdict:
+    # the theorem's printed bounds 1/(m+1) and tanh(lambda)/2 are handed to the steps that establish them
+    bound = normalize({"numerator": p["numerator"], "offset": p["offset"]})
     parts = {
         "B.1.1 inclusions": _kind(b11),
-        "Lemma B.1": _kind(lemmaB1),
-        "Prop. B.2": _kind(propB2),
+        "Lemma B.1": lemmaB1.check(bound).kind,
+        "Prop. B.2": propB2.check(bound).kind,
         "Prop. B.3": _kind(propB3),
         "Lemma B.4": _kind(lemmaB4),
-        "Prop. B.5": _kind(propB5),
+        "Prop. B.5": propB5.check(normalize({"factor": p["factor"]})).kind,
     }
     if all(v in ("holds", "holds-numerically") for v in parts.values()):
         return Verdict.numerical(
             "Assembled from its steps, each checked here: " + ", ".join(f"{k}: {v}" for k, v in parts.items())
-            + ". T_LA in F_LA^(1) (a_1 = 1, alpha_ReLU = alpha_ReLU^2 = 1) is exact. The d >= 2 statement restricts to "
+            + f" (with the theorem's printed bounds {p['numerator']}/(m+{p['offset']}) and "
+            f"{p['factor'].text} tanh(lambda)). T_LA in F_LA^(1) (a_1 = 1, alpha_ReLU = alpha_ReLU^2 = 1) is exact. The d >= 2 statement restricts to "
             "the 1-d line / the (x1, x2) plane as the proof does."
         )
     return Verdict.failed(str(parts))
@@ -414,6 +460,10 @@ def theorem41() -> Verdict:
     "For d >= 2 and every m >= 1: union_{p,q} G_{sigma_p,sigma_q}^(m) strictly in G_LA^(m) strictly in G_MoA^(m), "
     "witnessed by T_LA = ReLU(x2)(ReLU(x1) + tanh(x1)) and T_MoA = ReLU(x2) ReLU(x1) tanh(x1).",
     source="moa Section 4.2, Theorem 4.2 (proof Appendix B.2)",
+    uses=("moa/Appendix B.2.1", "moa/Proposition B.6", "moa/Proposition B.9", "moa/Proposition B.10",
+          "moa/Proposition B.13"),
+    immutable="strict inclusions assembled from B.2.1, B.6, B.9, B.10, B.13, with no printed constant of its own "
+    "(the witnesses' printed values are mutated in those claims)",
 )
 def theorem42() -> Verdict:
     parts = {
