@@ -127,21 +127,71 @@ def hermite_bwd(x, a, inv, g, gx, part):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------------------------
 
 
+# sin/cos of theta = x * omega inside the kernel, vectorised: theta in the compute dtype (as the
+# eager path), then in float64: k = round(theta / (pi/2)), r = theta - k pi/2 by a Cody-Waite split
+# (PIO2_HI has 33 significant bits, so k PIO2_HI is exact for |k| < 2^20), Taylor polynomials on
+# |r| <= pi/4 (truncation < 1e-17) and the quadrant by selects. |theta| > TRIG_LIMIT (and non-finite
+# theta) goes to math.cos/math.sin in a scalar fix-up loop; float64 inputs always do (the eager
+# path's float64 libm results are the 1e-12 reference).
+PIO2_HI = 1.57079632673412561417e+00
+PIO2_LO = 6.07710050650619224932e-11
+TWO_OVER_PI = 0.63661977236758134308
+TRIG_LIMIT = 1.0e5
+
+
+@njit(cache=True, fastmath=False, inline="always")
+def _cos_sin_block(xs, m, om, fast, cb, sb, th):  # type: ignore[no-untyped-def]
+    """cb[:m], sb[:m] = cos, sin of theta = xs * om[0] (theta rounded to the dtype of xs); th: scratch."""
+    w = om[0]
+    for j in range(m):
+        th[j] = xs[j] * w
+    nbad = 0
+    if fast:
+        for j in range(m):
+            t = np.float64(th[j])
+            kf = math.floor(t * TWO_OVER_PI + 0.5)
+            r = (t - kf * PIO2_HI) - kf * PIO2_LO
+            z = r * r
+            sp = r * (1.0 + z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (
+                -1.0 / 39916800 + z * (1.0 / 6227020800 + z * (-1.0 / 1307674368000 + z * (
+                    1.0 / 355687428096000)))))))))
+            cp = 1.0 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (
+                -1.0 / 3628800 + z * (1.0 / 479001600 + z * (-1.0 / 87178291200 + z * (
+                    1.0 / 20922789888000))))))))
+            q = kf - 4.0 * math.floor(kf * 0.25)  # quadrant 0..3
+            odd = (q == 1.0) | (q == 3.0)
+            sv = cp if odd else sp
+            cv = sp if odd else cp
+            sv = -sv if q >= 2.0 else sv
+            cv = -cv if (q == 1.0) | (q == 2.0) else cv
+            sb[j] = sv
+            cb[j] = cv
+            nbad += 0 if abs(t) <= TRIG_LIMIT else 1
+    if nbad > 0 or not fast:
+        for j in range(m):
+            t = np.float64(th[j])
+            if not fast or not abs(t) <= TRIG_LIMIT:
+                cb[j] = math.cos(t)
+                sb[j] = math.sin(t)
+
+
 @njit(parallel=True, cache=True, fastmath=False)
-def fourier_fwd(c1, s1, a, b, out):  # type: ignore[no-untyped-def]
-    N = c1.size
+def fourier_fwd(x, a, b, om, fast, out):  # type: ignore[no-untyped-def]
+    N = x.size
     n = b.size
     nc = max(1, (N + CHUNK - 1) // CHUNK)
     for ch in prange(nc):
-        c = np.empty(BLOCK, c1.dtype)
-        s = np.empty(BLOCK, c1.dtype)
-        acc = np.empty(BLOCK, c1.dtype)
+        c1s = np.empty(BLOCK, x.dtype)
+        s1s = np.empty(BLOCK, x.dtype)
+        th = np.empty(BLOCK, x.dtype)
+        c = np.empty(BLOCK, x.dtype)
+        s = np.empty(BLOCK, x.dtype)
+        acc = np.empty(BLOCK, x.dtype)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             os_ = out[i0:i0 + m]
-            c1s = c1[i0:i0 + m]
-            s1s = s1[i0:i0 + m]
+            _cos_sin_block(x[i0:i0 + m], m, om, fast, c1s, s1s, th)
             for j in range(m):
                 c[j] = c1s[j]
                 s[j] = s1s[j]
@@ -161,23 +211,25 @@ def fourier_fwd(c1, s1, a, b, out):  # type: ignore[no-untyped-def]
 
 
 @njit(parallel=True, cache=True, fastmath=False)
-def fourier_bwd(c1, s1, ka, kb, om, g, gx, part):  # type: ignore[no-untyped-def]
+def fourier_bwd(x, ka, kb, om, fast, g, gx, part):  # type: ignore[no-untyped-def]
     """ka_k = k a_k, kb_k = k b_k (k = 1..n); part columns: sum g, sum g c_k (k=1..n), sum g s_k."""
-    N = c1.size
+    N = x.size
     n = kb.size
     nc = part.shape[0]
     for ch in prange(nc):
-        c = np.empty(BLOCK, c1.dtype)
-        s = np.empty(BLOCK, c1.dtype)
-        d = np.empty(BLOCK, c1.dtype)
+        c1s = np.empty(BLOCK, x.dtype)
+        s1s = np.empty(BLOCK, x.dtype)
+        th = np.empty(BLOCK, x.dtype)
+        c = np.empty(BLOCK, x.dtype)
+        s = np.empty(BLOCK, x.dtype)
+        d = np.empty(BLOCK, x.dtype)
         lanes = np.zeros((2 * n + 1, BLOCK), np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
-            c1s = c1[i0:i0 + m]
-            s1s = s1[i0:i0 + m]
+            _cos_sin_block(x[i0:i0 + m], m, om, fast, c1s, s1s, th)
             l0 = lanes[0]
             for j in range(m):
                 c[j] = c1s[j]
