@@ -37,7 +37,7 @@ def n_chunks(n: int) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def hermite_fwd(x, a, inv, out):  # type: ignore[no-untyped-def]
     N = x.size
     n = a.size - 1
@@ -72,7 +72,7 @@ def hermite_fwd(x, a, inv, out):  # type: ignore[no-untyped-def]
                 os_[j] = acc[j]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def hermite_bwd(x, a, inv, g, gx, part):  # type: ignore[no-untyped-def]
     N = x.size
     n = a.size - 1
@@ -139,7 +139,7 @@ TWO_OVER_PI = 0.63661977236758134308
 TRIG_LIMIT = 1.0e5
 
 
-@njit(cache=True, fastmath=False, inline="always")
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
 def _cos_sin_block(xs, m, om, fast, cb, sb, th):  # type: ignore[no-untyped-def]
     """cb[:m], sb[:m] = cos, sin of theta = xs * om[0] (theta rounded to the dtype of xs); th: scratch."""
     w = om[0]
@@ -175,7 +175,7 @@ def _cos_sin_block(xs, m, om, fast, cb, sb, th):  # type: ignore[no-untyped-def]
                 sb[j] = math.sin(t)
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def fourier_fwd(x, a, b, om, fast, out):  # type: ignore[no-untyped-def]
     N = x.size
     n = b.size
@@ -210,7 +210,7 @@ def fourier_fwd(x, a, b, om, fast, out):  # type: ignore[no-untyped-def]
                 os_[j] = acc[j]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def fourier_bwd(x, ka, kb, om, fast, g, gx, part):  # type: ignore[no-untyped-def]
     """ka_k = k a_k, kb_k = k b_k (k = 1..n); part columns: sum g, sum g c_k (k=1..n), sum g s_k."""
     N = x.size
@@ -266,7 +266,7 @@ def fourier_bwd(x, ka, kb, om, fast, g, gx, part):  # type: ignore[no-untyped-de
 # --------------------------------------------------------------------------------------------
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def lines_fwd(x, cc, pp, scale, out):  # type: ignore[no-untyped-def]
     N = x.size
     h = cc.size
@@ -295,7 +295,7 @@ def lines_fwd(x, cc, pp, scale, out):  # type: ignore[no-untyped-def]
                 os_[j] = sc * best[j]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def lines_bwd(x, cc, pp, scale, g, gx, part):  # type: ignore[no-untyped-def]
     """part columns: sum over the elements where line k is active of g s (k < h), of g s x (h + k)."""
     N = x.size
@@ -350,7 +350,7 @@ def lines_bwd(x, cc, pp, scale, g, gx, part):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------------------------
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polyrelu_fwd(x, w, bias, out):  # type: ignore[no-untyped-def]
     N = x.size
     r = w.size
@@ -379,7 +379,7 @@ def polyrelu_fwd(x, w, bias, out):  # type: ignore[no-untyped-def]
                 os_[j] = acc[j] + b0
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polyrelu_bwd(x, iw, g, gx, part):  # type: ignore[no-untyped-def]
     """iw_i = i w_i (i = 1..r); part columns: sum g (the bias), sum g r^i (i = 1..r)."""
     N = x.size
@@ -430,7 +430,7 @@ def polyrelu_bwd(x, iw, g, gx, part):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _row_scale(xr, eps_pos):  # type: ignore[no-untyped-def]
     mx = 0.0
     nan = False
@@ -447,7 +447,7 @@ def _row_scale(xr, eps_pos):  # type: ignore[no-untyped-def]
     return mx if mx > 0.0 else 1.0
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polynorm_fwd(x, w, bias, eps_root, out):  # type: ignore[no-untyped-def]
     """eps_root[p-1] = eps^(1/(2p)) (float64)."""
     R, d = x.shape
@@ -482,7 +482,7 @@ def polynorm_fwd(x, w, bias, eps_root, out):  # type: ignore[no-untyped-def]
             out[row, j] = acc[j]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polynorm_bwd(x, w, eps_root, g, gx, part):  # type: ignore[no-untyped-def]
     """part[row]: sum_j g_j (the bias), then sum_j g_j y_j^p rho_p for p = 1..r."""
     R, d = x.shape
@@ -539,17 +539,20 @@ def polynorm_bwd(x, w, eps_root, g, gx, part):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
 def _basis(xs, m, big, one, zero, pw, e, sx, z, sn):  # type: ignore[no-untyped-def]
     """Rows e[p, :m] = x^p where |x| <= 1, else sign(x)^N (1/x)^{N-p} (= x^p / |x|^N), p = 0..N;
     sx = sign(x). Branch-free over the block (selects), so the loops vectorise. pw, z, sn: scratch."""
-    for j in range(m):
+    odd = big % 2 == 1
+    for j in range(m):  # every value computed, then selected: no branch, no conditional load
         xv = xs[j]
         small = abs(xv) <= one
-        sj = one if xv > 0 else (-one if xv < 0 else zero)
+        sj = (one if xv > 0 else zero) - (one if xv < 0 else zero)
+        rec = one / xv
         sx[j] = sj
-        z[j] = xv if small else one / xv
-        sn[j] = one if (small or big % 2 == 0) else sj
+        z[j] = xv if small else rec
+        t = sj if odd else one
+        sn[j] = one if small else t
     p0 = pw[0]
     for j in range(m):
         p0[j] = one
@@ -563,10 +566,12 @@ def _basis(xs, m, big, one, zero, pw, e, sx, z, sn):  # type: ignore[no-untyped-
         lo = pw[p]
         hi = pw[big - p]
         for j in range(m):
-            ep[j] = lo[j] if abs(xs[j]) <= one else sn[j] * hi[j]
+            lv = lo[j]
+            hv = sn[j] * hi[j]
+            ep[j] = lv if abs(xs[j]) <= one else hv
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def rational_fwd(x, a, b, ope, safe, out):  # type: ignore[no-untyped-def]
     N = x.size
     m1 = a.size
@@ -616,7 +621,7 @@ def rational_fwd(x, a, b, ope, safe, out):  # type: ignore[no-untyped-def]
                 os_[j] = num[j] / (den[j] + abs(q[j]))
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part):  # type: ignore[no-untyped-def]
     """ja_j = j a_j, kb_k = k b_k; part columns: dL/da_0..a_m, then dL/db_1..b_n."""
     N = x.size
@@ -719,7 +724,7 @@ def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part):  # type: ignore[no-un
 # --------------------------------------------------------------------------------------------
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polyact_fwd(x, c, lim, out):  # type: ignore[no-untyped-def]
     """lim = (lo, hi, 1) in the compute dtype."""
     N = x.size
@@ -741,7 +746,7 @@ def polyact_fwd(x, c, lim, out):  # type: ignore[no-untyped-def]
             out[i] = u / (one + math.exp(-u))
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polyact_bwd(x, c, kc, lim, g, gx, part):  # type: ignore[no-untyped-def]
     """kc_k = k c_k (k = 1..r); part columns: sum g silu'(u) x^k for k = 0..r."""
     N = x.size
