@@ -447,6 +447,26 @@ def _row_scale(xr, eps_pos):  # type: ignore[no-untyped-def]
     return mx if mx > 0.0 else 1.0
 
 
+# Row sums in float64 of dtype products: "reassoc" only (no contraction, no finite-math
+# assumptions), so LLVM may split each sum over vector lanes. The value is the same for any thread
+# count; it differs from a sequential float64 sum by a float64 rounding, far below the float32/float64
+# tolerances of the tests.
+@njit(cache=True, fastmath={"reassoc"}, error_model="numpy")
+def _dot64(u, v):  # type: ignore[no-untyped-def]
+    s = 0.0
+    for j in range(u.size):
+        s += u[j] * v[j]
+    return s
+
+
+@njit(cache=True, fastmath={"reassoc"}, error_model="numpy")
+def _sum64(u):  # type: ignore[no-untyped-def]
+    s = 0.0
+    for j in range(u.size):
+        s += u[j]
+    return s
+
+
 @njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polynorm_fwd(x, w, bias, eps_root, out):  # type: ignore[no-untyped-def]
     """eps_root[p-1] = eps^(1/(2p)) (float64)."""
@@ -470,9 +490,7 @@ def polynorm_fwd(x, w, bias, eps_root, out):  # type: ignore[no-untyped-def]
             if p > 1:
                 for j in range(d):
                     yp[j] = yp[j] * y[j]
-            ss = 0.0
-            for j in range(d):
-                ss += yp[j] * yp[j]
+            ss = _dot64(yp, yp)
             e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
             rho[0] = 1.0 / math.sqrt(ss / d + e)
             wp = w[p - 1] * rho[0]
@@ -498,22 +516,17 @@ def polynorm_bwd(x, w, eps_root, g, gx, part):  # type: ignore[no-untyped-def]
         coef = np.empty(2 * r, x.dtype)
         sd = np.empty(1, x.dtype)
         sd[0] = s
-        sg = 0.0
         for j in range(d):
             y[j] = xr[j] / sd[0]
             yp[j] = y[j]
             gy[j] = 0
-            sg += gr[j]
-        part[row, 0] = sg
+        part[row, 0] = _sum64(gr)
         for p in range(1, r + 1):
             if p > 1:
                 for j in range(d):
                     yp[j] = yp[j] * y[j]
-            ss = 0.0
-            sgy = 0.0
-            for j in range(d):
-                ss += yp[j] * yp[j]
-                sgy += gr[j] * yp[j]
+            ss = _dot64(yp, yp)
+            sgy = _dot64(gr, yp)
             e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
             rho = 1.0 / math.sqrt(ss / d + e)
             part[row, p] = rho * sgy
