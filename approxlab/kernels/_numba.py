@@ -149,7 +149,7 @@ def _cos_sin_block(xs, m, om, fast, cb, sb, th):  # type: ignore[no-untyped-def]
     if fast:
         for j in range(m):
             t = np.float64(th[j])
-            kf = math.floor(t * TWO_OVER_PI + 0.5)
+            kf = np.floor(t * TWO_OVER_PI + 0.5)  # a float: no f64 -> i64 conversion (scalar on AVX2)
             r = (t - kf * PIO2_HI) - kf * PIO2_LO
             z = r * r
             sp = r * (1.0 + z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (
@@ -158,7 +158,7 @@ def _cos_sin_block(xs, m, om, fast, cb, sb, th):  # type: ignore[no-untyped-def]
             cp = 1.0 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (
                 -1.0 / 3628800 + z * (1.0 / 479001600 + z * (-1.0 / 87178291200 + z * (
                     1.0 / 20922789888000))))))))
-            q = kf - 4.0 * math.floor(kf * 0.25)  # quadrant 0..3
+            q = kf - 4.0 * np.floor(kf * 0.25)  # quadrant 0..3
             odd = (q == 1.0) | (q == 3.0)
             sv = cp if odd else sp
             cv = sp if odd else cp
@@ -754,14 +754,18 @@ def _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-
         t = -np.float64(u[j])
         t = t if t > -1000.0 else -1000.0
         t = t if t < 710.0 else 710.0
-        nf = math.floor(t * LOG2E + 0.5)
+        nf = np.floor(t * LOG2E + 0.5)
         r = (t - nf * LN2_HI) - nf * LN2_LO
         pr[j] = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (
             1.0 / 720 + r * (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880 + r * (
                 1.0 / 3628800 + r * (1.0 / 39916800 + r * (1.0 / 479001600 + r * (1.0 / 6227020800)))))))))))))
-        n1 = math.floor(nf * 0.5)
-        ib1[j] = np.int64(n1 + 1023.0) << 52
-        ib2[j] = np.int64(nf - n1 + 1023.0) << 52
+        n1 = np.floor(nf * 0.5)
+        # biased exponent in the low mantissa bits (+ 2^52), moved into the exponent field below
+        fb1[j] = n1 + 1023.0 + 4503599627370496.0
+        fb2[j] = nf - n1 + 1023.0 + 4503599627370496.0
+    for j in range(m):
+        ib1[j] = ib1[j] << 52
+        ib2[j] = ib2[j] << 52
     for j in range(m):
         e[j] = pr[j] * fb1[j] * fb2[j]
 
