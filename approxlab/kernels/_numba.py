@@ -203,9 +203,10 @@ def fourier_fwd(x, a, b, om, fast, out):  # type: ignore[no-untyped-def]
                     cj = c[j]
                     sj = s[j]
                     acc[j] += ak * cj + bk * sj
-                    cn = cj * c1s[j] - sj * s1s[j]
-                    s[j] = sj * c1s[j] + cj * s1s[j]
-                    c[j] = cn
+                    cr = c1s[j]
+                    sr = s1s[j]
+                    c[j] = cj * cr - sj * sr
+                    s[j] = sj * cr + cj * sr
             for j in range(m):
                 os_[j] = acc[j]
 
@@ -248,9 +249,10 @@ def fourier_bwd(x, ka, kb, om, fast, g, gx, part):  # type: ignore[no-untyped-de
                     d[j] += bk * cj - ak * sj
                     lc[j] += gj * cj
                     ls[j] += gj * sj
-                    cn = cj * c1s[j] - sj * s1s[j]
-                    s[j] = sj * c1s[j] + cj * s1s[j]
-                    c[j] = cn
+                    cr = c1s[j]
+                    sr = s1s[j]
+                    c[j] = cj * cr - sj * sr
+                    s[j] = sj * cr + cj * sr
             w = om[0]
             for j in range(m):
                 gxs[j] = gs[j] * w * d[j]
