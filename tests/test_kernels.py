@@ -233,3 +233,35 @@ def test_numba_cache_goes_to_the_user_cache_dir(tmp_path) -> None:  # type: igno
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(tmp_path / "numba")
     assert any((tmp_path / "numba").rglob("*.nbi"))
+
+
+def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
+    """The vectorised float64 sin/cos (float32 theta, Cody-Waite + Taylor, libm fix-up past
+    TRIG_LIMIT / non-finite) and exp (two exponent fields) against numpy over their whole ranges."""
+    import numpy as np
+
+    from approxlab.kernels import cpu
+
+    k = cpu.load()
+    rng = np.random.default_rng(0)
+    th = np.concatenate([rng.uniform(-10, 10, 300), rng.uniform(-2e5, 2e5, 100), 10.0 ** rng.uniform(-30, 30, 100),
+                         [0.0, -0.0, np.pi / 4, 3 * np.pi / 4, 1e5, -1e5, 1e5 + 1, 3e38, np.inf, -np.inf, np.nan]])
+    th = th.astype(np.float32)
+    m = th.size
+    c, s, scratch = (np.empty(m, np.float32) for _ in range(3))
+    k._cos_sin_block(th, m, np.ones(1, np.float32), True, c, s, scratch)
+    t64 = th.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_allclose(c, np.cos(t64), rtol=0, atol=2 ** -24)
+        np.testing.assert_allclose(s, np.sin(t64), rtol=0, atol=2 ** -24)
+    u = np.concatenate([rng.uniform(-800, 800, 2000), rng.uniform(-1, 1, 200),
+                        [0.0, 700.0, 708.5, 740.0, 745.2, 800.0, -709.0, -709.8, -710.0, -1e4, 1e4, np.nan]])
+    e = np.empty(u.size)
+    n = u.size
+    ib1, ib2 = np.empty(n, np.int64), np.empty(n, np.int64)
+    k._exp_neg_block(u, n, e, np.empty(n), ib1, ib2, ib1.view(np.float64), ib2.view(np.float64))
+    with np.errstate(over="ignore"):
+        want = np.exp(-u)
+    fin = np.isfinite(u)
+    assert fin.sum() == u.size - 1
+    np.testing.assert_allclose(e[fin], want[fin], rtol=4e-16, atol=1e-322)

@@ -37,7 +37,7 @@ def n_chunks(n: int) -> int:
 # --------------------------------------------------------------------------------------------
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def hermite_fwd(x, a, inv, out):  # type: ignore[no-untyped-def]
     N = x.size
     n = a.size - 1
@@ -72,7 +72,7 @@ def hermite_fwd(x, a, inv, out):  # type: ignore[no-untyped-def]
                 os_[j] = acc[j]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def hermite_bwd(x, a, inv, g, gx, part):  # type: ignore[no-untyped-def]
     N = x.size
     n = a.size - 1
@@ -127,21 +127,71 @@ def hermite_bwd(x, a, inv, g, gx, part):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------------------------
 
 
-@njit(parallel=True, cache=True, fastmath=False)
-def fourier_fwd(c1, s1, a, b, out):  # type: ignore[no-untyped-def]
-    N = c1.size
+# sin/cos of theta = x * omega inside the kernel, vectorised: theta in the compute dtype (as the
+# eager path), then in float64: k = round(theta / (pi/2)), r = theta - k pi/2 by a Cody-Waite split
+# (PIO2_HI has 33 significant bits, so k PIO2_HI is exact for |k| < 2^20), Taylor polynomials on
+# |r| <= pi/4 (truncation < 1e-17) and the quadrant by selects. |theta| > TRIG_LIMIT (and non-finite
+# theta) goes to math.cos/math.sin in a scalar fix-up loop; float64 inputs always do (the eager
+# path's float64 libm results are the 1e-12 reference).
+PIO2_HI = 1.57079632673412561417e+00
+PIO2_LO = 6.07710050650619224932e-11
+TWO_OVER_PI = 0.63661977236758134308
+TRIG_LIMIT = 1.0e5
+
+
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _cos_sin_block(xs, m, om, fast, cb, sb, th):  # type: ignore[no-untyped-def]
+    """cb[:m], sb[:m] = cos, sin of theta = xs * om[0] (theta rounded to the dtype of xs); th: scratch."""
+    w = om[0]
+    for j in range(m):
+        th[j] = xs[j] * w
+    nbad = 0
+    if fast:
+        for j in range(m):
+            t = np.float64(th[j])
+            kf = np.floor(t * TWO_OVER_PI + 0.5)  # a float: no f64 -> i64 conversion (scalar on AVX2)
+            r = (t - kf * PIO2_HI) - kf * PIO2_LO
+            z = r * r
+            sp = r * (1.0 + z * (-1.0 / 6 + z * (1.0 / 120 + z * (-1.0 / 5040 + z * (1.0 / 362880 + z * (
+                -1.0 / 39916800 + z * (1.0 / 6227020800 + z * (-1.0 / 1307674368000 + z * (
+                    1.0 / 355687428096000)))))))))
+            cp = 1.0 + z * (-0.5 + z * (1.0 / 24 + z * (-1.0 / 720 + z * (1.0 / 40320 + z * (
+                -1.0 / 3628800 + z * (1.0 / 479001600 + z * (-1.0 / 87178291200 + z * (
+                    1.0 / 20922789888000))))))))
+            q = kf - 4.0 * np.floor(kf * 0.25)  # quadrant 0..3
+            odd = (q == 1.0) | (q == 3.0)
+            sv = cp if odd else sp
+            cv = sp if odd else cp
+            sv = -sv if q >= 2.0 else sv
+            cv = -cv if (q == 1.0) | (q == 2.0) else cv
+            sb[j] = sv
+            cb[j] = cv
+            nbad += 0 if abs(t) <= TRIG_LIMIT else 1
+    if nbad > 0 or not fast:
+        for j in range(m):
+            t = np.float64(th[j])
+            if not fast or not abs(t) <= TRIG_LIMIT:
+                cb[j] = math.cos(t)
+                sb[j] = math.sin(t)
+
+
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
+def fourier_fwd(x, a, b, om, fast, out):  # type: ignore[no-untyped-def]
+    N = x.size
     n = b.size
     nc = max(1, (N + CHUNK - 1) // CHUNK)
     for ch in prange(nc):
-        c = np.empty(BLOCK, c1.dtype)
-        s = np.empty(BLOCK, c1.dtype)
-        acc = np.empty(BLOCK, c1.dtype)
+        c1s = np.empty(BLOCK, x.dtype)
+        s1s = np.empty(BLOCK, x.dtype)
+        th = np.empty(BLOCK, x.dtype)
+        c = np.empty(BLOCK, x.dtype)
+        s = np.empty(BLOCK, x.dtype)
+        acc = np.empty(BLOCK, x.dtype)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             os_ = out[i0:i0 + m]
-            c1s = c1[i0:i0 + m]
-            s1s = s1[i0:i0 + m]
+            _cos_sin_block(x[i0:i0 + m], m, om, fast, c1s, s1s, th)
             for j in range(m):
                 c[j] = c1s[j]
                 s[j] = s1s[j]
@@ -153,31 +203,34 @@ def fourier_fwd(c1, s1, a, b, out):  # type: ignore[no-untyped-def]
                     cj = c[j]
                     sj = s[j]
                     acc[j] += ak * cj + bk * sj
-                    cn = cj * c1s[j] - sj * s1s[j]
-                    s[j] = sj * c1s[j] + cj * s1s[j]
-                    c[j] = cn
+                    cr = c1s[j]
+                    sr = s1s[j]
+                    c[j] = cj * cr - sj * sr
+                    s[j] = sj * cr + cj * sr
             for j in range(m):
                 os_[j] = acc[j]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
-def fourier_bwd(c1, s1, ka, kb, om, g, gx, part):  # type: ignore[no-untyped-def]
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
+def fourier_bwd(x, ka, kb, om, fast, g, gx, part):  # type: ignore[no-untyped-def]
     """ka_k = k a_k, kb_k = k b_k (k = 1..n); part columns: sum g, sum g c_k (k=1..n), sum g s_k."""
-    N = c1.size
+    N = x.size
     n = kb.size
     nc = part.shape[0]
     for ch in prange(nc):
-        c = np.empty(BLOCK, c1.dtype)
-        s = np.empty(BLOCK, c1.dtype)
-        d = np.empty(BLOCK, c1.dtype)
+        c1s = np.empty(BLOCK, x.dtype)
+        s1s = np.empty(BLOCK, x.dtype)
+        th = np.empty(BLOCK, x.dtype)
+        c = np.empty(BLOCK, x.dtype)
+        s = np.empty(BLOCK, x.dtype)
+        d = np.empty(BLOCK, x.dtype)
         lanes = np.zeros((2 * n + 1, BLOCK), np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
-            c1s = c1[i0:i0 + m]
-            s1s = s1[i0:i0 + m]
+            _cos_sin_block(x[i0:i0 + m], m, om, fast, c1s, s1s, th)
             l0 = lanes[0]
             for j in range(m):
                 c[j] = c1s[j]
@@ -196,9 +249,10 @@ def fourier_bwd(c1, s1, ka, kb, om, g, gx, part):  # type: ignore[no-untyped-def
                     d[j] += bk * cj - ak * sj
                     lc[j] += gj * cj
                     ls[j] += gj * sj
-                    cn = cj * c1s[j] - sj * s1s[j]
-                    s[j] = sj * c1s[j] + cj * s1s[j]
-                    c[j] = cn
+                    cr = c1s[j]
+                    sr = s1s[j]
+                    c[j] = cj * cr - sj * sr
+                    s[j] = sj * cr + cj * sr
             w = om[0]
             for j in range(m):
                 gxs[j] = gs[j] * w * d[j]
@@ -214,7 +268,7 @@ def fourier_bwd(c1, s1, ka, kb, om, g, gx, part):  # type: ignore[no-untyped-def
 # --------------------------------------------------------------------------------------------
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def lines_fwd(x, cc, pp, scale, out):  # type: ignore[no-untyped-def]
     N = x.size
     h = cc.size
@@ -243,7 +297,7 @@ def lines_fwd(x, cc, pp, scale, out):  # type: ignore[no-untyped-def]
                 os_[j] = sc * best[j]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def lines_bwd(x, cc, pp, scale, g, gx, part):  # type: ignore[no-untyped-def]
     """part columns: sum over the elements where line k is active of g s (k < h), of g s x (h + k)."""
     N = x.size
@@ -298,7 +352,7 @@ def lines_bwd(x, cc, pp, scale, g, gx, part):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------------------------
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polyrelu_fwd(x, w, bias, out):  # type: ignore[no-untyped-def]
     N = x.size
     r = w.size
@@ -327,7 +381,7 @@ def polyrelu_fwd(x, w, bias, out):  # type: ignore[no-untyped-def]
                 os_[j] = acc[j] + b0
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polyrelu_bwd(x, iw, g, gx, part):  # type: ignore[no-untyped-def]
     """iw_i = i w_i (i = 1..r); part columns: sum g (the bias), sum g r^i (i = 1..r)."""
     N = x.size
@@ -378,7 +432,7 @@ def polyrelu_bwd(x, iw, g, gx, part):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy")
 def _row_scale(xr, eps_pos):  # type: ignore[no-untyped-def]
     mx = 0.0
     nan = False
@@ -395,7 +449,27 @@ def _row_scale(xr, eps_pos):  # type: ignore[no-untyped-def]
     return mx if mx > 0.0 else 1.0
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+# Row sums in float64 of dtype products: "reassoc" only (no contraction, no finite-math
+# assumptions), so LLVM may split each sum over vector lanes. The value is the same for any thread
+# count; it differs from a sequential float64 sum by a float64 rounding, far below the float32/float64
+# tolerances of the tests.
+@njit(cache=True, fastmath={"reassoc"}, error_model="numpy")
+def _dot64(u, v):  # type: ignore[no-untyped-def]
+    s = 0.0
+    for j in range(u.size):
+        s += u[j] * v[j]
+    return s
+
+
+@njit(cache=True, fastmath={"reassoc"}, error_model="numpy")
+def _sum64(u):  # type: ignore[no-untyped-def]
+    s = 0.0
+    for j in range(u.size):
+        s += u[j]
+    return s
+
+
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polynorm_fwd(x, w, bias, eps_root, out):  # type: ignore[no-untyped-def]
     """eps_root[p-1] = eps^(1/(2p)) (float64)."""
     R, d = x.shape
@@ -418,9 +492,7 @@ def polynorm_fwd(x, w, bias, eps_root, out):  # type: ignore[no-untyped-def]
             if p > 1:
                 for j in range(d):
                     yp[j] = yp[j] * y[j]
-            ss = 0.0
-            for j in range(d):
-                ss += yp[j] * yp[j]
+            ss = _dot64(yp, yp)
             e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
             rho[0] = 1.0 / math.sqrt(ss / d + e)
             wp = w[p - 1] * rho[0]
@@ -430,7 +502,7 @@ def polynorm_fwd(x, w, bias, eps_root, out):  # type: ignore[no-untyped-def]
             out[row, j] = acc[j]
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polynorm_bwd(x, w, eps_root, g, gx, part):  # type: ignore[no-untyped-def]
     """part[row]: sum_j g_j (the bias), then sum_j g_j y_j^p rho_p for p = 1..r."""
     R, d = x.shape
@@ -446,22 +518,17 @@ def polynorm_bwd(x, w, eps_root, g, gx, part):  # type: ignore[no-untyped-def]
         coef = np.empty(2 * r, x.dtype)
         sd = np.empty(1, x.dtype)
         sd[0] = s
-        sg = 0.0
         for j in range(d):
             y[j] = xr[j] / sd[0]
             yp[j] = y[j]
             gy[j] = 0
-            sg += gr[j]
-        part[row, 0] = sg
+        part[row, 0] = _sum64(gr)
         for p in range(1, r + 1):
             if p > 1:
                 for j in range(d):
                     yp[j] = yp[j] * y[j]
-            ss = 0.0
-            sgy = 0.0
-            for j in range(d):
-                ss += yp[j] * yp[j]
-                sgy += gr[j] * yp[j]
+            ss = _dot64(yp, yp)
+            sgy = _dot64(gr, yp)
             e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
             rho = 1.0 / math.sqrt(ss / d + e)
             part[row, p] = rho * sgy
@@ -487,17 +554,20 @@ def polynorm_bwd(x, w, eps_root, g, gx, part):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, fastmath=False)
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
 def _basis(xs, m, big, one, zero, pw, e, sx, z, sn):  # type: ignore[no-untyped-def]
     """Rows e[p, :m] = x^p where |x| <= 1, else sign(x)^N (1/x)^{N-p} (= x^p / |x|^N), p = 0..N;
     sx = sign(x). Branch-free over the block (selects), so the loops vectorise. pw, z, sn: scratch."""
-    for j in range(m):
+    odd = big % 2 == 1
+    for j in range(m):  # every value computed, then selected: no branch, no conditional load
         xv = xs[j]
         small = abs(xv) <= one
-        sj = one if xv > 0 else (-one if xv < 0 else zero)
+        sj = (one if xv > 0 else zero) - (one if xv < 0 else zero)
+        rec = one / xv
         sx[j] = sj
-        z[j] = xv if small else one / xv
-        sn[j] = one if (small or big % 2 == 0) else sj
+        z[j] = xv if small else rec
+        t = sj if odd else one
+        sn[j] = one if small else t
     p0 = pw[0]
     for j in range(m):
         p0[j] = one
@@ -511,10 +581,12 @@ def _basis(xs, m, big, one, zero, pw, e, sx, z, sn):  # type: ignore[no-untyped-
         lo = pw[p]
         hi = pw[big - p]
         for j in range(m):
-            ep[j] = lo[j] if abs(xs[j]) <= one else sn[j] * hi[j]
+            lv = lo[j]
+            hv = sn[j] * hi[j]
+            ep[j] = lv if abs(xs[j]) <= one else hv
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def rational_fwd(x, a, b, ope, safe, out):  # type: ignore[no-untyped-def]
     N = x.size
     m1 = a.size
@@ -564,7 +636,7 @@ def rational_fwd(x, a, b, ope, safe, out):  # type: ignore[no-untyped-def]
                 os_[j] = num[j] / (den[j] + abs(q[j]))
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part):  # type: ignore[no-untyped-def]
     """ja_j = j a_j, kb_k = k b_k; part columns: dL/da_0..a_m, then dL/db_1..b_n."""
     N = x.size
@@ -667,7 +739,40 @@ def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part):  # type: ignore[no-un
 # --------------------------------------------------------------------------------------------
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+# exp(-u) vectorised (math.exp is a scalar libm call): in float64, t = -u clamped to [-1000, 710]
+# (NaN -> -1000; the caller's u / (1 + e) keeps the NaN), n = round(t / ln 2), r = t - n ln 2 by a
+# Cody-Waite split (LN2_HI has 32 significant bits), exp(r) by its Taylor polynomial to r^13 on
+# |r| <= ln(2)/2 (truncation < 5e-18), times 2^n built in two exponent fields (2^n1 2^n2, so the
+# extremes give inf and 0 and gradual underflow as exp does).
+LN2_HI = 6.93147180369123816490e-01
+LN2_LO = 1.90821492927058770002e-10
+LOG2E = 1.44269504088896338700
+
+
+@njit(cache=True, fastmath=False, error_model="numpy", inline="always")
+def _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-def]
+    """e[:m] = exp(-u[:m]) (rounded to e's dtype); pr, ib1, ib2 scratch, fb1/fb2 float64 views of ib1/ib2."""
+    for j in range(m):
+        t = -np.float64(u[j])
+        t = t if t > -1000.0 else -1000.0
+        t = t if t < 710.0 else 710.0
+        nf = np.floor(t * LOG2E + 0.5)
+        r = (t - nf * LN2_HI) - nf * LN2_LO
+        pr[j] = 1.0 + r * (1.0 + r * (0.5 + r * (1.0 / 6 + r * (1.0 / 24 + r * (1.0 / 120 + r * (
+            1.0 / 720 + r * (1.0 / 5040 + r * (1.0 / 40320 + r * (1.0 / 362880 + r * (
+                1.0 / 3628800 + r * (1.0 / 39916800 + r * (1.0 / 479001600 + r * (1.0 / 6227020800)))))))))))))
+        n1 = np.floor(nf * 0.5)
+        # biased exponent in the low mantissa bits (+ 2^52), moved into the exponent field below
+        fb1[j] = n1 + 1023.0 + 4503599627370496.0
+        fb2[j] = nf - n1 + 1023.0 + 4503599627370496.0
+    for j in range(m):
+        ib1[j] = ib1[j] << 52
+        ib2[j] = ib2[j] << 52
+    for j in range(m):
+        e[j] = pr[j] * fb1[j] * fb2[j]
+
+
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polyact_fwd(x, c, lim, out):  # type: ignore[no-untyped-def]
     """lim = (lo, hi, 1) in the compute dtype."""
     N = x.size
@@ -676,20 +781,36 @@ def polyact_fwd(x, c, lim, out):  # type: ignore[no-untyped-def]
     lo = lim[0]
     hi = lim[1]
     one = lim[2]
-    zero = one - one
     for ch in prange(nc):
+        u = np.empty(BLOCK, x.dtype)
+        e = np.empty(BLOCK, x.dtype)
+        pr = np.empty(BLOCK, np.float64)
+        ib1 = np.empty(BLOCK, np.int64)
+        ib2 = np.empty(BLOCK, np.int64)
+        fb1 = ib1.view(np.float64)
+        fb2 = ib2.view(np.float64)
         stop = min((ch + 1) * CHUNK, N)
-        for i in range(ch * CHUNK, stop):
-            xv = x[i]
-            u = c[r] * xv
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
+            cr = c[r]
+            for j in range(m):
+                u[j] = cr * xs[j]
             for k in range(r - 1, 0, -1):
-                u = (u + c[k]) * xv
-            u = u + c[0]
-            u = lo if u < lo else (hi if u > hi else u)
-            out[i] = u / (one + math.exp(-u))
+                ck = c[k]
+                for j in range(m):
+                    u[j] = (u[j] + ck) * xs[j]
+            c0 = c[0]
+            for j in range(m):
+                uv = u[j] + c0
+                u[j] = lo if uv < lo else (hi if uv > hi else uv)
+            _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2)
+            for j in range(m):
+                os_[j] = u[j] / (one + e[j])
 
 
-@njit(parallel=True, cache=True, fastmath=False)
+@njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
 def polyact_bwd(x, c, kc, lim, g, gx, part):  # type: ignore[no-untyped-def]
     """kc_k = k c_k (k = 1..r); part columns: sum g silu'(u) x^k for k = 0..r."""
     N = x.size
@@ -700,25 +821,59 @@ def polyact_bwd(x, c, kc, lim, g, gx, part):  # type: ignore[no-untyped-def]
     one = lim[2]
     zero = one - one
     for ch in prange(nc):
-        loc = np.zeros(r + 1, np.float64)
+        u = np.empty(BLOCK, x.dtype)
+        du = np.empty(BLOCK, x.dtype)
+        ins = np.empty(BLOCK, np.bool_)
+        e = np.empty(BLOCK, x.dtype)
+        gu = np.empty(BLOCK, x.dtype)
+        pw = np.empty(BLOCK, x.dtype)
+        pr = np.empty(BLOCK, np.float64)
+        ib1 = np.empty(BLOCK, np.int64)
+        ib2 = np.empty(BLOCK, np.int64)
+        fb1 = ib1.view(np.float64)
+        fb2 = ib2.view(np.float64)
+        lanes = np.zeros((r + 1, BLOCK), np.float64)
         stop = min((ch + 1) * CHUNK, N)
-        for i in range(ch * CHUNK, stop):
-            xv = x[i]
-            u = c[r] * xv
-            du = kc[r - 1]
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            cr = c[r]
+            kr = kc[r - 1]
+            for j in range(m):
+                u[j] = cr * xs[j]
+                du[j] = kr
             for k in range(r - 1, 0, -1):
-                u = (u + c[k]) * xv
-                du = du * xv + kc[k - 1]
-            u = u + c[0]
-            inside = u >= lo and u <= hi
-            uc = lo if u < lo else (hi if u > hi else u)
-            sg = one / (one + math.exp(-uc))
-            ds = sg * (one + uc * (one - sg)) if inside else zero
-            gu = g[i] * ds
-            gx[i] = gu * du
-            pw = one
+                ck = c[k]
+                kk = kc[k - 1]
+                for j in range(m):
+                    xv = xs[j]
+                    u[j] = (u[j] + ck) * xv
+                    du[j] = du[j] * xv + kk
+            c0 = c[0]
+            for j in range(m):
+                uv = u[j] + c0
+                ins[j] = (uv >= lo) & (uv <= hi)
+                u[j] = lo if uv < lo else (hi if uv > hi else uv)
+            _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2)
+            for j in range(m):
+                uc = u[j]
+                sg = one / (one + e[j])
+                dsv = sg * (one + uc * (one - sg))
+                ds = dsv if ins[j] else zero
+                gv = gs[j] * ds
+                gu[j] = gv
+                gxs[j] = gv * du[j]
+                pw[j] = one
             for k in range(r + 1):
-                loc[k] += gu * pw
-                pw = pw * xv
+                lk = lanes[k]
+                for j in range(m):
+                    p = pw[j]
+                    lk[j] += gu[j] * p
+                    pw[j] = p * xs[j]
         for k in range(r + 1):
-            part[ch, k] = loc[k]
+            acc = 0.0
+            for j in range(BLOCK):
+                acc += lanes[k, j]
+            part[ch, k] = acc

@@ -102,17 +102,18 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
 # ---- Fourier ----------------------------------------------------------------------------------------
 
 
-def _cos_sin(x: torch.Tensor, omega: float) -> tuple[np.ndarray, np.ndarray]:
-    theta = x.detach().reshape(-1) * omega if omega != 1.0 else x.detach().reshape(-1)
-    return torch.cos(theta).contiguous().numpy(), torch.sin(theta).contiguous().numpy()
+def _omega(x: torch.Tensor, omega: float) -> tuple[np.ndarray, bool]:
+    """omega in the compute dtype, and whether the kernel may use its float64 polynomial sin/cos
+    (float32 inputs; float64 inputs take libm's, the eager path's precision)."""
+    return _const([omega], x.dtype), x.dtype == torch.float32
 
 
 def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
     _check(x, a, b)
     k = load()
-    c1, s1 = _cos_sin(x, omega)
+    om, fast = _omega(x, omega)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.fourier_fwd, c1, s1, _np(a), _np(b), out.numpy().reshape(-1))
+    _run(k.fourier_fwd, _np(x).reshape(-1), _np(a), _np(b), om, fast, out.numpy().reshape(-1))
     return out
 
 
@@ -121,11 +122,11 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     _check(x, a, b, g)
     k = load()
     n = b.numel()
-    c1, s1 = _cos_sin(x, omega)
+    om, fast = _omega(x, omega)
     kk = torch.arange(1, n + 1, dtype=x.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(k, x.numel(), 2 * n + 1)
-    _run(k.fourier_bwd, c1, s1, _np(kk * a[1:]), _np(kk * b), _const([omega], x.dtype), _np(g).reshape(-1),
+    _run(k.fourier_bwd, _np(x).reshape(-1), _np(kk * a[1:]), _np(kk * b), om, fast, _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
     sums = part.sum(axis=0)
     return gx, torch.from_numpy(sums[: n + 1]).to(a.dtype), torch.from_numpy(sums[n + 1:]).to(b.dtype)
