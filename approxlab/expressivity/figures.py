@@ -12,7 +12,7 @@ Data, in this order:
 1. the store named by ``APPROXLAB_PROBE_STORE`` (an ``approxlab probe --store PATH`` file);
 2. ``results/probe.sqlite`` when present;
 3. otherwise the figure COMPUTES the small default probe itself (:data:`DEFAULT_PROBE`, in memory,
-   nothing written but the figure; measured 2 min 14 s - 2 min 48 s wall on the shared 2-core box at load 5-9).
+   nothing written but the figure; measured 1 min 41 s (load 4) to 2 min 48 s (load 6-8) wall on the shared 2-core box).
 
 ``APPROXLAB_PROBE_RECORDED=PATH`` replots a recorded result instead (a JSON-lines export of probe
 rows, e.g. a GPU run); the title and the CSV then say ``RECORDED`` and name the file.

@@ -93,7 +93,7 @@ BATCH_KEYS = ("type", "target", "lambda", "gate", "adam_steps", "lbfgs_steps", "
 
 #: Defaults of one probe network config (the CLI's defaults; small enough for a 2-core CPU).
 DEFAULTS: dict[str, Any] = {"gate": "tanh", "adam_steps": 300, "lbfgs_steps": 0, "n_points": 256, "kink_points": 64,
-                            "lr": 2e-2, "grid": 61, "perturb_steps": 100, "w_scale": 1.0, "d": 2, "device": "auto",
+                            "lr": 5e-2, "grid": 61, "perturb_steps": 100, "w_scale": 1.0, "d": 2, "device": "auto",
                             "deltas": list(DELTAS), "dtype": "float32", "noise": None}
 
 
