@@ -65,7 +65,7 @@ def probe_cmd(
     lbfgs_steps: Annotated[int, typer.Option("--lbfgs-steps", help="L-BFGS steps (smoothed W^{1,inf}).")] = 0,
     n_points: Annotated[int, typer.Option("--points", help="Training points.")] = 256,
     grid: Annotated[int, typer.Option("--grid", help="Estimator grid points per axis (>= 2).")] = 61,
-    lr: Annotated[float, typer.Option("--lr", help="Adam learning rate (random starts).")] = 2e-2,
+    lr: Annotated[float, typer.Option("--lr", help="Adam learning rate (random starts).")] = 5e-2,
     w_scale: Annotated[float, typer.Option("--w-scale", help="||w|| of the adaptive target.")] = 1.0,
     noise: Annotated[str, typer.Option("--noise", help="Perturbed-construction protocol: sizes s, e.g. "
                                                        "0.001,0.01,0.1 (empty: off).")] = "",

@@ -44,7 +44,7 @@ from approxlab.activations.base import check_choice, check_positive_float, check
 from approxlab.expressivity.classes import KINKED, NetworkBatch, class_names, construction, relu_staircase
 from approxlab.expressivity.sobolev import TOLERANCE, w12_error, w1inf_error
 from approxlab.expressivity.targets import TARGETS, TYPES, make_target, ridge_oscillation
-from approxlab.expressivity.train import TrainConfig, resolve_device, train
+from approxlab.expressivity.train import TrainConfig, resolve_device, small_batch_threads, train
 
 #: Default widths of the issue (1, 2, 4, ..., 64).
 WIDTHS = (1, 2, 4, 8, 16, 32, 64)
@@ -93,7 +93,7 @@ BATCH_KEYS = ("type", "target", "lambda", "gate", "adam_steps", "lbfgs_steps", "
 
 #: Defaults of one probe network config (the CLI's defaults; small enough for a 2-core CPU).
 DEFAULTS: dict[str, Any] = {"gate": "tanh", "adam_steps": 300, "lbfgs_steps": 0, "n_points": 256, "kink_points": 64,
-                            "lr": 2e-2, "grid": 61, "perturb_steps": 100, "w_scale": 1.0, "d": 2, "device": "auto",
+                            "lr": 5e-2, "grid": 61, "perturb_steps": 100, "w_scale": 1.0, "d": 2, "device": "auto",
                             "deltas": list(DELTAS), "dtype": "float32", "noise": None}
 
 
@@ -172,6 +172,11 @@ def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -
     """
     if not configs:
         return []
+    with small_batch_threads(resolve_device(str((DEFAULTS | dict(configs[0]))["device"]))):
+        return _run_networks(configs, progress=progress)
+
+
+def _run_networks(configs: Sequence[dict[str, Any]], *, progress: bool) -> list[dict[str, Any]]:
     cfgs = [DEFAULTS | dict(c) for c in configs]
     base = {k: cfgs[0].get(k) for k in BATCH_KEYS}
     for c in cfgs[1:]:
@@ -232,6 +237,11 @@ def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -
 def exact_rows(config: dict[str, Any]) -> dict[str, Any]:
     """The exact construction of the target (moa Props. B.2/B.3/B.6/B.10, B.1.4) and, for Type-I T_LA,
     the ReLU staircase of widths ``config["widths"]``, measured like trained rows (a sweep run)."""
+    with small_batch_threads(resolve_device(str((DEFAULTS | dict(config))["device"]))):
+        return _exact_rows(config)
+
+
+def _exact_rows(config: dict[str, Any]) -> dict[str, Any]:
     cfg = DEFAULTS | dict(config)
     type, tname = check_choice("type", cfg["type"], TYPES), check_choice("target", cfg["target"], TARGETS)
     lam, d = check_positive_float("lambda", float(cfg["lambda"])), int(cfg["d"])
