@@ -49,7 +49,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "figures": ("approxlab.commands.zoo", "Regenerate the theory figures (PNG plus data)."),
     "fit": ("approxlab.commands.fit", "Fit a basis activation to a target activation."),
     "bench": ("approxlab.commands.bench", "Time the activations against GELU (forward + backward)."),
-    "card": ("approxlab.commands.card", "The report card of an activation: gains, Q/C-maps, edge of chaos, DKS."),
+    "card": ("approxlab.commands.card", "An activation's report card: gains, C-map, edge of chaos."),
 }
 
 #: The command modules, in table order (kept for code that iterates over them).
