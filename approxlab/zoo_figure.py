@@ -78,6 +78,10 @@ ZOO_CAPTION = (
 _STYLES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 3)), (0, (3, 1, 3, 4)))
 
 
+#: The most activations drawn in one row of the zoo figure (a longer paper is split over rows).
+ROW_MAX = 9
+
+
 @figure("zoo", "every activation at initialisation with its derivative, one row per paper")
 def zoo_figure(outdir: Path, seed: int = 0) -> list[Path]:
     """Draw the zoo figure to ``outdir/zoo.png``, its data to ``outdir/zoo.csv`` and the caption to
@@ -88,12 +92,21 @@ def zoo_figure(outdir: Path, seed: int = 0) -> list[Path]:
 
     curves = zoo_curves(seed)
     outdir.mkdir(parents=True, exist_ok=True)
-    papers = sorted({str(c["paper"]) for c in curves})
+    # one row per paper; a paper with more than ROW_MAX activations takes several rows, so that every
+    # legend fits beside its panel
+    rows: list[tuple[str, list[dict[str, object]]]] = []
+    for paper in sorted({str(c["paper"]) for c in curves}):
+        mine = [c for c in curves if c["paper"] == paper]
+        parts = -(-len(mine) // ROW_MAX)
+        size = -(-len(mine) // parts)
+        for k in range(parts):
+            rows.append((paper if parts == 1 else f"{paper} ({k + 1}/{parts})", mine[k * size:(k + 1) * size]))
+    papers = [name for name, _ in rows]
     with figstyle.style():
         fig, axes = plt.subplots(len(papers), 2, figsize=(11, 2.7 * len(papers)), squeeze=False, sharex=True)
-        for i, paper in enumerate(papers):
+        for i, (paper, row) in enumerate(rows):
             seen: dict[str, int] = {}
-            for c in (c for c in curves if c["paper"] == paper):
+            for c in row:
                 fam = figstyle.family_of(str(c["name"]))
                 k = seen.get(fam, 0)
                 seen[fam] = k + 1
