@@ -9,6 +9,7 @@ import torch
 from typer.testing import CliRunner
 
 from approxlab.bench import FAMILIES, run_bench, time_pair
+import approxlab.commands.bench  # noqa: F401  (registers the verb on the lazy app)
 from approxlab.cli import app
 
 
