@@ -195,6 +195,10 @@ def test_rescaled_evaluation_values_and_gradients(denominator, m, n):
 
 
 def test_gradcheck_ffn_float64():
+    # the module's initial parameters come from the global generator: seed it, so that the test does not
+    # depend on which tests ran before it in the same worker (one such ordering gave a Jacobian mismatch
+    # in three entries of one parameter's gradient, not reproduced since; see the issue note)
+    torch.manual_seed(0)
     ffn = PolyRationalFFN(3, 4, norm=True).double()
     x = torch.randn(2, 3, dtype=torch.float64, generator=GEN().manual_seed(0))
     assert _gradcheck_module(ffn, x, fast_mode=True)  # 61 parameters: random-projection gradcheck
