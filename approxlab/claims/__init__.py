@@ -23,29 +23,7 @@ from approxlab.claims.core import (
     select,
     summary,
 )
+from approxlab.claims import core
 from approxlab.claims.printed import Mutant, Printed, PrintedNumber, compare, mutants, normalize
 
-__all__ = [
-    "Verdict",
-    "Claim",
-    "ClaimResult",
-    "MutationResult",
-    "claim",
-    "load_all",
-    "select",
-    "run_claims",
-    "resolve_dependencies",
-    "dependencies_of",
-    "summary",
-    "PAPERS",
-    "VERDICTS",
-    "SEVERITIES",
-    "CLAIM_KINDS",
-    "SEED",
-    "Mutant",
-    "Printed",
-    "PrintedNumber",
-    "compare",
-    "mutants",
-    "normalize",
-]
+__all__ = [*core.__all__, "Mutant", "Printed", "PrintedNumber", "compare", "mutants", "normalize"]
