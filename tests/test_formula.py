@@ -338,3 +338,35 @@ def test_compute_gains_option_validation(kwargs: dict, match: str) -> None:
 def test_variance_preserving_validation(weight: object, exc: type, match: str) -> None:
     with pytest.raises(exc, match=match):
         variance_preserving_(weight, "relu")
+
+
+def test_time_limit_survives_an_alarm_swallowed_by_a_callback() -> None:
+    """An exception raised inside a weakref callback is swallowed by the interpreter; the alarm must fire again."""
+    import time
+    import weakref
+
+    from approxlab.gains.exact import ExactUnavailable, time_limit
+
+    class Box:
+        pass
+
+    box = Box()
+    ref = weakref.ref(box, lambda _: time.sleep(0.3))  # the first alarm lands in this callback
+    t0 = time.perf_counter()
+    with pytest.raises(ExactUnavailable), time_limit(0.1):
+        del box
+        while time.perf_counter() - t0 < 3.0:
+            pass
+    assert time.perf_counter() - t0 < 1.0
+    assert ref() is None
+
+
+def test_simplify_leaves_huge_exponents_alone() -> None:
+    """tanh under uniform:-1e10,1e10 once made sympy.simplify expand exp(2e10) and exhaust memory (CI crash)."""
+    import sympy
+
+    from approxlab.gains.exact import cached_simplify
+
+    e = (3 - sympy.tanh(sympy.Integer(10**10)) ** 2) * sympy.tanh(sympy.Integer(10**10)) / 30000000000
+    assert cached_simplify(e) == e
+    assert cached_simplify(sympy.exp(sympy.Integer(5)) * sympy.exp(sympy.Integer(-3))) == sympy.exp(2)

@@ -235,6 +235,19 @@ def test_numba_cache_goes_to_the_user_cache_dir(tmp_path) -> None:  # type: igno
     assert any((tmp_path / "numba").rglob("*.nbi"))
 
 
+def test_direct_import_of_the_numba_kernels_also_uses_the_user_cache_dir(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``import approxlab.kernels._numba`` without the CPU ops (as doctest collection does) must not
+    fall back to numba's default, the package's own ``__pycache__``."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["APPROXLAB_CACHE_DIR"] = str(tmp_path)
+    code = ("import numpy as np, numba; import approxlab.kernels._numba as k; "
+            "assert k._sum64(np.ones(8)) == 8.0; print(numba.config.CACHE_DIR)")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(tmp_path / "numba")
+    assert any((tmp_path / "numba").rglob("*.nbi"))
+
+
 def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
     """The vectorised float64 sin/cos (float32 theta, Cody-Waite + Taylor, libm fix-up past
     TRIG_LIMIT / non-finite) and exp (two exponent fields) against numpy over their whole ranges."""

@@ -47,7 +47,10 @@ class Diverges(Exception):
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Interrupt the block with :class:`ExactUnavailable` after ``seconds`` (SIGALRM, main thread only).
 
-    Outside the main thread (or without SIGALRM) the block runs without a limit.
+    The alarm repeats every 50 ms after the first one until the block exits: an exception raised while
+    Python runs a weakref or garbage-collector callback is swallowed by the interpreter, and a single
+    alarm would then be lost, leaving the block without a limit. Outside the main thread (or without
+    SIGALRM) the block runs without a limit.
     """
     if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
@@ -57,7 +60,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         raise ExactUnavailable(f"sympy did not finish within {seconds:g} s")
 
     old = signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
     try:
         yield
     finally:
@@ -240,11 +243,51 @@ def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: 
     return sympy.integrate(X**j * sympy.exp(s * X) * dist.sympy_density(), (X, a, b))
 
 
+SIMPLIFY_SECONDS = 5.0
+"""Time allowed to tidy one closed form; past it the form is reported as computed (equal, less tidy)."""
+
+_HUGE = 10**6  # exponent magnitudes past which sympy.simplify may expand into numbers of millions of digits
+
+
+def _too_big_to_simplify(value: sympy.Expr) -> bool:
+    """True when ``value`` holds exp(a) or b**n with |a|, |n| > 10^6 (e.g. moments of tanh under
+    uniform:-1e10,1e10): simplify would expand such powers as integers and exhaust memory before any
+    time limit can interrupt it (big-integer arithmetic does not return to the interpreter)."""
+    for node in sympy.preorder_traversal(value):
+        if isinstance(node, sympy.exp):
+            arg = node.args[0]
+        elif isinstance(node, sympy.Pow):
+            arg = node.exp
+        else:
+            continue
+        if arg.is_number and not arg.has(sympy.I) and abs(float(sympy.N(arg, 5))) > _HUGE:
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=1024)
 def cached_simplify(value: sympy.Expr) -> sympy.Expr:
-    """``sympy.simplify(value)``, remembered: activations that share a moment (PolyReLU and PolyCom-I,
-    the two Fourier forms) pay for its simplification once."""
-    return sympy.simplify(value)
+    """``sympy.simplify(value)`` within :data:`SIMPLIFY_SECONDS`, remembered.
+
+    Activations that share a moment (PolyReLU and PolyCom-I, the two Fourier forms) pay for its
+    simplification once. A form with huge exponents, or one whose simplification does not finish in
+    time, is returned as it is: simplification only tidies, it never changes the value.
+
+    Examples
+    --------
+    >>> cached_simplify(sympy.sqrt(8) / 2)
+    sqrt(2)
+    >>> e = sympy.exp(-sympy.Integer(2 * 10**10)) + 1
+    >>> cached_simplify(e) == e
+    True
+    """
+    if _too_big_to_simplify(value):
+        return value
+    try:
+        with time_limit(SIMPLIFY_SECONDS):
+            return sympy.simplify(value)
+    except ExactUnavailable:
+        return value
 
 
 def _finish(value: sympy.Expr) -> sympy.Expr:

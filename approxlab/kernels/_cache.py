@@ -1,40 +1,36 @@
-"""Where approxlab keeps caches: the user cache dir, never the installed package.
+"""numba's on-disk kernel cache goes to the user cache dir, never into the installed package.
 
-``APPROXLAB_CACHE_DIR`` overrides :func:`platformdirs.user_cache_dir` ("approxlab"). Private helper of
-:mod:`approxlab.kernels` until a project-wide ``approxlab.paths`` exists (then this defers to it).
+numba writes compiled kernels (``cache=True``) next to the source file, into the package's
+``__pycache__``, unless ``NUMBA_CACHE_DIR`` is set. :func:`use_numba_cache_dir` points it at
+``approxlab.paths.cache_dir("numba")`` (unless the user set ``NUMBA_CACHE_DIR``) and must run before
+any ``@njit(cache=True)`` function is defined: :mod:`approxlab.kernels._numba` calls it first thing,
+so every import of the kernels (the CPU ops, doctest collection, a user's own import) obeys it.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
+from approxlab.paths import cache_dir
 
-def cache_dir() -> Path:
-    """The approxlab cache directory (not created here).
+
+def use_numba_cache_dir() -> Path:
+    """Point numba's kernel cache at the user cache dir (unless ``NUMBA_CACHE_DIR`` is set); return it.
 
     Examples
     --------
     >>> import os
-    >>> os.environ["APPROXLAB_CACHE_DIR"] = "/tmp/approxlab-doctest"
-    >>> str(cache_dir())
-    '/tmp/approxlab-doctest'
-    >>> del os.environ["APPROXLAB_CACHE_DIR"]
+    >>> str(use_numba_cache_dir()) == os.environ["NUMBA_CACHE_DIR"]
+    True
     """
-    try:  # the project-wide helper, once it exists
-        from approxlab.paths import cache_dir as project_cache_dir  # type: ignore[import-not-found]
-    except ImportError:
-        project_cache_dir = None
-    if project_cache_dir is not None:
-        return Path(project_cache_dir())
-    env = os.environ.get("APPROXLAB_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    path = cache_dir("numba")
+    os.environ["NUMBA_CACHE_DIR"] = str(path)
+    if "numba" in sys.modules:  # numba already imported (by the user or another library): set its live config
+        import numba
 
-    return Path(platformdirs.user_cache_dir("approxlab"))
-
-
-def numba_cache_dir() -> Path:
-    """The directory numba's on-disk kernel cache goes to: ``cache_dir() / "numba"``."""
-    return cache_dir() / "numba"
+        numba.config.CACHE_DIR = str(path)
+    return path

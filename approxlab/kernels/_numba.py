@@ -21,7 +21,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+
+from approxlab.kernels._cache import use_numba_cache_dir
+
+use_numba_cache_dir()  # before the first @njit(cache=True): never write into the package's __pycache__
+
+from numba import njit, prange  # noqa: E402
 
 BLOCK = 256
 CHUNK = BLOCK * 64

@@ -13,15 +13,12 @@ tensors. Parameter gradients are summed from per-chunk float64 partials in a fix
 
 from __future__ import annotations
 
-import os
-import sys
 import threading
 from types import ModuleType
 
 import numpy as np
 import torch
 
-from approxlab.kernels._cache import numba_cache_dir
 
 _LOCK = threading.Lock()  # numba's default "workqueue" threading layer is not re-entrant
 _MODULE: ModuleType | None = None
@@ -33,14 +30,7 @@ def load() -> ModuleType:
     if _MODULE is None:
         with _LOCK:
             if _MODULE is None:
-                if "NUMBA_CACHE_DIR" not in os.environ:
-                    path = numba_cache_dir()
-                    os.environ["NUMBA_CACHE_DIR"] = str(path)
-                    if "numba" in sys.modules:  # imported by someone else: set the live config too
-                        import numba
-
-                        numba.config.CACHE_DIR = str(path)
-                from approxlab.kernels import _numba
+                from approxlab.kernels import _numba  # sets numba's cache dir before its kernels are defined
 
                 _MODULE = _numba
     return _MODULE
