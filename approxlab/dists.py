@@ -292,6 +292,14 @@ class StudentT(Distribution):
         c = sympy.gamma((nu + 1) / 2) / (sympy.sqrt(nu * sympy.pi) * sympy.gamma(nu / 2))
         return c * (1 + X**2 / nu) ** (-(nu + 1) / 2)
 
+    def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+        """Over the whole line the closed form of :meth:`moment` (sympy's own integral of x^k p(x) over the
+        real line can run for minutes); +oo when k >= nu; on other intervals the generic integral."""
+        if sympy.sympify(a, strict=True) == -sympy.oo and sympy.sympify(b, strict=True) == sympy.oo:
+            m = self.moment(k)
+            return sympy.oo if m is None else m
+        return super().partial_moment(k, a, b)
+
     def moment(self, k: int) -> sympy.Expr | None:
         if k >= self.nu:
             return None

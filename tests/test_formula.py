@@ -340,6 +340,7 @@ def test_variance_preserving_validation(weight: object, exc: type, match: str) -
         variance_preserving_(weight, "relu")
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 def test_time_limit_survives_an_alarm_swallowed_by_a_callback() -> None:
     """An exception raised inside a weakref callback is swallowed by the interpreter; the alarm must fire again."""
     import time
@@ -370,3 +371,23 @@ def test_simplify_leaves_huge_exponents_alone() -> None:
     e = (3 - sympy.tanh(sympy.Integer(10**10)) ** 2) * sympy.tanh(sympy.Integer(10**10)) / 30000000000
     assert cached_simplify(e) == e
     assert cached_simplify(sympy.exp(sympy.Integer(5)) * sympy.exp(sympy.Integer(-3))) == sympy.exp(2)
+
+
+def test_time_limits_nest() -> None:
+    """An inner limit neither cancels nor extends the enclosing one."""
+    import time
+
+    from approxlab.gains.exact import ExactUnavailable, time_limit
+
+    t0 = time.perf_counter()
+    with pytest.raises(ExactUnavailable, match="0.3 s"), time_limit(0.3):
+        with time_limit(5.0):  # longer than the enclosing limit: the enclosing one stays in charge
+            pass
+        with time_limit(0.05):  # shorter: ends without firing, the enclosing one resumes
+            time.sleep(0.01)
+        while time.perf_counter() - t0 < 3.0:
+            pass
+    assert 0.25 < time.perf_counter() - t0 < 1.0
+    with pytest.raises(ExactUnavailable, match="0.05 s"), time_limit(5.0), time_limit(0.05):
+        while time.perf_counter() - t0 < 6.0:
+            pass
