@@ -1,5 +1,5 @@
 """CPU implementations of the :mod:`approxlab.kernels.ops` custom ops, by the numba kernels of
-:mod:`approxlab.kernels._numba`.
+:mod:`approxlab.kernels._numba` (one module per family, imported on the family's first call).
 
 numba is imported on the first kernel call (never at ``import approxlab``), after pointing its
 on-disk cache at the user cache dir (``NUMBA_CACHE_DIR``, unless the user set it), so compiled
@@ -13,6 +13,7 @@ tensors. Parameter gradients are summed from per-chunk float64 partials in a fix
 
 from __future__ import annotations
 
+import importlib
 import threading
 from types import ModuleType
 
@@ -21,19 +22,26 @@ import torch
 
 
 _LOCK = threading.Lock()  # numba's default "workqueue" threading layer is not re-entrant
-_MODULE: ModuleType | None = None
+_MODULES: dict[str, ModuleType] = {}
 
 
-def load() -> ModuleType:
-    """Import the numba kernels (once), with numba's cache in the user cache dir."""
-    global _MODULE
-    if _MODULE is None:
+def load(family: str = "") -> ModuleType:
+    """Import the numba kernels of one ``family`` (a module of :mod:`approxlab.kernels._numba`; with
+    no family, the shared :mod:`~approxlab.kernels._numba._common`), once, with numba's cache in the
+    user cache dir. Only that family's kernels are defined (and, on their first call, compiled)."""
+    name = family or "_common"
+    mod = _MODULES.get(name)
+    if mod is None:
         with _LOCK:
-            if _MODULE is None:
-                from approxlab.kernels import _numba  # sets numba's cache dir before its kernels are defined
+            mod = _MODULES.get(name)
+            if mod is None:
+                from approxlab.kernels import _numba  # sets numba's cache dir before any kernel is defined
 
-                _MODULE = _numba
-    return _MODULE
+                if name != "_common" and name not in _numba.FAMILIES:
+                    raise ValueError(f"family must be one of {', '.join(_numba.FAMILIES)}; got {family!r}")
+                mod = importlib.import_module(f"approxlab.kernels._numba.{name}")
+                _MODULES[name] = mod
+    return mod
 
 
 def _np(t: torch.Tensor) -> np.ndarray:
@@ -48,8 +56,8 @@ def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
             raise TypeError(f"numba kernels need parameters of x's dtype {x.dtype} on the CPU, got {p.dtype} on {p.device}")
 
 
-def _partials(k: ModuleType, n: int, cols: int) -> np.ndarray:
-    return np.zeros((k.n_chunks(n), cols), np.float64)
+def _partials(n: int, cols: int) -> np.ndarray:
+    return np.zeros((load().n_chunks(n), cols), np.float64)
 
 
 def _sum(part: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
@@ -70,7 +78,7 @@ def _run(fn, *args) -> None:  # type: ignore[no-untyped-def]
 
 def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     _check(x, a)
-    k = load()
+    k = load("hermite")
     n = a.numel() - 1
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     inv = _const([1.0 / (i + 1) for i in range(max(n, 1))], x.dtype)
@@ -80,11 +88,11 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
 
 def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     _check(x, a, g)
-    k = load()
+    k = load("hermite")
     n = a.numel() - 1
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     inv = _const([1.0 / (i + 1) for i in range(max(n, 1))], x.dtype)
-    part = _partials(k, x.numel(), n + 1)
+    part = _partials(x.numel(), n + 1)
     _run(k.hermite_bwd, _np(x).reshape(-1), _np(a), inv, _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     return gx, _sum(part, a.dtype)
 
@@ -100,7 +108,7 @@ def _omega(x: torch.Tensor, omega: float) -> tuple[np.ndarray, bool]:
 
 def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
     _check(x, a, b)
-    k = load()
+    k = load("fourier")
     om, fast = _omega(x, omega)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     _run(k.fourier_fwd, _np(x).reshape(-1), _np(a), _np(b), om, fast, out.numpy().reshape(-1))
@@ -110,12 +118,12 @@ def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float)
 def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, g: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, a, b, g)
-    k = load()
+    k = load("fourier")
     n = b.numel()
     om, fast = _omega(x, omega)
     kk = torch.arange(1, n + 1, dtype=x.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), 2 * n + 1)
+    part = _partials(x.numel(), 2 * n + 1)
     _run(k.fourier_bwd, _np(x).reshape(-1), _np(kk * a[1:]), _np(kk * b), om, fast, _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
     sums = part.sum(axis=0)
@@ -127,7 +135,7 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
 
 def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
     _check(x, c, p)
-    k = load()
+    k = load("tropical")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     _run(k.lines_fwd, _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), out.numpy().reshape(-1))
     return out
@@ -136,10 +144,10 @@ def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -
 def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g: torch.Tensor
               ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, c, p, g)
-    k = load()
+    k = load("tropical")
     h = c.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), 2 * h)
+    part = _partials(x.numel(), 2 * h)
     _run(k.lines_bwd, _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
     sums = part.sum(axis=0)
@@ -151,7 +159,7 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
 
 def polyrelu_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     _check(x, w, b)
-    k = load()
+    k = load("polyrelu")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     _run(k.polyrelu_fwd, _np(x).reshape(-1), _np(w), _np(b), out.numpy().reshape(-1))
     return out
@@ -160,10 +168,10 @@ def polyrelu_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Ten
 def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Tensor
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, w, b, g)
-    k = load()
+    k = load("polyrelu")
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), r + 1)
+    part = _partials(x.numel(), r + 1)
     iw = torch.arange(1, r + 1, dtype=x.dtype) * w
     _run(k.polyrelu_bwd, _np(x).reshape(-1), _np(iw), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     sums = part.sum(axis=0)
@@ -184,7 +192,7 @@ def _rows(x: torch.Tensor) -> np.ndarray:
 
 def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
     _check(x, w, b)
-    k = load()
+    k = load("polynorm")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     xr = _rows(x)
     _run(k.polynorm_fwd, xr, _np(w), _np(b), _eps_root(eps, w.numel()), out.numpy().reshape(xr.shape))
@@ -194,7 +202,7 @@ def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) 
 def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, g: torch.Tensor
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, w, b, g)
-    k = load()
+    k = load("polynorm")
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     xr = _rows(x)
@@ -209,7 +217,7 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
 
 def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
     _check(x, a, b)
-    k = load()
+    k = load("rational")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     _run(k.rational_fwd, _np(x).reshape(-1), _np(a), _np(b), _const([1.0 + eps, 1.0], x.dtype), bool(safe),
          out.numpy().reshape(-1))
@@ -219,10 +227,10 @@ def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
 def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, g: torch.Tensor
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, a, b, g)
-    k = load()
+    k = load("rational")
     m1, n = a.numel(), b.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), m1 + n)
+    part = _partials(x.numel(), m1 + n)
     ja = torch.arange(m1, dtype=x.dtype) * a
     kb = torch.arange(1, n + 1, dtype=x.dtype) * b
     _run(k.rational_bwd, _np(x).reshape(-1), _np(a), _np(b), _np(ja), _np(kb), _const([1.0 + eps, 1.0], x.dtype),
@@ -241,7 +249,7 @@ def _limits(dtype: torch.dtype) -> np.ndarray:
 
 def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     _check(x, c)
-    k = load()
+    k = load("polyact")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     _run(k.polyact_fwd, _np(x).reshape(-1), _np(c), _limits(x.dtype), out.numpy().reshape(-1))
     return out
@@ -249,10 +257,10 @@ def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
 
 def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     _check(x, c, g)
-    k = load()
+    k = load("polyact")
     r = c.numel() - 1
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), r + 1)
+    part = _partials(x.numel(), r + 1)
     kc = torch.arange(1, r + 1, dtype=x.dtype) * c[1:]
     _run(k.polyact_bwd, _np(x).reshape(-1), _np(c), _np(kc), _limits(x.dtype), _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
@@ -260,7 +268,7 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
 
 
 def set_num_threads(n: int) -> None:
-    """Threads of the numba kernels (and nothing else); loads numba."""
+    """Threads of the numba kernels (and nothing else); loads numba (no kernel family)."""
     load()
     import numba
 
