@@ -188,19 +188,27 @@ def test_nan_propagates() -> None:
 
 
 def test_parameter_gradients_do_not_depend_on_the_thread_count() -> None:
-    """Fixed chunking and per-chunk float64 partials: bitwise the same with 1 and 2 threads."""
+    """Fixed chunking and per-chunk float64 partials: bitwise the same with 1, 2 and 3 threads (3: ranges
+    of unequal length), in x and in the parameters."""
     from approxlab.kernels import cpu
 
     _, fast = _pair("fourier", {"degree": 8}, torch.float32)
     x = torch.randn(300_000, generator=torch.Generator().manual_seed(0))
+    g = torch.randn(300_000, generator=torch.Generator().manual_seed(1))
     grads = []
-    for n in (1, 2):
-        cpu.set_num_threads(n)
-        fast.zero_grad()
-        fast(x).sum().backward()
-        grads.append((fast.a.grad.clone(), fast.b.grad.clone()))
-    cpu.set_num_threads(torch.get_num_threads())
-    assert torch.equal(grads[0][0], grads[1][0]) and torch.equal(grads[0][1], grads[1][1])
+    try:
+        for n in (1, 2, 3):
+            cpu.set_num_threads(n)
+            assert cpu.threads() == n
+            fast.zero_grad()
+            xr = x.clone().requires_grad_(True)
+            fast(xr).backward(g)
+            grads.append((xr.grad, fast.a.grad.clone(), fast.b.grad.clone()))
+    finally:
+        cpu.set_num_threads(0)
+    assert cpu.threads() == torch.get_num_threads()
+    for other in grads[1:]:
+        assert all(torch.equal(u, v) for u, v in zip(grads[0], other))
 
 
 def test_backend_resolution(monkeypatch: pytest.MonkeyPatch) -> None:

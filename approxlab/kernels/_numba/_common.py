@@ -5,7 +5,9 @@ Every kernel works on 1-D (elementwise) or 2-D (PolyNorm rows) contiguous float3
 views, writes into preallocated outputs, and follows one layout:
 
 * the flat input is cut into chunks of ``CHUNK`` elements (a fixed partition, independent of the
-  number of threads); ``prange`` runs over chunks;
+  number of threads); a kernel call runs the chunks ``c0 <= c < c1`` (PolyNorm: the rows), and
+  :mod:`approxlab.kernels.cpu` runs contiguous ranges of chunks on its threads (the kernels release
+  the GIL: ``nogil=True``);
 * inside a chunk, blocks of ``BLOCK`` elements are processed "degree outer, element inner", so the
   recurrences (Hermite, Fourier rotation, Horner) are SIMD loops over the block without ``fastmath``;
 * a parameter gradient (a sum over all elements) is accumulated per lane in float64
@@ -17,7 +19,9 @@ Literal constants are avoided in float32 arithmetic (numba would promote to floa
 constant a kernel needs comes in as an array of the compute dtype.
 
 Kernels are compiled lazily, on their first call, for the argument types of that call only (no
-eager signatures), and cached on disk in the user cache dir.
+eager signatures), and cached on disk in the user cache dir. They are serial numba functions
+(``parallel=False``): the threads come from the caller, which keeps numba's parfor passes (about
+three times the compile time of a kernel) out of the first call.
 """
 
 from __future__ import annotations
@@ -26,13 +30,14 @@ from approxlab.kernels._cache import use_numba_cache_dir
 
 use_numba_cache_dir()  # before the first @njit(cache=True): never write into the package's __pycache__
 
-from numba import njit, prange  # noqa: E402
+from numba import njit  # noqa: E402
 
 BLOCK = 256
 CHUNK = BLOCK * 64
 
-#: Decorator of the parallel kernels (strict IEEE arithmetic, numpy's error model).
-kernel = njit(parallel=True, cache=True, fastmath=False, error_model="numpy")
+#: Decorator of the kernels: serial, GIL released (the caller runs chunk ranges on threads), strict
+#: IEEE arithmetic, numpy's error model.
+kernel = njit(nogil=True, cache=True, fastmath=False, error_model="numpy")
 #: Decorator of the block helpers inlined into the kernels (numba IR inlining: SIMD loops stay fused).
 block_helper = njit(cache=True, fastmath=False, error_model="numpy", inline="always")
 
@@ -78,4 +83,4 @@ def _sum64(u):  # type: ignore[no-untyped-def]
     return s
 
 
-__all__ = ["BLOCK", "CHUNK", "block_helper", "kernel", "n_chunks", "njit", "prange", "reduce_lanes"]
+__all__ = ["BLOCK", "CHUNK", "block_helper", "kernel", "n_chunks", "njit", "reduce_lanes"]

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, prange, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduce_lanes
 
 
 # sin/cos of theta = x * omega inside the kernel, vectorised: theta in the compute dtype (as the
@@ -60,11 +60,10 @@ def _cos_sin_block(xs, m, om, fast, cb, sb, th):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def fourier_fwd(x, a, b, om, fast, out):  # type: ignore[no-untyped-def]
+def fourier_fwd(x, a, b, om, fast, out, c0, c1):  # type: ignore[no-untyped-def]
     N = x.size
     n = b.size
-    nc = max(1, (N + CHUNK - 1) // CHUNK)
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         c1s = np.empty(BLOCK, x.dtype)
         s1s = np.empty(BLOCK, x.dtype)
         th = np.empty(BLOCK, x.dtype)
@@ -96,12 +95,11 @@ def fourier_fwd(x, a, b, om, fast, out):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def fourier_bwd(x, ka, kb, om, fast, g, gx, part):  # type: ignore[no-untyped-def]
+def fourier_bwd(x, ka, kb, om, fast, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
     """ka_k = k a_k, kb_k = k b_k (k = 1..n); part columns: sum g, sum g c_k (k=1..n), sum g s_k."""
     N = x.size
     n = kb.size
-    nc = part.shape[0]
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         c1s = np.empty(BLOCK, x.dtype)
         s1s = np.empty(BLOCK, x.dtype)
         th = np.empty(BLOCK, x.dtype)

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, kernel, prange, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, kernel, reduce_lanes
 
 
 @kernel
-def hermite_fwd(x, a, inv, out):  # type: ignore[no-untyped-def]
+def hermite_fwd(x, a, inv, out, c0, c1):  # type: ignore[no-untyped-def]
     N = x.size
     n = a.size - 1
-    nc = max(1, (N + CHUNK - 1) // CHUNK)
-    for c in prange(nc):
+    for c in range(c0, c1):
         qp = np.empty(BLOCK, x.dtype)
         q = np.empty(BLOCK, x.dtype)
         acc = np.empty(BLOCK, x.dtype)
@@ -45,12 +44,11 @@ def hermite_fwd(x, a, inv, out):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def hermite_bwd(x, a, inv, g, gx, part):  # type: ignore[no-untyped-def]
+def hermite_bwd(x, a, inv, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
     N = x.size
     n = a.size - 1
-    nc = part.shape[0]
     zero = np.zeros(1, x.dtype)[0]
-    for c in prange(nc):
+    for c in range(c0, c1):
         qp = np.empty(BLOCK, x.dtype)
         q = np.empty(BLOCK, x.dtype)
         d = np.empty(BLOCK, x.dtype)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, prange, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduce_lanes
 
 
 # exp(-u) vectorised (math.exp is a scalar libm call): in float64, t = -u clamped to [-1000, 710]
@@ -44,15 +44,14 @@ def _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-
 
 
 @kernel
-def polyact_fwd(x, c, lim, out):  # type: ignore[no-untyped-def]
+def polyact_fwd(x, c, lim, out, c0, c1):  # type: ignore[no-untyped-def]
     """lim = (lo, hi, 1) in the compute dtype."""
     N = x.size
     r = c.size - 1
-    nc = max(1, (N + CHUNK - 1) // CHUNK)
     lo = lim[0]
     hi = lim[1]
     one = lim[2]
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         u = np.empty(BLOCK, x.dtype)
         e = np.empty(BLOCK, x.dtype)
         pr = np.empty(BLOCK, np.float64)
@@ -82,16 +81,15 @@ def polyact_fwd(x, c, lim, out):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def polyact_bwd(x, c, kc, lim, g, gx, part):  # type: ignore[no-untyped-def]
+def polyact_bwd(x, c, kc, lim, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
     """kc_k = k c_k (k = 1..r); part columns: sum g silu'(u) x^k for k = 0..r."""
     N = x.size
     r = c.size - 1
-    nc = part.shape[0]
     lo = lim[0]
     hi = lim[1]
     one = lim[2]
     zero = one - one
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         u = np.empty(BLOCK, x.dtype)
         du = np.empty(BLOCK, x.dtype)
         ins = np.empty(BLOCK, np.bool_)

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, kernel, prange, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, kernel, reduce_lanes
 
 
 @kernel
-def polyrelu_fwd(x, w, bias, out):  # type: ignore[no-untyped-def]
+def polyrelu_fwd(x, w, bias, out, c0, c1):  # type: ignore[no-untyped-def]
     N = x.size
     r = w.size
-    nc = max(1, (N + CHUNK - 1) // CHUNK)
     zero = np.zeros(1, x.dtype)[0]
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         rr = np.empty(BLOCK, x.dtype)
         acc = np.empty(BLOCK, x.dtype)
         stop = min((ch + 1) * CHUNK, N)
@@ -38,13 +37,12 @@ def polyrelu_fwd(x, w, bias, out):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def polyrelu_bwd(x, iw, g, gx, part):  # type: ignore[no-untyped-def]
+def polyrelu_bwd(x, iw, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
     """iw_i = i w_i (i = 1..r); part columns: sum g (the bias), sum g r^i (i = 1..r)."""
     N = x.size
     r = iw.size
-    nc = part.shape[0]
     zero = np.zeros(1, x.dtype)[0]
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         rr = np.empty(BLOCK, x.dtype)
         pw = np.empty(BLOCK, x.dtype)
         d = np.empty(BLOCK, x.dtype)

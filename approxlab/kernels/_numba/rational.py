@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, prange, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduce_lanes
 
 
 @block_helper
@@ -41,15 +41,14 @@ def _basis(xs, m, big, one, zero, pw, e, sx, z, sn):  # type: ignore[no-untyped-
 
 
 @kernel
-def rational_fwd(x, a, b, ope, safe, out):  # type: ignore[no-untyped-def]
+def rational_fwd(x, a, b, ope, safe, out, c0, c1):  # type: ignore[no-untyped-def]
     N = x.size
     m1 = a.size
     n = b.size
     big = max(m1 - 1, n)
-    nc = max(1, (N + CHUNK - 1) // CHUNK)
     one = ope[1]
     zero = one - one
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         pw = np.empty((big + 1, BLOCK), x.dtype)
         e = np.empty((big + 1, BLOCK), x.dtype)
         sx = np.empty(BLOCK, x.dtype)
@@ -91,16 +90,15 @@ def rational_fwd(x, a, b, ope, safe, out):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part):  # type: ignore[no-untyped-def]
+def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
     """ja_j = j a_j, kb_k = k b_k; part columns: dL/da_0..a_m, then dL/db_1..b_n."""
     N = x.size
     m1 = a.size
     n = b.size
     big = max(m1 - 1, n)
-    nc = part.shape[0]
     one = ope[1]
     zero = one - one
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         pw = np.empty((big + 1, BLOCK), x.dtype)
         e = np.empty((big + 1, BLOCK), x.dtype)
         sx = np.empty(BLOCK, x.dtype)

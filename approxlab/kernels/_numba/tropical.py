@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, kernel, prange, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, kernel, reduce_lanes
 
 
 @kernel
-def lines_fwd(x, cc, pp, scale, out):  # type: ignore[no-untyped-def]
+def lines_fwd(x, cc, pp, scale, out, c0, c1):  # type: ignore[no-untyped-def]
     N = x.size
     h = cc.size
-    nc = max(1, (N + CHUNK - 1) // CHUNK)
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         best = np.empty(BLOCK, x.dtype)
         slope = np.empty(BLOCK, x.dtype)
         stop = min((ch + 1) * CHUNK, N)
@@ -39,13 +38,12 @@ def lines_fwd(x, cc, pp, scale, out):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def lines_bwd(x, cc, pp, scale, g, gx, part):  # type: ignore[no-untyped-def]
+def lines_bwd(x, cc, pp, scale, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
     """part columns: sum over the elements where line k is active of g s (k < h), of g s x (h + k)."""
     N = x.size
     h = cc.size
-    nc = part.shape[0]
     zero = np.zeros(1, x.dtype)[0]
-    for ch in prange(nc):
+    for ch in range(c0, c1):
         best = np.empty(BLOCK, x.dtype)
         slope = np.empty(BLOCK, x.dtype)
         arg = np.empty(BLOCK, np.int64)
