@@ -5,7 +5,7 @@ Every kernel works on 1-D (elementwise) or 2-D (PolyNorm rows) contiguous float3
 views, writes into preallocated outputs, and follows one layout:
 
 * the flat input is cut into chunks of ``CHUNK`` elements (a fixed partition, independent of the
-  number of threads); a kernel call runs the chunks ``c0 <= c < c1`` (PolyNorm: the rows), and
+  number of threads); a kernel call runs the chunks ``u0 <= c < u1`` (PolyNorm: the rows), and
   :mod:`approxlab.kernels.cpu` runs contiguous ranges of chunks on its threads (the kernels release
   the GIL: ``nogil=True``);
 * inside a chunk, blocks of ``BLOCK`` elements are processed "degree outer, element inner", so the

@@ -60,10 +60,10 @@ def _cos_sin_block(xs, m, om, fast, cb, sb, th):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def fourier_fwd(x, a, b, om, fast, out, c0, c1):  # type: ignore[no-untyped-def]
+def fourier_fwd(x, a, b, om, fast, out, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
     n = b.size
-    for ch in range(c0, c1):
+    for ch in range(u0, u1):
         c1s = np.empty(BLOCK, x.dtype)
         s1s = np.empty(BLOCK, x.dtype)
         th = np.empty(BLOCK, x.dtype)
@@ -95,11 +95,11 @@ def fourier_fwd(x, a, b, om, fast, out, c0, c1):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def fourier_bwd(x, ka, kb, om, fast, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
+def fourier_bwd(x, ka, kb, om, fast, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """ka_k = k a_k, kb_k = k b_k (k = 1..n); part columns: sum g, sum g c_k (k=1..n), sum g s_k."""
     N = x.size
     n = kb.size
-    for ch in range(c0, c1):
+    for ch in range(u0, u1):
         c1s = np.empty(BLOCK, x.dtype)
         s1s = np.empty(BLOCK, x.dtype)
         th = np.empty(BLOCK, x.dtype)

@@ -10,10 +10,10 @@ from approxlab.kernels._numba._common import BLOCK, CHUNK, kernel, reduce_lanes
 
 
 @kernel
-def hermite_fwd(x, a, inv, out, c0, c1):  # type: ignore[no-untyped-def]
+def hermite_fwd(x, a, inv, out, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
     n = a.size - 1
-    for c in range(c0, c1):
+    for c in range(u0, u1):
         qp = np.empty(BLOCK, x.dtype)
         q = np.empty(BLOCK, x.dtype)
         acc = np.empty(BLOCK, x.dtype)
@@ -44,11 +44,11 @@ def hermite_fwd(x, a, inv, out, c0, c1):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def hermite_bwd(x, a, inv, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
+def hermite_bwd(x, a, inv, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
     n = a.size - 1
     zero = np.zeros(1, x.dtype)[0]
-    for c in range(c0, c1):
+    for c in range(u0, u1):
         qp = np.empty(BLOCK, x.dtype)
         q = np.empty(BLOCK, x.dtype)
         d = np.empty(BLOCK, x.dtype)

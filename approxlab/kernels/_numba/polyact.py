@@ -43,53 +43,57 @@ def _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-
         e[j] = pr[j] * fb1[j] * fb2[j]
 
 
-@kernel
-def polyact_fwd(x, c, lim, out, c0, c1):  # type: ignore[no-untyped-def]
-    """lim = (lo, hi, 1) in the compute dtype."""
-    N = x.size
+@block_helper
+def _silu_input(xs, m, c, lim, u, ins, e, pr, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-def]
+    """u[:m] = clamp(sum_i c_i x^i, lo, hi) (Horner), ins = lo <= u <= hi before the clamp, e = exp(-u);
+    lim = (lo, hi, 1). pr, ib1, ib2, fb1, fb2: the scratch of :func:`_exp_neg_block`."""
     r = c.size - 1
     lo = lim[0]
     hi = lim[1]
+    cr = c[r]
+    for j in range(m):
+        u[j] = cr * xs[j]
+    for k in range(r - 1, 0, -1):
+        ck = c[k]
+        for j in range(m):
+            u[j] = (u[j] + ck) * xs[j]
+    c0 = c[0]
+    for j in range(m):
+        uv = u[j] + c0
+        ins[j] = (uv >= lo) & (uv <= hi)
+        u[j] = lo if uv < lo else (hi if uv > hi else uv)
+    _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2)
+
+
+@kernel
+def polyact_fwd(x, c, lim, out, u0, u1):  # type: ignore[no-untyped-def]
+    """lim = (lo, hi, 1) in the compute dtype."""
+    N = x.size
     one = lim[2]
-    for ch in range(c0, c1):
+    for ch in range(u0, u1):
         u = np.empty(BLOCK, x.dtype)
+        ins = np.empty(BLOCK, np.bool_)
         e = np.empty(BLOCK, x.dtype)
         pr = np.empty(BLOCK, np.float64)
-        ib1 = np.empty(BLOCK, np.int64)
-        ib2 = np.empty(BLOCK, np.int64)
-        fb1 = ib1.view(np.float64)
-        fb2 = ib2.view(np.float64)
+        ib = np.empty((2, BLOCK), np.int64)
+        fb = ib.view(np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
-            xs = x[i0:i0 + m]
             os_ = out[i0:i0 + m]
-            cr = c[r]
-            for j in range(m):
-                u[j] = cr * xs[j]
-            for k in range(r - 1, 0, -1):
-                ck = c[k]
-                for j in range(m):
-                    u[j] = (u[j] + ck) * xs[j]
-            c0 = c[0]
-            for j in range(m):
-                uv = u[j] + c0
-                u[j] = lo if uv < lo else (hi if uv > hi else uv)
-            _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2)
+            _silu_input(x[i0:i0 + m], m, c, lim, u, ins, e, pr, ib[0], ib[1], fb[0], fb[1])
             for j in range(m):
                 os_[j] = u[j] / (one + e[j])
 
 
 @kernel
-def polyact_bwd(x, c, kc, lim, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
+def polyact_bwd(x, c, kc, lim, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """kc_k = k c_k (k = 1..r); part columns: sum g silu'(u) x^k for k = 0..r."""
     N = x.size
     r = c.size - 1
-    lo = lim[0]
-    hi = lim[1]
     one = lim[2]
     zero = one - one
-    for ch in range(c0, c1):
+    for ch in range(u0, u1):
         u = np.empty(BLOCK, x.dtype)
         du = np.empty(BLOCK, x.dtype)
         ins = np.empty(BLOCK, np.bool_)
@@ -97,10 +101,8 @@ def polyact_bwd(x, c, kc, lim, g, gx, part, c0, c1):  # type: ignore[no-untyped-
         gu = np.empty(BLOCK, x.dtype)
         pw = np.empty(BLOCK, x.dtype)
         pr = np.empty(BLOCK, np.float64)
-        ib1 = np.empty(BLOCK, np.int64)
-        ib2 = np.empty(BLOCK, np.int64)
-        fb1 = ib1.view(np.float64)
-        fb2 = ib2.view(np.float64)
+        ib = np.empty((2, BLOCK), np.int64)
+        fb = ib.view(np.float64)
         lanes = np.zeros((r + 1, BLOCK), np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
@@ -108,24 +110,14 @@ def polyact_bwd(x, c, kc, lim, g, gx, part, c0, c1):  # type: ignore[no-untyped-
             xs = x[i0:i0 + m]
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
-            cr = c[r]
+            _silu_input(xs, m, c, lim, u, ins, e, pr, ib[0], ib[1], fb[0], fb[1])
             kr = kc[r - 1]
             for j in range(m):
-                u[j] = cr * xs[j]
                 du[j] = kr
             for k in range(r - 1, 0, -1):
-                ck = c[k]
                 kk = kc[k - 1]
                 for j in range(m):
-                    xv = xs[j]
-                    u[j] = (u[j] + ck) * xv
-                    du[j] = du[j] * xv + kk
-            c0 = c[0]
-            for j in range(m):
-                uv = u[j] + c0
-                ins[j] = (uv >= lo) & (uv <= hi)
-                u[j] = lo if uv < lo else (hi if uv > hi else uv)
-            _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2)
+                    du[j] = du[j] * xs[j] + kk
             for j in range(m):
                 uc = u[j]
                 sg = one / (one + e[j])

@@ -29,12 +29,12 @@ def _row_scale(xr, eps_pos):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def polynorm_fwd(x, w, bias, eps_root, out, c0, c1):  # type: ignore[no-untyped-def]
+def polynorm_fwd(x, w, bias, eps_root, out, u0, u1):  # type: ignore[no-untyped-def]
     """eps_root[p-1] = eps^(1/(2p)) (float64)."""
     R, d = x.shape
     r = w.size
     eps_pos = eps_root[0] > 0
-    for row in range(c0, c1):
+    for row in range(u0, u1):
         xr = x[row]
         s = _row_scale(xr, eps_pos)
         y = np.empty(d, x.dtype)
@@ -62,12 +62,12 @@ def polynorm_fwd(x, w, bias, eps_root, out, c0, c1):  # type: ignore[no-untyped-
 
 
 @kernel
-def polynorm_bwd(x, w, eps_root, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
+def polynorm_bwd(x, w, eps_root, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """part[row]: sum_j g_j (the bias), then sum_j g_j y_j^p rho_p for p = 1..r."""
     R, d = x.shape
     r = w.size
     eps_pos = eps_root[0] > 0
-    for row in range(c0, c1):
+    for row in range(u0, u1):
         xr = x[row]
         gr = g[row]
         s = _row_scale(xr, eps_pos)

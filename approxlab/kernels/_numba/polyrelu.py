@@ -9,11 +9,11 @@ from approxlab.kernels._numba._common import BLOCK, CHUNK, kernel, reduce_lanes
 
 
 @kernel
-def polyrelu_fwd(x, w, bias, out, c0, c1):  # type: ignore[no-untyped-def]
+def polyrelu_fwd(x, w, bias, out, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
     r = w.size
     zero = np.zeros(1, x.dtype)[0]
-    for ch in range(c0, c1):
+    for ch in range(u0, u1):
         rr = np.empty(BLOCK, x.dtype)
         acc = np.empty(BLOCK, x.dtype)
         stop = min((ch + 1) * CHUNK, N)
@@ -37,12 +37,12 @@ def polyrelu_fwd(x, w, bias, out, c0, c1):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def polyrelu_bwd(x, iw, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
+def polyrelu_bwd(x, iw, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """iw_i = i w_i (i = 1..r); part columns: sum g (the bias), sum g r^i (i = 1..r)."""
     N = x.size
     r = iw.size
     zero = np.zeros(1, x.dtype)[0]
-    for ch in range(c0, c1):
+    for ch in range(u0, u1):
         rr = np.empty(BLOCK, x.dtype)
         pw = np.empty(BLOCK, x.dtype)
         d = np.empty(BLOCK, x.dtype)

@@ -40,57 +40,80 @@ def _basis(xs, m, big, one, zero, pw, e, sx, z, sn):  # type: ignore[no-untyped-
             ep[j] = lv if abs(xs[j]) <= one else hv
 
 
+@block_helper
+def _num_den(e, m, a, b, cd, zero, safe, num, den, q):  # type: ignore[no-untyped-def]
+    """On the scaled basis rows e[p, :m]: num = sum_p a_p e_p; den = cd |e_0| (+ sum_k |b_k||e_k| if
+    safe); q = sum_k b_k e_k if not safe, else 0. (D = den + |q| in both cases.)"""
+    e0 = e[0]
+    a0 = a[0]
+    for j in range(m):
+        num[j] = a0 * e0[j]
+        den[j] = cd * abs(e0[j])
+        q[j] = zero
+    for p in range(1, a.size):
+        ap = a[p]
+        ep = e[p]
+        for j in range(m):
+            num[j] += ap * ep[j]
+    for k in range(1, b.size + 1):
+        bk = b[k - 1]
+        abk = abs(bk)
+        ek = e[k]
+        if safe:
+            for j in range(m):
+                den[j] += abk * abs(ek[j])
+        else:
+            for j in range(m):
+                q[j] += bk * ek[j]
+
+
+@block_helper
+def _derivatives(e, m, ja, kb, zero, safe, dnum, dden):  # type: ignore[no-untyped-def]
+    """dnum = sum_p j a_p e_{p-1}; dden = sum_k k|b_k||e_{k-1}| if safe, else sum_k k b_k e_{k-1}."""
+    for j in range(m):
+        dnum[j] = zero
+        dden[j] = zero
+    for p in range(1, ja.size):
+        jap = ja[p]
+        em = e[p - 1]
+        for j in range(m):
+            dnum[j] += jap * em[j]
+    for k in range(1, kb.size + 1):
+        kbk = kb[k - 1]
+        em = e[k - 1]
+        if safe:
+            akb = abs(kbk)
+            for j in range(m):
+                dden[j] += akb * abs(em[j])
+        else:
+            for j in range(m):
+                dden[j] += kbk * em[j]
+
+
 @kernel
-def rational_fwd(x, a, b, ope, safe, out, c0, c1):  # type: ignore[no-untyped-def]
+def rational_fwd(x, a, b, ope, safe, out, u0, u1):  # type: ignore[no-untyped-def]
+    """ope = (1 + eps, 1) in the compute dtype."""
     N = x.size
-    m1 = a.size
-    n = b.size
-    big = max(m1 - 1, n)
+    big = max(a.size - 1, b.size)
     one = ope[1]
     zero = one - one
-    for ch in range(c0, c1):
+    for ch in range(u0, u1):
         pw = np.empty((big + 1, BLOCK), x.dtype)
         e = np.empty((big + 1, BLOCK), x.dtype)
-        sx = np.empty(BLOCK, x.dtype)
-        z = np.empty(BLOCK, x.dtype)
-        sn = np.empty(BLOCK, x.dtype)
-        num = np.empty(BLOCK, x.dtype)
-        den = np.empty(BLOCK, x.dtype)
-        q = np.empty(BLOCK, x.dtype)
+        sc = np.empty((6, BLOCK), x.dtype)  # scratch rows
+        sx, z, sn, num, den, q = sc[0], sc[1], sc[2], sc[3], sc[4], sc[5]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
-            xs = x[i0:i0 + m]
             os_ = out[i0:i0 + m]
-            _basis(xs, m, big, one, zero, pw, e, sx, z, sn)
-            e0 = e[0]
-            a0 = a[0]
-            c0 = ope[0]
-            for j in range(m):
-                num[j] = a0 * e0[j]
-                den[j] = c0 * abs(e0[j])
-                q[j] = zero
-            for p in range(1, m1):
-                ap = a[p]
-                ep = e[p]
-                for j in range(m):
-                    num[j] += ap * ep[j]
-            for k in range(1, n + 1):
-                bk = b[k - 1]
-                abk = abs(bk)
-                ek = e[k]
-                if safe:
-                    for j in range(m):
-                        den[j] += abk * abs(ek[j])
-                else:
-                    for j in range(m):
-                        q[j] += bk * ek[j]
+            _basis(x[i0:i0 + m], m, big, one, zero, pw, e, sx, z, sn)
+            _num_den(e, m, a, b, ope[0], zero, safe, num, den, q)
             for j in range(m):
                 os_[j] = num[j] / (den[j] + abs(q[j]))
 
 
 @kernel
-def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part, c0, c1):  # type: ignore[no-untyped-def]
+def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """ja_j = j a_j, kb_k = k b_k; part columns: dL/da_0..a_m, then dL/db_1..b_n."""
     N = x.size
     m1 = a.size
@@ -98,59 +121,20 @@ def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part, c0, c1):  # type: igno
     big = max(m1 - 1, n)
     one = ope[1]
     zero = one - one
-    for ch in range(c0, c1):
+    for ch in range(u0, u1):
         pw = np.empty((big + 1, BLOCK), x.dtype)
         e = np.empty((big + 1, BLOCK), x.dtype)
-        sx = np.empty(BLOCK, x.dtype)
-        z = np.empty(BLOCK, x.dtype)
-        sn = np.empty(BLOCK, x.dtype)
-        num = np.empty(BLOCK, x.dtype)
-        dnum = np.empty(BLOCK, x.dtype)
-        den = np.empty(BLOCK, x.dtype)
-        dden = np.empty(BLOCK, x.dtype)
-        q = np.empty(BLOCK, x.dtype)
-        gd = np.empty(BLOCK, x.dtype)
-        grv = np.empty(BLOCK, x.dtype)
+        sc = np.empty((10, BLOCK), x.dtype)  # scratch rows
+        sx, z, sn, num, dnum, den, dden, q, gd, grv = sc[0], sc[1], sc[2], sc[3], sc[4], sc[5], sc[6], sc[7], sc[8], sc[9]
         lanes = np.zeros((m1 + n, BLOCK), np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
-            xs = x[i0:i0 + m]
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
-            _basis(xs, m, big, one, zero, pw, e, sx, z, sn)
-            e0 = e[0]
-            a0 = a[0]
-            c0 = ope[0]
-            for j in range(m):
-                num[j] = a0 * e0[j]
-                dnum[j] = zero
-                den[j] = c0 * abs(e0[j])
-                dden[j] = zero
-                q[j] = zero
-            for p in range(1, m1):
-                ap = a[p]
-                jap = ja[p]
-                ep = e[p]
-                em = e[p - 1]
-                for j in range(m):
-                    num[j] += ap * ep[j]
-                    dnum[j] += jap * em[j]
-            for k in range(1, n + 1):
-                bk = b[k - 1]
-                kbk = kb[k - 1]
-                ek = e[k]
-                em = e[k - 1]
-                if safe:
-                    abk = abs(bk)
-                    akb = abs(kbk)
-                    for j in range(m):
-                        den[j] += abk * abs(ek[j])
-                        dden[j] += akb * abs(em[j])
-                else:
-                    for j in range(m):
-                        q[j] += bk * ek[j]
-                        dden[j] += kbk * em[j]
+            _basis(x[i0:i0 + m], m, big, one, zero, pw, e, sx, z, sn)
+            _num_den(e, m, a, b, ope[0], zero, safe, num, den, q)
+            _derivatives(e, m, ja, kb, zero, safe, dnum, dden)
             for j in range(m):
                 qj = q[j]
                 sq = one if qj > 0 else (-one if qj < 0 else zero)
