@@ -283,6 +283,34 @@ def test_one_family_defines_only_its_own_kernels(tmp_path) -> None:  # type: ign
         cpu.load("gelu")
 
 
+def test_kernels_run_in_a_forked_child_after_the_pool_started() -> None:
+    """The thread pool of the CPU kernels does not survive fork(); a child (multiprocessing's fork start
+    method, as sweep workers may use) gets a new pool instead of waiting forever on dead threads."""
+    import multiprocessing as mp
+
+    from approxlab.kernels import cpu
+
+    if "fork" not in mp.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    act = create("hermite", degree=3, backend="numba")
+    x = torch.randn(200_000, generator=torch.Generator().manual_seed(0))
+    cpu.set_num_threads(2)
+    try:
+        want = act(x).detach()  # starts the pool in this process
+        with mp.get_context("fork").Pool(1) as pool:
+            got = pool.apply_async(_forked_forward, (act, x)).get(timeout=60)
+    finally:
+        cpu.set_num_threads(0)
+    assert torch.equal(torch.from_numpy(got), want)
+
+
+def _forked_forward(act: torch.nn.Module, x: torch.Tensor) -> object:
+    from approxlab.kernels import cpu
+
+    cpu.set_num_threads(2)
+    return act(x).detach().numpy()  # a numpy array: pickled by value, not through torch's shared memory
+
+
 def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
     """The vectorised float64 sin/cos (float32 theta, Cody-Waite + Taylor, libm fix-up past
     TRIG_LIMIT / non-finite) and exp (two exponent fields) against numpy over their whole ranges."""

@@ -18,6 +18,7 @@ Threads: the kernels are serial numba functions that release the GIL; :func:`_ru
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
@@ -31,6 +32,17 @@ _MODULES: dict[str, ModuleType] = {}
 _THREADS = 0  # 0: follow torch.get_num_threads()
 _POOL: ThreadPoolExecutor | None = None
 _POOL_WORKERS = 0
+
+
+def _after_fork_in_child() -> None:
+    """A forked child has none of the parent's pool threads (and may inherit a held lock): start afresh."""
+    global _LOCK, _POOL, _POOL_WORKERS
+    _LOCK = threading.Lock()
+    _POOL, _POOL_WORKERS = None, 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def load(family: str = "") -> ModuleType:
