@@ -96,7 +96,10 @@ def load_records(use_cache: bool = True) -> list[dict[str, Any]]:
     """
     if not use_cache:
         return records_from_registry()
-    path = cache_file()
+    try:
+        path = cache_file()
+    except ValueError:  # the cache dir cannot be created: list without it
+        return records_from_registry()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if _valid(data):

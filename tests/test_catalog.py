@@ -73,6 +73,15 @@ def test_unwritable_cache_still_lists(cache: Path, monkeypatch: pytest.MonkeyPat
     assert catalog.load_records(use_cache=False) == catalog.records_from_registry()
 
 
+def test_no_cache_dir_still_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("APPROXLAB_CACHE_DIR", str(blocker / "cache"))  # under a file: cannot be created
+    with pytest.raises(ValueError, match="cannot be created"):
+        catalog.cache_file()
+    assert catalog.load_records() == catalog.records_from_registry()
+
+
 def test_cached_list_imports_neither_torch_nor_sympy(tmp_path: Path) -> None:
     env = {**os.environ, "APPROXLAB_CACHE_DIR": str(tmp_path)}
     code = ("import sys; from approxlab.cli import main\n"
