@@ -201,7 +201,77 @@ def test_gradcheck_ffn_float64():
     torch.manual_seed(0)
     ffn = PolyRationalFFN(3, 4, norm=True).double()
     x = torch.randn(2, 3, dtype=torch.float64, generator=GEN().manual_seed(0))
+    # |Q| has kinks (RationalAct's Q = b_1 u + b_2 u^2 = 0): a finite difference across one is not the
+    # derivative, whatever the backend (see test_abs_denominator_gradient_at_and_near_kinks). The
+    # precondition, checked rather than assumed: every input u of the rational is far enough from a kink
+    # that gradcheck's 1e-6 steps (moving Q by < 1e-6 * |dQ/dparam|) stay on one side.
+    u = ffn._norm(ffn.norm_u, ffn._linear(ffn.w_u, x)).detach()
+    b = ffn.rational.b.detach()
+    assert (b[0] * u + b[1] * u**2).abs().min() > 1e-4
     assert _gradcheck_module(ffn, x, fast_mode=True)  # 61 parameters: random-projection gradcheck
+
+
+def _exact_abs_rational_grads(a, b, x, eps):
+    """(dR/dx, dR/da, dR/db) of R = P / (1 + eps + |Q|) at one float x, in exact rationals, with
+    d|Q| = sign(Q) dQ and sign(0) = 0 (torch's subgradient of abs, and the central difference at Q = 0)."""
+    from fractions import Fraction as Fr
+
+    xv, e = Fr(x), Fr(eps)
+    p = sum(Fr(c) * xv**j for j, c in enumerate(a))
+    dp = sum(j * Fr(c) * xv ** (j - 1) for j, c in enumerate(a) if j)
+    q = sum(Fr(c) * xv ** (k + 1) for k, c in enumerate(b))
+    dq = sum((k + 1) * Fr(c) * xv**k for k, c in enumerate(b))
+    sg = (q > 0) - (q < 0)
+    d = 1 + e + abs(q)
+    gx = (dp * d - p * sg * dq) / d**2
+    ga = [xv**j / d for j in range(len(a))]
+    gb = [-p * sg * xv ** (k + 1) / d**2 for k in range(len(b))]
+    return float(gx), [float(v) for v in ga], [float(v) for v in gb], q
+
+
+@pytest.mark.parametrize("backend", ["eager", "numba"])
+@pytest.mark.parametrize("bq,roots", [((1.0, 1.0), (0.0, -1.0)), ((0.5, 1.0), (-0.5,)), ((-3.0, 1.0), (3.0,)),
+                                      ((-2.0, -1.0, 1.0), (-1.0, 2.0)), ((-6.0, 1.0), (6.0,))])
+def test_abs_denominator_gradient_at_and_near_kinks(backend, bq, roots):
+    """R = P / (1 + eps + |Q|) where Q = sum b_k x^k crosses 0 (|x| < 1 and the scaled |x| > 1 basis of
+    the kernel): the b-, a- and x-gradients against exact rationals at the root (d|Q| = 0 there, as
+    torch's abs and the central difference) and on both sides (sign(Q) flips), and against central
+    differences in b. Points closer to a root than rounding can resolve (|Q| below ~1e-12 of its
+    terms, where no float evaluation knows the sign) are not used."""
+    from approxlab import kernels
+
+    if backend == "numba" and not kernels.HAS_NUMBA:
+        pytest.skip("numba is not installed")
+    m = SafeRational(3, len(bq), "abs", eps=1e-6, backend=backend).double()
+    with torch.no_grad():
+        m.a.copy_(torch.tensor([0.3, -0.7, 1.1, 0.2]))
+        m.b.copy_(torch.tensor(bq))
+    a_list = m.a.tolist()
+    for r in roots:
+        for off in (0.0, 1e-6, -1e-6, 1e-3, -1e-3, 0.25, -0.25):
+            xv = r + off * max(1.0, abs(r))
+            gx_ex, ga_ex, gb_ex, q = _exact_abs_rational_grads(a_list, bq, xv, 1e-6)
+            assert (q == 0) == (off == 0.0)  # the roots are exact in float64
+            x = torch.tensor([xv], dtype=torch.float64, requires_grad=True)
+            m.zero_grad()
+            m(x).sum().backward()
+            np.testing.assert_allclose(m.b.grad.numpy(), gb_ex, rtol=1e-9, atol=1e-14, err_msg=f"x={xv}")
+            np.testing.assert_allclose(m.a.grad.numpy(), ga_ex, rtol=1e-12, atol=0, err_msg=f"x={xv}")
+            np.testing.assert_allclose(x.grad.item(), gx_ex, rtol=1e-9, atol=1e-14, err_msg=f"x={xv}")
+            if off == 0.0:
+                assert m.b.grad.abs().max().item() == 0.0
+            # central differences in b with a step that stays on one side of the kink (|dQ| < |Q| / 10)
+            xs = torch.tensor([xv], dtype=torch.float64)
+            h = 1e-4 if off == 0.0 else min(1e-6, abs(float(q)) / 10 / max(1.0, abs(xv)) ** len(bq))
+            for k in range(len(bq)):
+                with torch.no_grad():
+                    m.b[k] += h
+                    up = m(xs).item()
+                    m.b[k] -= 2 * h
+                    down = m(xs).item()
+                    m.b[k] += h
+                fd = (up - down) / (2 * h)
+                assert fd == pytest.approx(gb_ex[k], rel=1e-4, abs=1e-6), (xv, k)
 
 
 # --- symbolic form ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -187,19 +188,27 @@ def test_nan_propagates() -> None:
 
 
 def test_parameter_gradients_do_not_depend_on_the_thread_count() -> None:
-    """Fixed chunking and per-chunk float64 partials: bitwise the same with 1 and 2 threads."""
+    """Fixed chunking and per-chunk float64 partials: bitwise the same with 1, 2 and 3 threads (3: ranges
+    of unequal length), in x and in the parameters."""
     from approxlab.kernels import cpu
 
     _, fast = _pair("fourier", {"degree": 8}, torch.float32)
     x = torch.randn(300_000, generator=torch.Generator().manual_seed(0))
+    g = torch.randn(300_000, generator=torch.Generator().manual_seed(1))
     grads = []
-    for n in (1, 2):
-        cpu.set_num_threads(n)
-        fast.zero_grad()
-        fast(x).sum().backward()
-        grads.append((fast.a.grad.clone(), fast.b.grad.clone()))
-    cpu.set_num_threads(torch.get_num_threads())
-    assert torch.equal(grads[0][0], grads[1][0]) and torch.equal(grads[0][1], grads[1][1])
+    try:
+        for n in (1, 2, 3):
+            cpu.set_num_threads(n)
+            assert cpu.threads() == n
+            fast.zero_grad()
+            xr = x.clone().requires_grad_(True)
+            fast(xr).backward(g)
+            grads.append((xr.grad, fast.a.grad.clone(), fast.b.grad.clone()))
+    finally:
+        cpu.set_num_threads(0)
+    assert cpu.threads() == torch.get_num_threads()
+    for other in grads[1:]:
+        assert all(torch.equal(u, v) for u, v in zip(grads[0], other))
 
 
 def test_backend_resolution(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -236,16 +245,70 @@ def test_numba_cache_goes_to_the_user_cache_dir(tmp_path) -> None:  # type: igno
 
 
 def test_direct_import_of_the_numba_kernels_also_uses_the_user_cache_dir(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """``import approxlab.kernels._numba`` without the CPU ops (as doctest collection does) must not
-    fall back to numba's default, the package's own ``__pycache__``."""
+    """Importing any module of ``approxlab.kernels._numba`` directly, without the CPU ops (as doctest
+    collection does), must not fall back to numba's default, the package's own ``__pycache__``: every
+    family module, and the shared one, in a fresh process each."""
+    from approxlab.kernels import _numba
+
+    pkg = Path(_numba.__file__).parent
+    before = {p for p in pkg.rglob("*") if p.suffix in (".nbi", ".nbc")}
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["APPROXLAB_CACHE_DIR"] = str(tmp_path)
-    code = ("import numpy as np, numba; import approxlab.kernels._numba as k; "
-            "assert k._sum64(np.ones(8)) == 8.0; print(numba.config.CACHE_DIR)")
+    for mod in ("_common", *_numba.FAMILIES):
+        env["APPROXLAB_CACHE_DIR"] = str(tmp_path / mod)
+        code = (f"import numpy as np, numba; import approxlab.kernels._numba.{mod}; "
+                "from approxlab.kernels._numba._common import _sum64; "
+                "assert _sum64(np.ones(8)) == 8.0; print(numba.config.CACHE_DIR)")
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == str(tmp_path / mod / "numba")
+        assert any((tmp_path / mod / "numba").rglob("*.nbi"))
+    assert {p for p in pkg.rglob("*") if p.suffix in (".nbi", ".nbc")} == before
+
+
+def test_one_family_defines_only_its_own_kernels(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """cpu.load(family) imports that family's module (and the shared one), no other family."""
+    import importlib
+
+    from approxlab.kernels import _numba, cpu
+
+    code = ("import sys; from approxlab.kernels import cpu; k = cpu.load('polyrelu'); "
+            "print(sorted(m for m in sys.modules if m.startswith('approxlab.kernels._numba.')))")
+    env = {**{k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}, "APPROXLAB_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == str(tmp_path / "numba")
-    assert any((tmp_path / "numba").rglob("*.nbi"))
+    assert out.stdout.strip() == str(["approxlab.kernels._numba._common", "approxlab.kernels._numba.polyrelu"])
+    assert cpu.load("rational") is importlib.import_module("approxlab.kernels._numba.rational")
+    assert set(_numba.FAMILIES) == {p.stem for p in Path(_numba.__file__).parent.glob("[!_]*.py")}
+    with pytest.raises(ValueError, match="family must be one of hermite, fourier"):
+        cpu.load("gelu")
+
+
+def test_kernels_run_in_a_forked_child_after_the_pool_started() -> None:
+    """The thread pool of the CPU kernels does not survive fork(); a child (multiprocessing's fork start
+    method, as sweep workers may use) gets a new pool instead of waiting forever on dead threads."""
+    import multiprocessing as mp
+
+    from approxlab.kernels import cpu
+
+    if "fork" not in mp.get_all_start_methods():
+        pytest.skip("no fork on this platform")
+    act = create("hermite", degree=3, backend="numba")
+    x = torch.randn(200_000, generator=torch.Generator().manual_seed(0))
+    cpu.set_num_threads(2)
+    try:
+        want = act(x).detach()  # starts the pool in this process
+        with mp.get_context("fork").Pool(1) as pool:
+            got = pool.apply_async(_forked_forward, (act, x)).get(timeout=60)
+    finally:
+        cpu.set_num_threads(0)
+    assert torch.equal(torch.from_numpy(got), want)
+
+
+def _forked_forward(act: torch.nn.Module, x: torch.Tensor) -> object:
+    from approxlab.kernels import cpu
+
+    cpu.set_num_threads(2)
+    return act(x).detach().numpy()  # a numpy array: pickled by value, not through torch's shared memory
 
 
 def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
@@ -255,14 +318,14 @@ def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
 
     from approxlab.kernels import cpu
 
-    k = cpu.load()
+    fourier, polyact = cpu.load("fourier"), cpu.load("polyact")
     rng = np.random.default_rng(0)
     th = np.concatenate([rng.uniform(-10, 10, 300), rng.uniform(-2e5, 2e5, 100), 10.0 ** rng.uniform(-30, 30, 100),
                          [0.0, -0.0, np.pi / 4, 3 * np.pi / 4, 1e5, -1e5, 1e5 + 1, 3e38, np.inf, -np.inf, np.nan]])
     th = th.astype(np.float32)
     m = th.size
     c, s, scratch = (np.empty(m, np.float32) for _ in range(3))
-    k._cos_sin_block(th, m, np.ones(1, np.float32), True, c, s, scratch)
+    fourier._cos_sin_block(th, m, np.ones(1, np.float32), True, c, s, scratch)
     t64 = th.astype(np.float64)
     with np.errstate(invalid="ignore"):
         np.testing.assert_allclose(c, np.cos(t64), rtol=0, atol=2 ** -24)
@@ -272,7 +335,7 @@ def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
     e = np.empty(u.size)
     n = u.size
     ib1, ib2 = np.empty(n, np.int64), np.empty(n, np.int64)
-    k._exp_neg_block(u, n, e, np.empty(n), ib1, ib2, ib1.view(np.float64), ib2.view(np.float64))
+    polyact._exp_neg_block(u, n, e, np.empty(n), ib1, ib2, ib1.view(np.float64), ib2.view(np.float64))
     with np.errstate(over="ignore"):
         want = np.exp(-u)
     fin = np.isfinite(u)

@@ -22,20 +22,15 @@ def list_activations(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list instead of a table.")] = False,
 ) -> None:
     """Print every activation with its paper, equation and options."""
-    from approxlab.activations import entries
+    from approxlab.catalog import load_records  # the registry's metadata, cached: no torch/sympy import
 
-    rows = [e for e in entries() if paper is None or e.paper == paper]
+    records = load_records()
+    rows = [r for r in records if paper is None or r["paper"] == paper]
     if paper is not None and not rows:
-        papers = sorted({e.paper for e in entries()})
+        papers = sorted({r["paper"] for r in records})
         raise ValueError(f"--paper must be one of {', '.join(papers)}; got {paper!r}")
     if as_json:
-        records = [
-            {"name": e.name, "paper": e.paper, "equation": e.equation, "elementwise": e.elementwise,
-             "options": {k: {"default": repr(v[0]), "help": v[1]} for k, v in e.options.items()},
-             "summary": e.summary}
-            for e in rows
-        ]
-        print(json.dumps(records, indent=1))
+        print(json.dumps(rows, indent=1))
         return
     from rich.console import Console
     from rich.table import Table
@@ -46,10 +41,10 @@ def list_activations(
     cols = ("name", "paper", "equation", "kind", "options", "formula") if wide else ("name", "paper", "equation", "formula")
     for col in cols:
         table.add_column(col, overflow="fold")
-    for e in rows:
-        opts = ", ".join(f"{k}={v[0]!r}" for k, v in e.options.items())
-        cells = {"name": e.name, "paper": e.paper, "equation": e.equation,
-                 "kind": "elementwise" if e.elementwise else "vector", "options": opts, "formula": e.summary}
+    for r in rows:
+        opts = ", ".join(f"{k}={v['default']}" for k, v in r["options"].items())
+        cells = {"name": r["name"], "paper": r["paper"], "equation": r["equation"],
+                 "kind": "elementwise" if r["elementwise"] else "vector", "options": opts, "formula": r["summary"]}
         table.add_row(*(cells[c] for c in cols))
     console.print(table)
 

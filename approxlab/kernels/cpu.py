@@ -1,5 +1,5 @@
 """CPU implementations of the :mod:`approxlab.kernels.ops` custom ops, by the numba kernels of
-:mod:`approxlab.kernels._numba`.
+:mod:`approxlab.kernels._numba` (one module per family, imported on the family's first call).
 
 numba is imported on the first kernel call (never at ``import approxlab``), after pointing its
 on-disk cache at the user cache dir (``NUMBA_CACHE_DIR``, unless the user set it), so compiled
@@ -9,31 +9,59 @@ Each function takes contiguous float32/float64 CPU tensors of one dtype (the cal
 :mod:`approxlab.kernels` cast and make contiguous), works on zero-copy numpy views and returns new
 tensors. Parameter gradients are summed from per-chunk float64 partials in a fixed order
 (deterministic, independent of the thread count), then cast to the parameter dtype.
+
+Threads: the kernels are serial numba functions that release the GIL; :func:`_run` cuts the chunks
+(PolyNorm: the rows) into one contiguous range per thread and runs them on a small thread pool, with
+``torch.get_num_threads()`` threads unless :func:`set_num_threads` says otherwise.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 
 import numpy as np
 import torch
 
 
-_LOCK = threading.Lock()  # numba's default "workqueue" threading layer is not re-entrant
-_MODULE: ModuleType | None = None
+_LOCK = threading.Lock()  # guards the lazy imports and the thread pool
+_MODULES: dict[str, ModuleType] = {}
+_THREADS = 0  # 0: follow torch.get_num_threads()
+_POOL: ThreadPoolExecutor | None = None
+_POOL_WORKERS = 0
 
 
-def load() -> ModuleType:
-    """Import the numba kernels (once), with numba's cache in the user cache dir."""
-    global _MODULE
-    if _MODULE is None:
+def _after_fork_in_child() -> None:
+    """A forked child has none of the parent's pool threads (and may inherit a held lock): start afresh."""
+    global _LOCK, _POOL, _POOL_WORKERS
+    _LOCK = threading.Lock()
+    _POOL, _POOL_WORKERS = None, 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def load(family: str = "") -> ModuleType:
+    """Import the numba kernels of one ``family`` (a module of :mod:`approxlab.kernels._numba`; with
+    no family, the shared :mod:`~approxlab.kernels._numba._common`), once, with numba's cache in the
+    user cache dir. Only that family's kernels are defined (and, on their first call, compiled)."""
+    name = family or "_common"
+    mod = _MODULES.get(name)
+    if mod is None:
         with _LOCK:
-            if _MODULE is None:
-                from approxlab.kernels import _numba  # sets numba's cache dir before its kernels are defined
+            mod = _MODULES.get(name)
+            if mod is None:
+                from approxlab.kernels import _numba  # sets numba's cache dir before any kernel is defined
 
-                _MODULE = _numba
-    return _MODULE
+                if name != "_common" and name not in _numba.FAMILIES:
+                    raise ValueError(f"family must be one of {', '.join(_numba.FAMILIES)}; got {family!r}")
+                mod = importlib.import_module(f"approxlab.kernels._numba.{name}")
+                _MODULES[name] = mod
+    return mod
 
 
 def _np(t: torch.Tensor) -> np.ndarray:
@@ -48,8 +76,12 @@ def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
             raise TypeError(f"numba kernels need parameters of x's dtype {x.dtype} on the CPU, got {p.dtype} on {p.device}")
 
 
-def _partials(k: ModuleType, n: int, cols: int) -> np.ndarray:
-    return np.zeros((k.n_chunks(n), cols), np.float64)
+def _chunks(x: torch.Tensor) -> int:
+    return load().n_chunks(x.numel())  # type: ignore[no-any-return]
+
+
+def _partials(n: int, cols: int) -> np.ndarray:
+    return np.zeros((load().n_chunks(n), cols), np.float64)
 
 
 def _sum(part: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
@@ -60,9 +92,38 @@ def _const(values: list[float], dtype: torch.dtype) -> np.ndarray:
     return np.asarray(values, dtype=np.float32 if dtype == torch.float32 else np.float64)
 
 
-def _run(fn, *args) -> None:  # type: ignore[no-untyped-def]
+def _pool(workers: int) -> ThreadPoolExecutor:
+    global _POOL, _POOL_WORKERS
     with _LOCK:
-        fn(*args)
+        if _POOL is None or _POOL_WORKERS != workers:
+            if _POOL is not None:
+                _POOL.shutdown(wait=False)
+            _POOL = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="approxlab-kernels")
+            _POOL_WORKERS = workers
+        return _POOL
+
+
+def threads() -> int:
+    """Threads the kernels use: :func:`set_num_threads`'s value, else ``torch.get_num_threads()``."""
+    return _THREADS or torch.get_num_threads()
+
+
+def _run(fn, units: int, *args) -> None:  # type: ignore[no-untyped-def]
+    """``fn(*args, u0, u1)`` over the units (chunks or rows) ``0 <= u < units``, cut into contiguous
+    ranges, one per thread (this thread runs the first). The partition of the data into units does not
+    depend on the thread count, so neither do the results."""
+    t = max(1, min(threads(), units))
+    if t == 1:
+        fn(*args, 0, units)
+        return
+    bounds = [units * i // t for i in range(t + 1)]
+    pool = _pool(t - 1)
+    futures = [pool.submit(fn, *args, bounds[i], bounds[i + 1]) for i in range(1, t)]
+    try:
+        fn(*args, bounds[0], bounds[1])
+    finally:
+        for fut in futures:
+            fut.result()
 
 
 # ---- Hermite --------------------------------------------------------------------------------------
@@ -70,22 +131,23 @@ def _run(fn, *args) -> None:  # type: ignore[no-untyped-def]
 
 def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     _check(x, a)
-    k = load()
+    k = load("hermite")
     n = a.numel() - 1
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     inv = _const([1.0 / (i + 1) for i in range(max(n, 1))], x.dtype)
-    _run(k.hermite_fwd, _np(x).reshape(-1), _np(a), inv, out.numpy().reshape(-1))
+    _run(k.hermite_fwd, _chunks(x), _np(x).reshape(-1), _np(a), inv, out.numpy().reshape(-1))
     return out
 
 
 def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     _check(x, a, g)
-    k = load()
+    k = load("hermite")
     n = a.numel() - 1
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     inv = _const([1.0 / (i + 1) for i in range(max(n, 1))], x.dtype)
-    part = _partials(k, x.numel(), n + 1)
-    _run(k.hermite_bwd, _np(x).reshape(-1), _np(a), inv, _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    part = _partials(x.numel(), n + 1)
+    _run(k.hermite_bwd, part.shape[0], _np(x).reshape(-1), _np(a), inv, _np(g).reshape(-1), gx.numpy().reshape(-1),
+         part)
     return gx, _sum(part, a.dtype)
 
 
@@ -100,23 +162,23 @@ def _omega(x: torch.Tensor, omega: float) -> tuple[np.ndarray, bool]:
 
 def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
     _check(x, a, b)
-    k = load()
+    k = load("fourier")
     om, fast = _omega(x, omega)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.fourier_fwd, _np(x).reshape(-1), _np(a), _np(b), om, fast, out.numpy().reshape(-1))
+    _run(k.fourier_fwd, _chunks(x), _np(x).reshape(-1), _np(a), _np(b), om, fast, out.numpy().reshape(-1))
     return out
 
 
 def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, g: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, a, b, g)
-    k = load()
+    k = load("fourier")
     n = b.numel()
     om, fast = _omega(x, omega)
     kk = torch.arange(1, n + 1, dtype=x.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), 2 * n + 1)
-    _run(k.fourier_bwd, _np(x).reshape(-1), _np(kk * a[1:]), _np(kk * b), om, fast, _np(g).reshape(-1),
+    part = _partials(x.numel(), 2 * n + 1)
+    _run(k.fourier_bwd, part.shape[0], _np(x).reshape(-1), _np(kk * a[1:]), _np(kk * b), om, fast, _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
     sums = part.sum(axis=0)
     return gx, torch.from_numpy(sums[: n + 1]).to(a.dtype), torch.from_numpy(sums[n + 1:]).to(b.dtype)
@@ -127,20 +189,20 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
 
 def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
     _check(x, c, p)
-    k = load()
+    k = load("tropical")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.lines_fwd, _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), out.numpy().reshape(-1))
+    _run(k.lines_fwd, _chunks(x), _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), out.numpy().reshape(-1))
     return out
 
 
 def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g: torch.Tensor
               ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, c, p, g)
-    k = load()
+    k = load("tropical")
     h = c.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), 2 * h)
-    _run(k.lines_bwd, _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), _np(g).reshape(-1),
+    part = _partials(x.numel(), 2 * h)
+    _run(k.lines_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
     sums = part.sum(axis=0)
     return gx, torch.from_numpy(sums[:h]).to(c.dtype), torch.from_numpy(sums[h:]).to(p.dtype)
@@ -151,21 +213,21 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
 
 def polyrelu_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     _check(x, w, b)
-    k = load()
+    k = load("polyrelu")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.polyrelu_fwd, _np(x).reshape(-1), _np(w), _np(b), out.numpy().reshape(-1))
+    _run(k.polyrelu_fwd, _chunks(x), _np(x).reshape(-1), _np(w), _np(b), out.numpy().reshape(-1))
     return out
 
 
 def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Tensor
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, w, b, g)
-    k = load()
+    k = load("polyrelu")
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), r + 1)
+    part = _partials(x.numel(), r + 1)
     iw = torch.arange(1, r + 1, dtype=x.dtype) * w
-    _run(k.polyrelu_bwd, _np(x).reshape(-1), _np(iw), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    _run(k.polyrelu_bwd, part.shape[0], _np(x).reshape(-1), _np(iw), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     sums = part.sum(axis=0)
     return gx, torch.from_numpy(sums[1:]).to(w.dtype), torch.from_numpy(sums[:1]).to(b.dtype)
 
@@ -184,22 +246,23 @@ def _rows(x: torch.Tensor) -> np.ndarray:
 
 def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
     _check(x, w, b)
-    k = load()
+    k = load("polynorm")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     xr = _rows(x)
-    _run(k.polynorm_fwd, xr, _np(w), _np(b), _eps_root(eps, w.numel()), out.numpy().reshape(xr.shape))
+    _run(k.polynorm_fwd, xr.shape[0], xr, _np(w), _np(b), _eps_root(eps, w.numel()), out.numpy().reshape(xr.shape))
     return out
 
 
 def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, g: torch.Tensor
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, w, b, g)
-    k = load()
+    k = load("polynorm")
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     xr = _rows(x)
     part = np.zeros((xr.shape[0], r + 1), np.float64)
-    _run(k.polynorm_bwd, xr, _np(w), _eps_root(eps, r), _np(g).reshape(xr.shape), gx.numpy().reshape(xr.shape), part)
+    _run(k.polynorm_bwd, xr.shape[0], xr, _np(w), _eps_root(eps, r), _np(g).reshape(xr.shape),
+         gx.numpy().reshape(xr.shape), part)
     sums = part.sum(axis=0)
     return gx, torch.from_numpy(sums[1:]).to(w.dtype), torch.from_numpy(sums[:1]).to(b.dtype)
 
@@ -209,9 +272,9 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
 
 def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
     _check(x, a, b)
-    k = load()
+    k = load("rational")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.rational_fwd, _np(x).reshape(-1), _np(a), _np(b), _const([1.0 + eps, 1.0], x.dtype), bool(safe),
+    _run(k.rational_fwd, _chunks(x), _np(x).reshape(-1), _np(a), _np(b), _const([1.0 + eps, 1.0], x.dtype), bool(safe),
          out.numpy().reshape(-1))
     return out
 
@@ -219,14 +282,14 @@ def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
 def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, g: torch.Tensor
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, a, b, g)
-    k = load()
+    k = load("rational")
     m1, n = a.numel(), b.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), m1 + n)
+    part = _partials(x.numel(), m1 + n)
     ja = torch.arange(m1, dtype=x.dtype) * a
     kb = torch.arange(1, n + 1, dtype=x.dtype) * b
-    _run(k.rational_bwd, _np(x).reshape(-1), _np(a), _np(b), _np(ja), _np(kb), _const([1.0 + eps, 1.0], x.dtype),
-         bool(safe), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    _run(k.rational_bwd, part.shape[0], _np(x).reshape(-1), _np(a), _np(b), _np(ja), _np(kb),
+         _const([1.0 + eps, 1.0], x.dtype), bool(safe), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     sums = part.sum(axis=0)
     return gx, torch.from_numpy(sums[:m1]).to(a.dtype), torch.from_numpy(sums[m1:]).to(b.dtype)
 
@@ -241,30 +304,28 @@ def _limits(dtype: torch.dtype) -> np.ndarray:
 
 def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     _check(x, c)
-    k = load()
+    k = load("polyact")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.polyact_fwd, _np(x).reshape(-1), _np(c), _limits(x.dtype), out.numpy().reshape(-1))
+    _run(k.polyact_fwd, _chunks(x), _np(x).reshape(-1), _np(c), _limits(x.dtype), out.numpy().reshape(-1))
     return out
 
 
 def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     _check(x, c, g)
-    k = load()
+    k = load("polyact")
     r = c.numel() - 1
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(k, x.numel(), r + 1)
+    part = _partials(x.numel(), r + 1)
     kc = torch.arange(1, r + 1, dtype=x.dtype) * c[1:]
-    _run(k.polyact_bwd, _np(x).reshape(-1), _np(c), _np(kc), _limits(x.dtype), _np(g).reshape(-1),
+    _run(k.polyact_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(kc), _limits(x.dtype), _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
     return gx, _sum(part, c.dtype)
 
 
 def set_num_threads(n: int) -> None:
-    """Threads of the numba kernels (and nothing else); loads numba."""
-    load()
-    import numba
-
-    numba.set_num_threads(max(1, min(int(n), numba.config.NUMBA_NUM_THREADS)))
+    """Threads of the numba kernels (and nothing else); ``n <= 0`` follows ``torch.get_num_threads()``."""
+    global _THREADS
+    _THREADS = max(0, int(n))
 
 
-__all__ = ["load", "set_num_threads"]
+__all__ = ["load", "set_num_threads", "threads"]
