@@ -1,7 +1,16 @@
-"""Every verification notebook in notebooks/ executes without error (nbclient, python3 kernel)."""
+"""The notebooks in notebooks/ execute without error (nbclient, python3 kernel).
+
+The five ``verify_*`` notebooks run every claim of one paper with its mutants, exactly what
+``proofs_check/test_claims.py`` already runs claim by claim in the default suite; executing them
+again doubles that cost, so their execution is a ``slow`` test. By default every notebook (those
+included) is checked statically instead: each code cell parses, and every name it imports from
+approxlab or proofs_check exists, so an API change that breaks a notebook still fails the default suite.
+"""
 
 from __future__ import annotations
 
+import ast
+import importlib
 from pathlib import Path
 
 import nbformat
@@ -9,13 +18,40 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+SLOW = {p.stem for p in NOTEBOOKS if p.stem.startswith("verify_")}
 
 
 def test_there_are_notebooks() -> None:
     assert NOTEBOOKS, "notebooks/ holds no notebook"
+    assert set(p.stem for p in NOTEBOOKS) - SLOW, "at least one notebook executes in the default suite"
+
+
+def _imports(source: str) -> list[tuple[str, str | None]]:
+    """(module, name) for every ``import module`` / ``from module import name`` of the project."""
+    tree = ast.parse("\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))))
+    out: list[tuple[str, str | None]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ("approxlab", "proofs_check"):
+            out += [(node.module, a.name) for a in node.names]
+        elif isinstance(node, ast.Import):
+            out += [(a.name, None) for a in node.names if a.name.split(".")[0] in ("approxlab", "proofs_check")]
+    return out
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_cells_parse_and_their_imports_exist(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    cells = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert cells, f"{path.name} has no code cell"
+    for source in cells:
+        for module, name in _imports(source):
+            mod = importlib.import_module(module)
+            if name is not None and not hasattr(mod, name):
+                importlib.import_module(f"{module}.{name}")  # a submodule: ImportError if it does not exist
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in SLOW else [])
+                                  for p in NOTEBOOKS])
 def test_notebook_executes(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
