@@ -6,13 +6,23 @@ Type I (moa Sec. 4.1, augmented input ``xb = (x, 1)``, dictionary K of 6 activat
     F_LA    : f(x) = sum_k a_k sum_c alpha_c sigma_c(w_k . xb)
     F_MoA   : f(x) = sum_k a_k sum_c phi(u_c . xb) sigma_c(w_k . xb)
 
-Type II (moa Sec. 4.2, dictionary of 7 activations, Id included, pairs p <= q)::
+Type II (moa Sec. 4.2 and Sec. 3.2-3.3, dictionary of 7 activations, Id included; ``y_k = w_k . xb``,
+``z_k = u_k . xb``); every class is ``g(x) = sum_k a_k sum_{p,q} C_pq(x) sigma_p(y_k) sigma_q(z_k)``::
 
-    G_{p,q} : g(x) = sum_k a_k sigma_p(w_k . xb) sigma_q(u_k . xb)
-    G_LA    : g(x) = sum_k a_k sum_{p<=q} alpha_pq sigma_p(w_k . xb) sigma_q(u_k . xb)
-    G_MoA   : g(x) = sum_k a_k sum_{p<=q} phi(v_pq . xb) sigma_p(w_k . xb) sigma_q(u_k . xb)
+    "p*q"     G_{p,q}             C = e_p e_q^T (fixed pair, p <= q)
+    "la"      G_LA, qd-LA         C_pq = alpha_pq, p <= q          (Sec. 4.2's reading of Eq. 6)
+    "la-eq6"  qd-LA as printed    C_pq = alpha_pq, p < q           (Eq. 6: 1 <= k < l)
+    "one-la"  one-sided LA        C = e_SiLU alpha^T               (Eq. 4)
+    "bi-la"   bi-sided LA         C = beta alpha^T                 (Eq. 5)
+    "moa"     G_MoA, qd-MoA       C_pq = phi(v_pq . xb), p <= q    (Eq. 10, Sec. 4.2)
+    "one-moa" one-sided MoA       C = e_SiLU pi(x)^T               (Eq. 8)
+    "bi-moa"  bi-sided MoA        C = rho(x) pi(x)^T               (Eq. 9)
 
-``phi`` is tanh in the theory (sigmoid, or softmax over the activation index / the pairs, as options).
+with ``pi_l(x) = phi(u_l . xb)``, ``rho_k(x) = phi(v_k . xb)``. The gates take the augmented input
+``xb`` as in Sec. 4 (Eqs. 8-10 print ``u^T x``; the bias lets a gate be a constant, which Sec. 4's
+constructions use). ``phi`` is tanh in the theory (sigmoid, or softmax over the activation index /
+the pairs, as options). The sided classes are evaluated as ``(sum_p Y_p sigma_p(y))(sum_q Z_q
+sigma_q(z))`` (``C = Y Z^T``), the quadratic ones through the pair matrix.
 
 A fixed-activation network is an LA network whose coefficients are a frozen one-hot vector (matrix),
 so one forward evaluates every class at once. A :class:`NetworkBatch` holds B networks of any classes
@@ -31,6 +41,7 @@ torch.Size([6, 5])
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,17 +63,32 @@ def pair_names() -> list[str]:
     return [f"{K[p]}*{K[q]}" for p in range(len(K)) for q in range(p, len(K))]
 
 
+#: The hybrid Type-II classes (moa Eqs. 4-6, 8-10; "la"/"moa" are Sec. 4.2's G_LA / G_MoA).
+TYPE_II_HYBRIDS: tuple[str, ...] = ("la", "la-eq6", "one-la", "bi-la", "moa", "one-moa", "bi-moa")
+#: Type-II classes with learnable input-independent / input-dependent mixing.
+LA_CLASSES: tuple[str, ...] = ("la", "la-eq6", "one-la", "bi-la")
+MOA_CLASSES: tuple[str, ...] = ("moa", "one-moa", "bi-moa")
+
+
+def is_hybrid(klass: str) -> bool:
+    """True for LA / MoA classes (any variant), False for a fixed activation (pair)."""
+    return klass in TYPE_II_HYBRIDS
+
+
 def class_names(type: str) -> list[str]:
-    """Every class of a type: fixed ones, then "la" and "moa".
+    """Every class of a type: fixed ones, then the hybrids ("la", "moa"; Type II: all seven variants).
 
     Examples
     --------
     >>> class_names("I")
     ['relu', 'relu2', 'leaky-relu', 'gelu', 'silu', 'tanh', 'la', 'moa']
+    >>> class_names("II")[-7:]
+    ['la', 'la-eq6', 'one-la', 'bi-la', 'moa', 'one-moa', 'bi-moa']
     """
     check_choice("type", type, ("I", "II"))
-    fixed = list(TYPE_I_DICTIONARY) if type == "I" else pair_names()
-    return [*fixed, "la", "moa"]
+    if type == "I":
+        return [*TYPE_I_DICTIONARY, "la", "moa"]
+    return [*pair_names(), *TYPE_II_HYBRIDS]
 
 
 @dataclass
@@ -79,7 +105,8 @@ class Layout:
         D, M, K = self.d + 1, self.M, self.K
         if self.type == "I":
             return {"a": (M,), "w": (M, D), "coef": (K,), "gate": (K, D)}
-        return {"a": (M,), "w": (M, D), "u": (M, D), "coef": (K, K), "gate": (K, K, D)}
+        return {"a": (M,), "w": (M, D), "u": (M, D), "coef": (K, K), "gate": (K, K, D), "side": (2, K),
+                "sgate": (2, K, D)}
 
     @property
     def slices(self) -> dict[str, slice]:
@@ -95,7 +122,8 @@ class Layout:
         return sum(int(np.prod(s)) for s in self.shapes.values())
 
     def view(self, theta: torch.Tensor, name: str) -> torch.Tensor:
-        return theta[:, self.slices[name]].reshape(theta.shape[0], *self.shapes[name])
+        """``theta`` (..., P) -> the named parameter, shape (..., *shapes[name])."""
+        return theta[..., self.slices[name]].reshape(*theta.shape[:-1], *self.shapes[name])
 
 
 class NetworkBatch:
@@ -157,39 +185,75 @@ class NetworkBatch:
         return e
 
     def _masks(self, device: torch.device, dtype: torch.dtype) -> None:
-        L, sl = self.layout, self.layout.slices
+        L, sl, D, K = self.layout, self.layout.slices, self.layout.d + 1, self.K
         tr = torch.zeros(self.B, L.P, dtype=dtype)
+        fixed = torch.zeros(self.B, L.P, dtype=dtype)
         neuron = torch.zeros(self.B, L.M, dtype=dtype)
-        self.is_moa = torch.tensor([k == "moa" for k in self.klasses], device=device)
-        fixed_coef = torch.zeros(self.B, int(np.prod(L.shapes["coef"])), dtype=dtype)
-        self.has_fixed_coef = torch.tensor([k not in ("la", "moa") for k in self.klasses])
+        self.is_moa = torch.tensor([k in MOA_CLASSES for k in self.klasses], device=device)
+        pair = torch.zeros(self.B, K, K, dtype=dtype)  # Type II: which pairs the quadratic part mixes
+        sided = torch.zeros(self.B, dtype=dtype)  # Type II: 1 for one-/bi-sided classes
+        ygated = torch.zeros(self.B, dtype=torch.bool)
+        zgated = torch.zeros(self.B, dtype=torch.bool)
+        upper, strict = self._upper(), torch.triu(torch.ones(K, K), diagonal=1)
         for i, (k, m) in enumerate(zip(self.klasses, self.widths)):
             neuron[i, :m] = 1
             tr[i, sl["a"]] = neuron[i]
-            tr[i, sl["w"]] = neuron[i].repeat_interleave(L.d + 1)
-            if self.type == "II":
-                tr[i, sl["u"]] = neuron[i].repeat_interleave(L.d + 1)
-            if k == "la":
-                tr[i, sl["coef"]] = self._upper().flatten() if self.type == "II" else 1
-            elif k == "moa":
-                per = self._upper().flatten().repeat_interleave(L.d + 1) if self.type == "II" else 1
-                tr[i, sl["gate"]] = per
+            tr[i, sl["w"]] = neuron[i].repeat_interleave(D)
+            if self.type == "I":
+                if k == "la":
+                    tr[i, sl["coef"]] = 1
+                elif k == "moa":
+                    tr[i, sl["gate"]] = 1
+                else:
+                    fixed[i, sl["coef"]] = self._onehot(k).flatten()
+                continue
+            tr[i, sl["u"]] = neuron[i].repeat_interleave(D)
+            side = torch.zeros(2, K, dtype=dtype)
+            sgate = torch.zeros(2, K, D, dtype=dtype)
+            if k in ("la", "moa", "la-eq6"):
+                pair[i] = strict if k == "la-eq6" else upper
+                key = "gate" if k == "moa" else "coef"
+                tr[i, sl[key]] = pair[i].flatten().repeat_interleave(D if key == "gate" else 1)
+            elif k in ("one-la", "bi-la", "one-moa", "bi-moa"):
+                sided[i] = 1
+                e_silu = torch.zeros(K, dtype=dtype)
+                e_silu[self.names.index("silu")] = 1
+                if k.startswith("one"):  # Eqs. 4, 8: the y branch is SiLU, fixed
+                    fixed[i, sl["side"]] = torch.cat([e_silu, torch.zeros(K, dtype=dtype)])
+                else:
+                    side[0] = 1
+                    sgate[0] = 1
+                side[1] = 1
+                sgate[1] = 1
+                if k.endswith("moa"):
+                    tr[i, sl["sgate"]] = sgate.flatten()
+                    zgated[i] = True
+                    ygated[i] = k == "bi-moa"
+                    if k == "one-moa":
+                        tr[i, sl["sgate"]] = torch.cat([torch.zeros(K * D, dtype=dtype), sgate[1].flatten()])
+                else:
+                    tr[i, sl["side"]] = side.flatten()
             else:
-                fixed_coef[i] = self._onehot(k).flatten()
+                fixed[i, sl["coef"]] = self._onehot(k).flatten()
+                pair[i] = self._onehot(k)
         self.trainable = tr.to(device)
         self.neuron_mask = neuron.to(device)
-        self.fixed_coef = fixed_coef.to(device)
+        self.fixed = fixed.to(device)
+        self.pair_mask = pair.to(device)
+        self.sided = sided.to(device)
+        self.ygated = ygated.to(device)
+        self.zgated = zgated.to(device)
 
     def _upper(self) -> torch.Tensor:
         return torch.triu(torch.ones(self.K, self.K))
 
     def enforce(self, theta: torch.Tensor | None = None) -> torch.Tensor:
-        """Put frozen entries in place: padded neurons 0, fixed classes' one-hot coefficients."""
+        """Put frozen entries in place: padded neurons 0, fixed classes' one-hot coefficients (and the
+        SiLU branch of the one-sided classes), every entry a class does not use 0."""
         th = self.theta if theta is None else theta
         with torch.no_grad():
             th.mul_(self.trainable)
-            sl = self.layout.slices["coef"]
-            th[:, sl] += self.fixed_coef.to(th.dtype)
+            th += self.fixed.to(th.dtype)
         return th
 
     # ------------------------------------------------------------------ construction
@@ -233,6 +297,10 @@ class NetworkBatch:
             theta[i, sl["coef"]] = 1.0
             n = sl["gate"].stop - sl["gate"].start
             theta[i, sl["gate"]] = gate_std * torch.randn(n, generator=g, dtype=torch.float64)
+            if type == "II":
+                theta[i, sl["side"]] = 1.0
+                n = sl["sgate"].stop - sl["sgate"].start
+                theta[i, sl["sgate"]] = gate_std * torch.randn(n, generator=g, dtype=torch.float64)
         nb = cls(type, ks, ms, theta.to(device=device, dtype=dtype), gate=gate, d=d)
         nb.enforce()
         return nb
@@ -283,6 +351,9 @@ class NetworkBatch:
                 v["u"][:m] = torch.randn(m, D, generator=g, dtype=torch.float64)
             v["coef"].fill_(1.0)
             v["gate"].copy_(gate_std * torch.randn(v["gate"].shape, generator=g, dtype=torch.float64))
+            if type == "II":  # drawn after the Type-I entries, so the shared entries keep their values
+                v["side"].fill_(1.0)
+                v["sgate"].copy_(gate_std * torch.randn(v["sgate"].shape, generator=g, dtype=torch.float64))
             if start is not None:
                 perturbed_start(v, type, k, m, float(start["noise"][i]), g, str(start["target"]),
                                 float(start.get("lam", 1.0)), dict(start.get("params") or {}), gate)  # type: ignore[call-overload]
@@ -330,14 +401,26 @@ class NetworkBatch:
     def _stack(self, h: torch.Tensor) -> torch.Tensor:
         return torch.stack([b(h) for b in self.bases], dim=-1)
 
+    @staticmethod
+    def _lin(xb: torch.Tensor, W: torch.Tensor) -> torch.Tensor:
+        """``W . xb`` for every network and point: xb (N, D) or (B, N, D), W (B, R, ..., D) with R = 1
+        (shared parameters) or R = N (one parameter copy per point) -> (B, N, ...)."""
+        if W.shape[1] == 1:
+            eq_x = "nd" if xb.dim() == 2 else "bnd"
+            return torch.einsum(f"{eq_x},b...d->bn...", xb, W[:, 0])
+        xe = xb if xb.dim() == 3 else xb.unsqueeze(0)
+        xe = xe.reshape(*xe.shape[:2], *([1] * (W.dim() - 3)), xe.shape[-1])
+        return (xe * W).sum(-1)
+
     def forward(self, x: torch.Tensor, theta: torch.Tensor | None = None) -> torch.Tensor:
         """Evaluate all B networks.
 
         Parameters
         ----------
         x : Tensor (N, d) shared by all networks, or (B, N, d) one point set per network.
-        theta : Tensor (B, P), optional
-            Parameters to use instead of :attr:`theta` (for training).
+        theta : Tensor (B, P) or (B, N, P), optional
+            Parameters to use instead of :attr:`theta` (for training); (B, N, P) gives each point its
+            own copy of the parameters (what :meth:`jacobian` differentiates).
 
         Returns
         -------
@@ -346,31 +429,63 @@ class NetworkBatch:
         th = self.theta if theta is None else theta
         if th.dtype != x.dtype:
             th = th.to(x.dtype)
+        th3 = th.unsqueeze(1) if th.dim() == 2 else th  # (B, R, P), R in {1, N}
         L = self.layout
         ones = torch.ones(*x.shape[:-1], 1, dtype=x.dtype, device=x.device)
         xb = torch.cat([x, ones], dim=-1)
-        eq_x = "nd" if x.dim() == 2 else "bnd"
-        a = L.view(th, "a") * self.neuron_mask
-        w = L.view(th, "w")
-        h = torch.einsum(f"{eq_x},bmd->bnm", xb, w)
-        coef = L.view(th, "coef")
-        gate_w = L.view(th, "gate")
-        moa = self.is_moa.view(-1, 1, *([1] * (coef.dim() - 1)))
+        a = L.view(th3, "a") * self.neuron_mask.unsqueeze(1)  # (B, R, M)
+        h = self._lin(xb, L.view(th3, "w"))  # (B, N, M)
         if self.type == "I":
-            gates = self._gate(torch.einsum(f"{eq_x},bkd->bnk", xb, gate_w), upper=False)
-            c = torch.where(moa, gates, coef.unsqueeze(1))  # (B, N or 1, K)
-            s = self._stack(h)  # (B, N, M, K)
-            mixed = (s * c.unsqueeze(2)).sum(-1)  # (B, N, M)
-            return torch.bmm(mixed, a.unsqueeze(-1)).squeeze(-1)
-        u = L.view(th, "u")
-        z = torch.einsum(f"{eq_x},bmd->bnm", xb, u)
-        upper = self._upper().to(x.device, x.dtype)
-        gates = self._gate(torch.einsum(f"{eq_x},bpqd->bnpq", xb, gate_w), upper=True)
-        c = torch.where(moa, gates, coef.unsqueeze(1)) * upper  # (B, N or 1, K, K)
+            coef = L.view(th3, "coef")  # (B, R, K)
+            gates = self._gate(self._lin(xb, L.view(th3, "gate")), upper=False)  # (B, N, K)
+            c = torch.where(self.is_moa.view(-1, 1, 1), gates, coef)
+            mixed = (self._stack(h) * c.unsqueeze(2)).sum(-1)  # (B, N, M)
+            return (mixed * a).sum(-1)
+        z = self._lin(xb, L.view(th3, "u"))
         sy, sz = self._stack(h), self._stack(z)  # (B, N, M, K)
-        t = torch.matmul(sz, c.expand(-1, sy.shape[1], -1, -1).transpose(-1, -2))  # (B, N, M, K): sum_q c_pq sz_q
-        mixed = (sy * t).sum(-1)  # (B, N, M)
-        return torch.bmm(mixed, a.unsqueeze(-1)).squeeze(-1)
+        mixed = torch.zeros_like(h)
+        if bool((self.sided < 1).any()):  # quadratic part: sum_pq C_pq sigma_p(y) sigma_q(z)
+            gates = self._gate(self._lin(xb, L.view(th3, "gate")), upper=True)  # (B, N, K, K)
+            c = torch.where(self.is_moa.view(-1, 1, 1, 1), gates, L.view(th3, "coef"))
+            c = (c * self.pair_mask.unsqueeze(1).to(c.dtype)).expand(-1, h.shape[1], -1, -1)
+            mixed = mixed + (sy * torch.matmul(sz, c.transpose(-1, -2))).sum(-1)
+        if bool((self.sided > 0).any()):  # sided part: (sum_p Y_p sigma_p(y)) (sum_q Z_q sigma_q(z))
+            side, sgate = L.view(th3, "side"), L.view(th3, "sgate")  # (B, R, 2, K), (B, R, 2, K, D)
+            Y = torch.where(self.ygated.view(-1, 1, 1), self._gate(self._lin(xb, sgate[:, :, 0]), upper=False),
+                            side[:, :, 0])
+            Z = torch.where(self.zgated.view(-1, 1, 1), self._gate(self._lin(xb, sgate[:, :, 1]), upper=False),
+                            side[:, :, 1])
+            left = (sy * Y.unsqueeze(2)).sum(-1)
+            right = (sz * Z.unsqueeze(2)).sum(-1)
+            mixed = mixed + self.sided.view(-1, 1, 1).to(h.dtype) * left * right
+        return (mixed * a).sum(-1)
+
+    def jacobian(self, x: torch.Tensor, theta: torch.Tensor | None = None, max_elems: int = 2**24
+                 ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``f(x)`` (B, N) and its Jacobian in the parameters, (B, N, P), by one backward pass.
+
+        Every point gets its own copy of its network's parameters (``theta`` expanded to (B, N, P)),
+        so the gradient of ``sum f`` with respect to the copy of point n is ``d f(x_n) / d theta``:
+        the per-sample-gradient trick, one reverse pass instead of N. Networks are processed in chunks
+        of at most ``max_elems`` Jacobian entries.
+        """
+        th = (self.theta if theta is None else theta).detach()
+        if th.dtype != x.dtype:
+            th = th.to(x.dtype)
+        N = x.shape[-2]
+        step = max(1, max_elems // max(1, N * th.shape[1]))
+        fs, Js = [], []
+        for i in range(0, self.B, step):
+            idx = list(range(i, min(self.B, i + step)))
+            sub = self if len(idx) == self.B else self.subset(idx)
+            xi = x if x.dim() == 2 else x[idx]
+            tp = th[idx].unsqueeze(1).repeat(1, N, 1).requires_grad_(True)
+            with torch.enable_grad():
+                f = sub.forward(xi, tp)
+                (J,) = torch.autograd.grad(f.sum(), tp)
+            fs.append(f.detach())
+            Js.append(J)
+        return torch.cat(fs), torch.cat(Js)
 
     __call__ = forward
 
@@ -492,11 +607,15 @@ def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, n
     (moa Props. B.2/B.3/B.6/B.10, B.1.4) carried into ``klass``, plus ``noise * N(0, 1)`` on every entry.
 
     Neuron 0 carries the construction; neurons 1..m-1 get ``a = 0`` and random hyperplanes. The
-    construction's class takes it as it is; an MoA network takes an LA construction through moa
-    B.1.1 (bias-only gates ``arctanh(alpha / 2)``, ``a = 2``); any other class keeps the
-    construction's hyperplanes and output weight with its own activation(s) (LA: its coefficients,
-    or the ReLU one-hot for an MoA target) -- the nearest start a class that cannot contain the
-    target has. Frozen entries are put back by :meth:`NetworkBatch.enforce`.
+    construction's class takes it as it is. Another class takes the construction where it contains
+    the target: an MoA network takes an LA construction through moa B.1.1 (bias-only gates
+    ``arctanh(alpha / 2)``, ``a = 2``); Type II: bi-LA takes T_LA as ``beta = e_ReLU``, ``alpha =
+    e_ReLU + e_tanh``, bi-MoA takes T_LA and T_MoA with constant gates ``1/2`` (bias ``arctanh(1/2)``)
+    and, for T_MoA, ``rho_ReLU = tanh(lam x1)``. Any other class keeps the construction's hyperplanes
+    and output weight with its own activation(s) -- the nearest start a class that cannot contain the
+    target has (one-sided classes: SiLU in place of the y branch's ReLU; LA for T_MoA: the pair
+    (ReLU, ReLU), Eq. 6's strict pairs (ReLU, LeakyReLU)). Frozen entries are put back by
+    :meth:`NetworkBatch.enforce`.
     """
     if gate != "tanh":
         raise ValueError("the perturbed-construction protocol needs gate 'tanh' (the theory's gate)")
@@ -511,24 +630,46 @@ def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, n
             v[key][1:m] = torch.randn(v[key][1:m].shape, generator=g, dtype=torch.float64)
             if key == "a":
                 v[key][1:m] = 0.0
-    v["gate"].zero_()
+    for key in ("gate", "side", "sgate"):
+        if key in v:
+            v[key].zero_()
     cklass = ex.klasses[0]
+    names = DICTIONARY[type]
+    ix = names.index
+    half = math.atanh(0.5)
     if klass == cklass:
         v["coef"].copy_(src["coef"])
         v["gate"].copy_(src["gate"])
     elif klass == "moa":  # an LA construction inside MoA (B.1.1), rho = 1/2
         v["gate"][..., -1] = torch.atanh(0.5 * src["coef"])
         v["a"][0] = 2.0 * src["a"][0]
-    elif klass == "la":
+    elif type == "II" and klass in ("one-la", "bi-la", "one-moa", "bi-moa"):
+        # T_LA = ReLU(y) (ReLU(z) + tanh(z)); T_MoA = tanh(lam x1) ReLU(y) ReLU(z); y = x2, z = x1
+        right = [ix("relu"), ix("tanh")] if target == "la" else [ix("relu")]
+        if klass.endswith("la"):
+            v["side"][1, right] = 1.0
+            if klass == "bi-la":
+                v["side"][0, ix("relu")] = 1.0
+        else:
+            v["sgate"][1, right, -1] = half  # pi = 1/2 on the right branch
+            scale = 2.0
+            if klass == "bi-moa":
+                if target == "la":
+                    v["sgate"][0, ix("relu"), -1] = half
+                    scale = 4.0
+                else:
+                    v["sgate"][0, ix("relu")] = src["gate"][ix("relu"), ix("relu")]  # rho_ReLU = tanh(lam x1)
+            v["a"][0] = scale * src["a"][0]
+    elif klass in ("la", "la-eq6"):
         if cklass == "la":
             v["coef"].copy_(src["coef"])
         else:
             v["coef"].zero_()
-            idx = DICTIONARY[type].index("relu")
+            idx = ix("relu")
             if type == "I":
                 v["coef"][idx] = 1.0
             else:
-                v["coef"][idx, idx] = 1.0
+                v["coef"][idx, ix("leaky-relu") if klass == "la-eq6" else idx] = 1.0
     for key in v:
         v[key].add_(noise * torch.randn(v[key].shape, generator=g, dtype=torch.float64))
 

@@ -225,7 +225,8 @@ def _run_networks(configs: Sequence[dict[str, Any]], *, progress: bool) -> list[
         # the hyperplanes: Adam's sign-like first steps would throw the start away
         tcs = tc if not start else TrainConfig(
             n_points=tc.n_points, kink_points=tc.kink_points, adam_steps=0, lbfgs_loss="l2", dtype=torch.float64,
-            lbfgs_steps=check_positive_int("perturb_steps", int(base["perturb_steps"]), minimum=0), seed=0)
+            lbfgs_steps=check_positive_int("perturb_steps", int(base["perturb_steps"]), minimum=0), seed=0,
+            polish="lm")
         out = train(nb, target, tcs, device=str(dev), progress=progress)
         meas = measure(nb, target, grid, dev, [float(x) for x in base["deltas"]])
         for j, i in enumerate(idx):

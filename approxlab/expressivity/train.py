@@ -83,6 +83,7 @@ class TrainConfig:
     history: int = 10
     p: int = 8
     lbfgs_loss: str = "smooth-sup"
+    polish: str = "lbfgs"
     seed: int = 0
     dtype: torch.dtype = torch.float32
 
@@ -208,6 +209,56 @@ def batched_lbfgs(closure, theta: torch.Tensor, mask: torch.Tensor, steps: int, 
     return theta, loss
 
 
+def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: float = 1e-30,
+               mu0: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """B independent Levenberg-Marquardt runs on ``mean_n r_bn(theta_b)^2`` (Marquardt's scaling).
+
+    ``fun(theta) -> (r (B, N), J (B, N, P))`` gives the residuals and their Jacobian (see
+    :meth:`~approxlab.expressivity.classes.NetworkBatch.jacobian`); ``mask`` (B, P) zeroes frozen
+    entries. Each network solves ``(J^T J + mu diag(J^T J)) delta = -J^T r`` with its own damping
+    ``mu``: a step that lowers its loss is taken and ``mu`` shrinks (/3), otherwise ``mu`` grows (x4).
+    Columns frozen in every network are dropped. A network stops when its loss is below ``tol`` or its
+    ``mu`` exceeds 1e16 (no descent left). Returns the final ``theta`` and losses (B,).
+
+    Why not L-BFGS here: the perturbed-construction problem is a zero-residual least-squares problem
+    whose Jacobian has singular values down to ~1e-8 of the largest at the solution (the dictionary's
+    gate x activation products are nearly dependent); a quasi-Newton method stalls there at losses of
+    1e-8..1e-9 (so does torch's L-BFGS with a strong-Wolfe line search), Gauss-Newton steps do not.
+    """
+    cols = mask.bool().any(0)
+    m = mask[:, cols]
+    eye = torch.diag_embed((m == 0).to(theta.dtype))  # frozen entries: solve delta = 0
+    r, J = fun(theta)
+    loss = (r**2).mean(1)
+    B = theta.shape[0]
+    mu = torch.full((B,), mu0, dtype=theta.dtype, device=theta.device)
+    active = torch.isfinite(loss) & (loss > tol)
+    for _ in range(steps):
+        if not bool(active.any()):
+            break
+        Jc = J[..., cols] * m.unsqueeze(1)
+        A = Jc.transpose(1, 2) @ Jc
+        g = (Jc.transpose(1, 2) @ r.unsqueeze(-1)).squeeze(-1)
+        dg = torch.diagonal(A, dim1=1, dim2=2)
+        scale = dg.clamp_min(1e-12 * dg.amax(1, keepdim=True).clamp_min(1e-300))
+        M = A + torch.diag_embed(mu.unsqueeze(1) * scale) + eye
+        delta, info = torch.linalg.solve_ex(M, -g.unsqueeze(-1))
+        delta = torch.nan_to_num(delta.squeeze(-1)) * m
+        step = torch.zeros_like(theta)
+        step[:, cols] = delta
+        cand = theta + step * active.unsqueeze(1).to(theta.dtype)
+        rc, Jn = fun(cand)
+        lc = (rc**2).mean(1)
+        ok = active & (info == 0) & torch.isfinite(lc) & (lc < loss)
+        theta = torch.where(ok.unsqueeze(1), cand, theta)
+        r = torch.where(ok.unsqueeze(1), rc, r)
+        J = torch.where(ok.view(-1, 1, 1), Jn, J)
+        loss = torch.where(ok, lc, loss)
+        mu = torch.where(ok, (mu / 3).clamp_min(1e-15), mu * 4)
+        active = active & (loss > tol) & (mu < 1e16)
+    return theta, loss
+
+
 def _adam(work: NetworkBatch, theta: torch.Tensor, mask: torch.Tensor, lr: torch.Tensor, x: torch.Tensor,
           t: torch.Tensor, gt: torch.Tensor, steps: int, progress: bool, b1: float = 0.9, b2: float = 0.999,
           eps: float = 1e-8) -> torch.Tensor:
@@ -252,6 +303,7 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
     cfg = cfg or TrainConfig()
     check_positive_int("n_points", cfg.n_points)
     check_choice("lbfgs_loss", cfg.lbfgs_loss, ("smooth-sup", "sobolev", "l2"))
+    check_choice("polish", cfg.polish, ("lbfgs", "lm"))
     dev = resolve_device(device)
     t0 = time.perf_counter()
     x = training_points(target, cfg.n_points, cfg.kink_points, cfg.seed)
@@ -271,8 +323,14 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
             (g,) = torch.autograd.grad(L.sum(), th)
         return L.detach(), torch.nan_to_num(g.detach())
 
+    def residuals(th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f, J = work.jacobian(x, th)
+        return f - t, torch.nan_to_num(J)
+
     th = theta.detach()
-    if cfg.lbfgs_steps:
+    if cfg.lbfgs_steps and cfg.polish == "lm":
+        th, final = batched_lm(residuals, th, mask, cfg.lbfgs_steps)
+    elif cfg.lbfgs_steps:
         th, final = batched_lbfgs(closure, th, mask, cfg.lbfgs_steps, cfg.history)
     else:
         final = closure(th)[0]
