@@ -69,8 +69,8 @@ def probe_cmd(
     w_scale: Annotated[float, typer.Option("--w-scale", help="||w|| of the adaptive target.")] = 1.0,
     noise: Annotated[str, typer.Option("--noise", help="Perturbed-construction protocol: sizes s, e.g. "
                                                        "0.001,0.01,0.1 (empty: off).")] = "",
-    perturb_steps: Annotated[int, typer.Option("--perturb-steps", help="L-BFGS steps of the perturbed "
-                                                                       "constructions (value loss).")] = 100,
+    perturb_steps: Annotated[int, typer.Option("--perturb-steps", help="Levenberg-Marquardt iterations of the "
+                                                                       "perturbed constructions (value loss).")] = 200,
     no_random: Annotated[bool, typer.Option("--no-random", help="Only the perturbed-construction protocol.")] = False,
     chunk: Annotated[int, typer.Option("--chunk", help="Most networks per batch (store commit per batch).")] = 4096,
     store: StoreOption = None,

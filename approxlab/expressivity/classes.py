@@ -445,9 +445,15 @@ class NetworkBatch:
         sy, sz = self._stack(h), self._stack(z)  # (B, N, M, K)
         mixed = torch.zeros_like(h)
         if bool((self.sided < 1).any()):  # quadratic part: sum_pq C_pq sigma_p(y) sigma_q(z)
-            gates = self._gate(self._lin(xb, L.view(th3, "gate")), upper=True)  # (B, N, K, K)
-            c = torch.where(self.is_moa.view(-1, 1, 1, 1), gates, L.view(th3, "coef"))
-            c = (c * self.pair_mask.unsqueeze(1).to(c.dtype)).expand(-1, h.shape[1], -1, -1)
+            N = h.shape[1]
+            c = L.view(th3, "coef").expand(-1, N, -1, -1)
+            qd_moa = (self.is_moa & (self.sided < 1)).nonzero().flatten()
+            if qd_moa.numel():  # gates (N x K x K per network) only where a network has them
+                xs = xb if xb.dim() == 2 else xb[qd_moa]
+                gates = self._gate(self._lin(xs, L.view(th3[qd_moa], "gate")), upper=True)
+                c = c.clone()
+                c[qd_moa] = gates
+            c = c * self.pair_mask.unsqueeze(1).to(c.dtype)
             mixed = mixed + (sy * torch.matmul(sz, c.transpose(-1, -2))).sum(-1)
         if bool((self.sided > 0).any()):  # sided part: (sum_p Y_p sigma_p(y)) (sum_q Z_q sigma_q(z))
             side, sgate = L.view(th3, "side"), L.view(th3, "sgate")  # (B, R, 2, K), (B, R, 2, K, D)

@@ -213,10 +213,14 @@ def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: fl
                mu0: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
     """B independent Levenberg-Marquardt runs on ``mean_n r_bn(theta_b)^2`` (Marquardt's scaling).
 
-    ``fun(theta) -> (r (B, N), J (B, N, P))`` gives the residuals and their Jacobian (see
+    ``fun(theta, idx) -> (r (b, N), J (b, N, P))`` gives the residuals and their Jacobian of the
+    networks ``idx`` (``theta`` holds their rows only; see
     :meth:`~approxlab.expressivity.classes.NetworkBatch.jacobian`); ``mask`` (B, P) zeroes frozen
-    entries. Each network solves ``(J^T J + mu diag(J^T J)) delta = -J^T r`` with its own damping
-    ``mu``: a step that lowers its loss is taken and ``mu`` shrinks (/3), otherwise ``mu`` grows (x4).
+    entries. Each network takes the damped Gauss-Newton step ``(J^T J + mu diag(J^T J)) delta = -J^T r``
+    (solved as the least-squares problem ``[J; sqrt(mu D)] delta = [-r; 0]`` by QR) with its own
+    damping ``mu``, starting at ``mu0``: a step that lowers its loss is taken and ``mu`` shrinks (/3),
+    otherwise ``mu`` grows (x4). A large ``mu0`` (1) keeps the first steps short: Gauss-Newton steps
+    along the nearly flat directions of a perturbed start otherwise jump to a spurious minimum.
     Columns frozen in every network are dropped. A network stops when its loss is below ``tol`` or its
     ``mu`` exceeds 1e16 (no descent left). Returns the final ``theta`` and losses (B,).
 
@@ -228,33 +232,38 @@ def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: fl
     cols = mask.bool().any(0)
     m = mask[:, cols]
     eye = torch.diag_embed((m == 0).to(theta.dtype))  # frozen entries: solve delta = 0
-    r, J = fun(theta)
-    loss = (r**2).mean(1)
     B = theta.shape[0]
+    r, J = fun(theta, list(range(B)))
+    loss = (r**2).mean(1)
     mu = torch.full((B,), mu0, dtype=theta.dtype, device=theta.device)
     active = torch.isfinite(loss) & (loss > tol)
+    theta = theta.clone()
     for _ in range(steps):
-        if not bool(active.any()):
+        act = active.nonzero().flatten()
+        if act.numel() == 0:
             break
-        Jc = J[..., cols] * m.unsqueeze(1)
-        A = Jc.transpose(1, 2) @ Jc
-        g = (Jc.transpose(1, 2) @ r.unsqueeze(-1)).squeeze(-1)
-        dg = torch.diagonal(A, dim1=1, dim2=2)
+        ia = act.tolist()  # only the networks still running are evaluated
+        Jc = J[act][..., cols] * m[act].unsqueeze(1)
+        dg = (Jc**2).sum(1)
         scale = dg.clamp_min(1e-12 * dg.amax(1, keepdim=True).clamp_min(1e-300))
-        M = A + torch.diag_embed(mu.unsqueeze(1) * scale) + eye
-        delta, info = torch.linalg.solve_ex(M, -g.unsqueeze(-1))
-        delta = torch.nan_to_num(delta.squeeze(-1)) * m
-        step = torch.zeros_like(theta)
-        step[:, cols] = delta
-        cand = theta + step * active.unsqueeze(1).to(theta.dtype)
-        rc, Jn = fun(cand)
+        # the damped step as a least-squares problem [J; sqrt(mu D)] delta = [-r; 0], solved by QR:
+        # the normal equations would square J's condition number (~1e8 here) past float64's range
+        damp = torch.diag_embed((mu[act].unsqueeze(1) * scale).sqrt()) + eye[act]
+        Jaug = torch.cat([Jc, damp], 1)
+        raug = torch.cat([-r[act], torch.zeros_like(scale)], 1).unsqueeze(-1)
+        delta = torch.linalg.lstsq(Jaug, raug, driver="gels").solution  # full rank: damping, frozen = 1
+        delta = torch.nan_to_num(delta.squeeze(-1)) * m[act]
+        cand = theta[act].clone()
+        cand[:, cols] += delta
+        rc, Jn = fun(cand, ia)
         lc = (rc**2).mean(1)
-        ok = active & (info == 0) & torch.isfinite(lc) & (lc < loss)
-        theta = torch.where(ok.unsqueeze(1), cand, theta)
-        r = torch.where(ok.unsqueeze(1), rc, r)
-        J = torch.where(ok.view(-1, 1, 1), Jn, J)
-        loss = torch.where(ok, lc, loss)
-        mu = torch.where(ok, (mu / 3).clamp_min(1e-15), mu * 4)
+        ok = torch.isfinite(lc) & (lc < loss[act])
+        oka = act[ok]
+        theta[oka] = cand[ok]
+        r[oka] = rc[ok]
+        J[oka] = Jn[ok]
+        loss[oka] = lc[ok]
+        mu[act] = torch.where(ok, (mu[act] / 3).clamp_min(1e-15), mu[act] * 4)
         active = active & (loss > tol) & (mu < 1e16)
     return theta, loss
 
@@ -323,8 +332,9 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
             (g,) = torch.autograd.grad(L.sum(), th)
         return L.detach(), torch.nan_to_num(g.detach())
 
-    def residuals(th: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        f, J = work.jacobian(x, th)
+    def residuals(th: torch.Tensor, idx: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
+        sub = work if len(idx) == work.B else work.subset(idx)
+        f, J = sub.jacobian(x, th)
         return f - t, torch.nan_to_num(J)
 
     th = theta.detach()
