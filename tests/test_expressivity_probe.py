@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import math
 
 import numpy as np
@@ -171,3 +172,33 @@ def test_batched_lm_solves_a_zero_residual_problem_and_keeps_frozen_entries():
     th, loss = batched_lm(fun, start, mask, 100)
     assert torch.allclose(th, truth, atol=1e-10) and float(loss.max()) < 1e-20
     assert float(th[1, 0]) == 0.5
+
+
+def _fake_row(type, target, klass, width, protocol, w1inf, seed=0):
+    return {"type": type, "target": target, "lambda": 1.0, "klass": klass, "width": width, "seed": seed,
+            "protocol": protocol, "noise": None if protocol == "random" else 0.1, "construction": None,
+            "w1inf": w1inf, "linf": w1inf / 2, "w12": w1inf / 3, "w1inf_out": {"0.01": w1inf / 4},
+            "bound": paper_bound(type, target, klass, width)["bound"]}
+
+
+def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path, monkeypatch):
+    """Type II's 28 fixed pairs are one line, the best pair per width; random starts plot the best seed,
+    perturbed starts the worst; Type I rows carry the bound 1/(m+1) of Prop. B.2, Type II rows none."""
+    from approxlab.expressivity.figures import FIXED_PAIRS, panel_data, probe_figure
+
+    rows = [_fake_row("II", "la", "relu*tanh", 2, "random", 0.5), _fake_row("II", "la", "relu*relu", 2, "random", 0.3),
+            _fake_row("II", "la", "bi-la", 2, "random", 0.2), _fake_row("II", "la", "bi-la", 2, "random", 0.1, seed=1),
+            _fake_row("II", "la", "bi-la", 2, "perturb", 1e-4), _fake_row("II", "la", "bi-la", 2, "perturb", 2e-4, 1),
+            _fake_row("I", "la", "relu", 3, "random", 0.4)]
+    data = {(d["type"], d["klass"], d["protocol"], d["measure"]): d for d in panel_data(rows)}
+    pair = data[("II", FIXED_PAIRS, "random", "w1inf")]
+    assert pair["value"] == 0.3 and pair["pair"] == "relu*relu" and pair["bound"] is None
+    assert data[("II", "bi-la", "random", "w1inf")]["value"] == 0.1
+    assert data[("II", "bi-la", "perturb", "w1inf")]["value"] == 2e-4
+    assert data[("II", "bi-la", "perturb", "out:0.01")]["value"] == 5e-5
+    assert data[("I", "relu", "random", "w1inf")]["bound"] == 0.25
+    rec = tmp_path / "rows.jsonl"
+    rec.write_text("\n".join(json.dumps(r) for r in rows))
+    monkeypatch.setenv("APPROXLAB_PROBE_RECORDED", str(rec))
+    png, csvp = probe_figure(tmp_path / "out", 0)
+    assert png.stat().st_size > 0 and FIXED_PAIRS in csvp.read_text()

@@ -438,8 +438,12 @@ class NetworkBatch:
         if self.type == "I":
             coef = L.view(th3, "coef")  # (B, R, K)
             gates = self._gate(self._lin(xb, L.view(th3, "gate")), upper=False)  # (B, N, K)
-            c = torch.where(self.is_moa.view(-1, 1, 1), gates, coef)
-            mixed = (self._stack(h) * c.unsqueeze(2)).sum(-1)  # (B, N, M)
+            c = torch.where(self.is_moa.view(-1, 1, 1), gates, coef)  # (B, N|1, K)
+            # sum_k c_k sigma_k(h), (B, N, M), term by term: no (B, N, M, K) stack (measured 16 -> 10 ms per
+            # Adam step of 24 width-8 networks, 1 thread)
+            mixed = self.bases[0](h) * c[..., :1]
+            for k in range(1, self.K):
+                mixed = mixed + self.bases[k](h) * c[..., k : k + 1]
             return (mixed * a).sum(-1)
         z = self._lin(xb, L.view(th3, "u"))
         sy, sz = self._stack(h), self._stack(z)  # (B, N, M, K)
