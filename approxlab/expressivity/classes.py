@@ -478,6 +478,13 @@ class NetworkBatch:
         so the gradient of ``sum f`` with respect to the copy of point n is ``d f(x_n) / d theta``:
         the per-sample-gradient trick, one reverse pass instead of N. Networks are processed in chunks
         of at most ``max_elems`` Jacobian entries.
+
+        Examples
+        --------
+        >>> nb = NetworkBatch.from_specs("I", [("relu", 1, 0), ("moa", 2, 1)])
+        >>> f, J = nb.jacobian(torch.rand(7, 2, dtype=torch.float64))
+        >>> tuple(J.shape) == (2, 7, nb.layout.P)
+        True
         """
         th = (self.theta if theta is None else theta).detach()
         if th.dtype != x.dtype:

@@ -2,7 +2,7 @@
 
 For a type (I/II), a target (la/moa/adaptive), widths and seeds, :func:`probe` trains EVERY
 (class, width, seed, start) in one batch (:func:`run_networks`, :mod:`approxlab.expressivity.train`;
-each network has its own generator, Adam and L-BFGS state) and measures each one (:func:`measure`):
+each network has its own generator, Adam and Levenberg-Marquardt state) and measures each one (:func:`measure`):
 L_inf, W^{1,2} (with an error bar), W^{1,inf} and the W^{1,inf} error outside delta-neighbourhoods of
 the target's kink set (:data:`DELTAS`). Two protocols: a random start (Adam on the W^{1,2} loss), and
 the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class and perturbed by
@@ -166,8 +166,8 @@ def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -
     Each config names one network (``klass``, ``width``, ``seed``, and ``noise``: None for a random
     start, s for the perturbed exact construction, see :func:`~approxlab.expressivity.classes.perturbed_start`)
     and the batch settings :data:`BATCH_KEYS`, which must agree across ``configs``. Every network has
-    its own generator, Adam and L-BFGS state (:mod:`~approxlab.expressivity.train`), so its row does not
-    depend on which other networks share the batch.
+    its own generator, Adam and L-BFGS / Levenberg-Marquardt state (:mod:`~approxlab.expressivity.train`),
+    so its row does not depend on which other networks share the batch.
 
     Examples
     --------

@@ -13,6 +13,10 @@ L-BFGS is not elementwise, so :func:`batched_lbfgs` keeps one curvature history,
 and one Armijo line search per network (the two-loop recursion with per-network dot products), so
 the result equals B separate L-BFGS runs while every loss evaluation is one batched forward.
 
+* Levenberg-Marquardt polish (``polish="lm"``, what the probe's perturbed-construction protocol uses):
+  :func:`batched_lm` on the value residuals ``f_b(x) - T(x)``, with the Jacobian of all networks from
+  one backward pass (:meth:`~approxlab.expressivity.classes.NetworkBatch.jacobian`).
+
 Examples
 --------
 >>> from approxlab.expressivity.classes import NetworkBatch
@@ -228,6 +232,17 @@ def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: fl
     whose Jacobian has singular values down to ~1e-8 of the largest at the solution (the dictionary's
     gate x activation products are nearly dependent); a quasi-Newton method stalls there at losses of
     1e-8..1e-9 (so does torch's L-BFGS with a strong-Wolfe line search), Gauss-Newton steps do not.
+
+    Examples
+    --------
+    Two independent fits of ``y = c t^2`` (truths 3 and -1), from 0:
+
+    >>> t = torch.linspace(0, 1, 5, dtype=torch.float64)
+    >>> y = torch.tensor([[3.0], [-1.0]], dtype=torch.float64) * t**2
+    >>> fun = lambda th, idx: (th * t**2 - y[idx], (t**2).expand(len(idx), 5).unsqueeze(-1))
+    >>> th, loss = batched_lm(fun, torch.zeros(2, 1, dtype=torch.float64), torch.ones(2, 1), 50)
+    >>> [round(v, 9) for v in th.flatten().tolist()]
+    [3.0, -1.0]
     """
     cols = mask.bool().any(0)
     m = mask[:, cols]
@@ -303,8 +318,9 @@ def _adam(work: NetworkBatch, theta: torch.Tensor, mask: torch.Tensor, lr: torch
 
 def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, device: str = "auto",
           progress: bool = True, lrs: torch.Tensor | None = None) -> dict:
-    """Train every network of ``nb`` on ``target`` in place (Adam on W^{1,2}, then L-BFGS on the
-    smoothed W^{1,inf}); returns ``{"loss": (B,) final smoothed losses, "seconds": float}``.
+    """Train every network of ``nb`` on ``target`` in place (Adam on W^{1,2}, then ``cfg.lbfgs_steps``
+    of L-BFGS on ``cfg.lbfgs_loss``, or of Levenberg-Marquardt on the value residuals when
+    ``cfg.polish == "lm"``); returns ``{"loss": (B,) final smoothed losses, "seconds": float}``.
 
     ``lrs`` (B,) gives each network its own Adam learning rate (default ``cfg.lr`` for all)."""
     import time
