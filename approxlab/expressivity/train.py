@@ -249,6 +249,7 @@ def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: fl
     eye = torch.diag_embed((m == 0).to(theta.dtype))  # frozen entries: solve delta = 0
     B = theta.shape[0]
     r, J = fun(theta, list(range(B)))
+    r, J = r.contiguous(), J.contiguous()  # updated in place below
     loss = (r**2).mean(1)
     mu = torch.full((B,), mu0, dtype=theta.dtype, device=theta.device)
     active = torch.isfinite(loss) & (loss > tol)
