@@ -470,14 +470,15 @@ class NetworkBatch:
             mixed = mixed + self.sided.view(-1, 1, 1).to(h.dtype) * left * right
         return (mixed * a).sum(-1)
 
-    def jacobian(self, x: torch.Tensor, theta: torch.Tensor | None = None, max_elems: int = 2**24
-                 ) -> tuple[torch.Tensor, torch.Tensor]:
+    def jacobian(self, x: torch.Tensor, theta: torch.Tensor | None = None, max_elems: int = 2**24,
+                 cols: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """``f(x)`` (B, N) and its Jacobian in the parameters, (B, N, P), by one backward pass.
 
         Every point gets its own copy of its network's parameters (``theta`` expanded to (B, N, P)),
         so the gradient of ``sum f`` with respect to the copy of point n is ``d f(x_n) / d theta``:
         the per-sample-gradient trick, one reverse pass instead of N. Networks are processed in chunks
-        of at most ``max_elems`` Jacobian entries.
+        of at most ``max_elems`` Jacobian entries. ``cols`` (bool, P) keeps only those columns of J
+        (the trainable ones), so a caller that needs few columns does not hold all P.
 
         Examples
         --------
@@ -501,7 +502,7 @@ class NetworkBatch:
                 f = sub.forward(xi, tp)
                 (J,) = torch.autograd.grad(f.sum(), tp)
             fs.append(f.detach())
-            Js.append(J)
+            Js.append(J if cols is None else J[..., cols])
         return torch.cat(fs), torch.cat(Js)
 
     __call__ = forward

@@ -217,8 +217,9 @@ def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: fl
                mu0: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
     """B independent Levenberg-Marquardt runs on ``mean_n r_bn(theta_b)^2`` (Marquardt's scaling).
 
-    ``fun(theta, idx) -> (r (b, N), J (b, N, P))`` gives the residuals and their Jacobian of the
-    networks ``idx`` (``theta`` holds their rows only; see
+    ``fun(theta, idx) -> (r (b, N), J (b, N, P or C))`` gives the residuals and their Jacobian of the
+    networks ``idx`` (``theta`` holds their rows only; J may hold only the C columns trainable in some
+    network, ``mask.bool().any(0)``, in order; see
     :meth:`~approxlab.expressivity.classes.NetworkBatch.jacobian`); ``mask`` (B, P) zeroes frozen
     entries. Each network takes the damped Gauss-Newton step ``(J^T J + mu diag(J^T J)) delta = -J^T r``
     (solved as the least-squares problem ``[J; sqrt(mu D)] delta = [-r; 0]`` by QR) with its own
@@ -249,7 +250,8 @@ def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: fl
     eye = torch.diag_embed((m == 0).to(theta.dtype))  # frozen entries: solve delta = 0
     B = theta.shape[0]
     r, J = fun(theta, list(range(B)))
-    r, J = r.contiguous(), J.contiguous()  # updated in place below
+    full = J.shape[-1] == theta.shape[1]
+    r, J = r.contiguous(), (J[..., cols] if full else J).contiguous()  # updated in place below
     loss = (r**2).mean(1)
     mu = torch.full((B,), mu0, dtype=theta.dtype, device=theta.device)
     active = torch.isfinite(loss) & (loss > tol)
@@ -259,7 +261,7 @@ def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: fl
         if act.numel() == 0:
             break
         ia = act.tolist()  # only the networks still running are evaluated
-        Jc = J[act][..., cols] * m[act].unsqueeze(1)
+        Jc = J[act] * m[act].unsqueeze(1)
         dg = (Jc**2).sum(1)
         scale = dg.clamp_min(1e-12 * dg.amax(1, keepdim=True).clamp_min(1e-300))
         # the damped step as a least-squares problem [J; sqrt(mu D)] delta = [-r; 0], solved by QR:
@@ -272,6 +274,7 @@ def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: fl
         cand = theta[act].clone()
         cand[:, cols] += delta
         rc, Jn = fun(cand, ia)
+        Jn = Jn[..., cols] if full else Jn
         lc = (rc**2).mean(1)
         ok = torch.isfinite(lc) & (lc < loss[act])
         oka = act[ok]
@@ -349,9 +352,11 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
             (g,) = torch.autograd.grad(L.sum(), th)
         return L.detach(), torch.nan_to_num(g.detach())
 
+    cols = mask.bool().any(0)
+
     def residuals(th: torch.Tensor, idx: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
         sub = work if len(idx) == work.B else work.subset(idx)
-        f, J = sub.jacobian(x, th)
+        f, J = sub.jacobian(x, th, cols=cols)
         return f - t, torch.nan_to_num(J)
 
     th = theta.detach()
