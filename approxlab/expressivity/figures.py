@@ -161,7 +161,8 @@ def probe_figure(outdir: Path, seed: int) -> list[Path]:
                 if bnd:
                     ax.plot(*zip(*bnd), "k:", lw=2.2, label=what.get(tg, "bound (Sec. B.1.4)"))
                 elif ty == "II":
-                    ax.text(0.02, 0.02, "Thm. 4.2 states no quantitative bound", transform=ax.transAxes, fontsize=7)
+                    ax.text(0.98, 0.98, "Thm. 4.2 states no quantitative bound", transform=ax.transAxes, fontsize=7,
+                            ha="right", va="top")
             ax.axhline(REACH, color="0.6", lw=0.8, label="$10^{-3}$: reached" if c == 0 else None)
             ax.set_xscale("log", base=2)
             ax.set_yscale("log")
