@@ -10,7 +10,9 @@ the level below which a class "reaches" its target.
 Data, in this order:
 
 1. the store named by ``APPROXLAB_PROBE_STORE`` (an ``approxlab probe --store PATH`` file);
-2. ``results/probe.sqlite`` when present;
+2. ``results/probe.sqlite`` when present (relative to the working directory; the repository ships the
+   recorded probe there: Types I and II, T_LA and T_MoA, widths 1-8, 3 seeds, both protocols, see
+   docs/guide/probes.md for the commands that made it);
 3. otherwise the figure COMPUTES the small default probe itself (:data:`DEFAULT_PROBE`, in memory,
    nothing written but the figure; measured 1 min 41 s (load 4) to 2 min 48 s (load 6-8) wall on the shared 2-core box).
 
