@@ -62,33 +62,36 @@ def main(argv: list[str] | None = None) -> dict:
     train(singles[0], target, TrainConfig(n_points=64, adam_steps=2, lbfgs_steps=1), device=str(dev),
           progress=False)
     sync()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     out_b = train(nb, target, cfg, device=str(dev), progress=False)
     sync()
-    t_batched = time.perf_counter() - t0
+    t_batched, c_batched = time.perf_counter() - t0, time.process_time() - c0
     # one batch per width (what `approxlab probe` does on a CPU: no padding to the largest width)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for m in widths:
         sub = NetworkBatch.from_specs(a.type, [sp for sp in specs if sp[1] == m], device=dev, dtype=torch.float32)
         train(sub, target, cfg, device=str(dev), progress=False)
     sync()
-    t_width = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t_width, c_width = time.perf_counter() - t0, time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
     loss_loop = []
     for s in singles:
         loss_loop.append(train(s, target, cfg, device=str(dev), progress=False)["loss"][0])
     sync()
-    t_loop = time.perf_counter() - t0
+    t_loop, c_loop = time.perf_counter() - t0, time.process_time() - c0
     diff = float(np.max(np.abs(np.asarray(loss_loop) - out_b["loss"]) / (1 + np.abs(out_b["loss"]))))
     import os
 
     res = {"device": str(dev), "type": a.type, "networks": nb.B, "widths": widths, "seeds": a.seeds,
            "threads": torch.get_num_threads(), "load_avg_1min": os.getloadavg()[0], "adam_steps": a.adam_steps,
            "lbfgs_steps": a.lbfgs_steps, "points": a.points, "batched_s": t_batched, "per_width_s": t_width,
-           "loop_s": t_loop, "speedup": t_loop / t_batched, "speedup_per_width": t_loop / t_width, "max_rel_loss_diff": diff}
+           "loop_s": t_loop, "speedup": t_loop / t_batched, "speedup_per_width": t_loop / t_width,
+           "cpu_batched_s": c_batched, "cpu_per_width_s": c_width, "cpu_loop_s": c_loop,
+           "cpu_speedup_per_width": c_loop / c_width, "max_rel_loss_diff": diff}
     print(f"{nb.B} networks ({a.type}, widths {widths}) on {dev}: one batch {t_batched:.2f} s, one batch per width "
           f"{t_width:.2f} s, loop {t_loop:.2f} s: speed-up x{t_loop / t_batched:.1f} (one batch), "
-          f"x{t_loop / t_width:.1f} (per width); max rel. final-loss difference {diff:.2e}")
+          f"x{t_loop / t_width:.1f} (per width); CPU time: per width {c_width:.2f} s, loop {c_loop:.2f} s, "
+          f"x{c_loop / c_width:.1f}; max rel. final-loss difference {diff:.2e}")
     return res
 
 

@@ -186,7 +186,7 @@ def test_batched_training_equals_one_network_at_a_time():
 
 def test_classes_and_invalid_options():
     assert class_names("I") == ["relu", "relu2", "leaky-relu", "gelu", "silu", "tanh", "la", "moa"]
-    assert len(pair_names()) == 28 and len(class_names("II")) == 30
+    assert len(pair_names()) == 28 and len(class_names("II")) == 28 + 7
     with pytest.raises(ValueError, match="Type-I"):
         make_target("II", "adaptive")
     with pytest.raises(ValueError, match="lambda"):

@@ -1,13 +1,15 @@
 """`approxlab probe --type I|II --target la|moa|adaptive [--widths 1,2,4,8] [--seeds S] [--lambda L]
 [--noise S1,S2] [--device auto|cpu|cuda] [--json] [--store PATH]`.
 
-Trains every class of moa Section 4 (fixed activations, LA, MoA) at each width and seed on the
+Trains every class of moa Section 4 (fixed activations, LA, MoA; Type II: the 28 fixed pairs and the
+one-sided, bi-sided and quadratic LA / MoA of Eqs. 4-6, 8-10) at each width and seed on the
 separation target, ALL AS ONE BATCH (:func:`approxlab.expressivity.probe.probe`), measures each network's
 L_inf, W^{1,2}, W^{1,inf} errors and the W^{1,inf} error outside delta-neighbourhoods of the target's
 kinks, and prints them next to the bound of moa Thm. 4.1 / B.1.4 (none for Thm. 4.2). ``--noise``
 adds the second protocol: each class starts from the exact construction (Props. B.2/B.3/B.6/B.10)
-perturbed by noise of size s, and retrains. With ``--json`` one JSON object per line. The store (``--store``)
-keeps one run per (class, width, seed, start); a rerun trains only what is missing.
+perturbed by noise of size s, and retrains (Levenberg-Marquardt, float64). With ``--json`` one JSON
+object per line. The store (``--store``) keeps one run per (class, width, seed, start); a rerun trains
+only what is missing.
 
 Every option is checked before any work starts (one-line error, exit 2).
 """
@@ -69,8 +71,11 @@ def probe_cmd(
     w_scale: Annotated[float, typer.Option("--w-scale", help="||w|| of the adaptive target.")] = 1.0,
     noise: Annotated[str, typer.Option("--noise", help="Perturbed-construction protocol: sizes s, e.g. "
                                                        "0.001,0.01,0.1 (empty: off).")] = "",
-    perturb_steps: Annotated[int, typer.Option("--perturb-steps", help="L-BFGS steps of the perturbed "
-                                                                       "constructions (value loss).")] = 100,
+    perturb_steps: Annotated[int, typer.Option("--perturb-steps", help="Levenberg-Marquardt iterations of the "
+                                                                       "perturbed constructions (value loss).")] = 200,
+    perturb_points: Annotated[int, typer.Option(
+        "--perturb-points", help="Uniform training points of the perturbed constructions (plus 1/4 at the kinks).")
+    ] = 1024,
     no_random: Annotated[bool, typer.Option("--no-random", help="Only the perturbed-construction protocol.")] = False,
     chunk: Annotated[int, typer.Option("--chunk", help="Most networks per batch (store commit per batch).")] = 4096,
     store: StoreOption = None,
@@ -105,6 +110,7 @@ def probe_cmd(
     _at_least("--grid", grid, 2)
     _at_least("--chunk", chunk, 1)
     _at_least("--perturb-steps", perturb_steps, 0)
+    _at_least("--perturb-points", perturb_points, 1)
     ws = _ints("--widths", widths)
     noises = _floats("--noise", noise)
     if no_random and not noises:
@@ -125,7 +131,7 @@ def probe_cmd(
         raise ValueError("--backend local/ray: the probe trains all networks as one batch in this process; "
                          "use --backend serial (and --device cuda for speed)")
     extra = {"gate": gate, "adam_steps": adam_steps, "lbfgs_steps": lbfgs_steps, "n_points": n_points,
-             "grid": grid, "lr": lr, "device": device, "perturb_steps": perturb_steps}
+             "grid": grid, "lr": lr, "device": device, "perturb_steps": perturb_steps, "perturb_points": perturb_points}
     if target == "adaptive":
         extra["w_scale"] = w_scale
     with opts.open_store() as st:

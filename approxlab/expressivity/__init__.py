@@ -13,11 +13,11 @@ from approxlab.expressivity.classes import NetworkBatch, class_names, constructi
 from approxlab.expressivity.probe import measure, network_configs, paper_bound, probe, run_networks, run_probe, summarize
 from approxlab.expressivity.sobolev import TOLERANCE, W1InfResult, w1inf_error
 from approxlab.expressivity.targets import Target, make_target, ridge_oscillation
-from approxlab.expressivity.train import TrainConfig, batched_lbfgs, train
+from approxlab.expressivity.train import TrainConfig, batched_lbfgs, batched_lm, train
 
 __all__ = [
     "NetworkBatch", "class_names", "construction", "la_as_moa", "paper_bound", "probe", "run_probe", "summarize",
     "measure", "network_configs", "run_networks",
     "TOLERANCE", "W1InfResult", "w1inf_error", "Target", "make_target", "ridge_oscillation", "TrainConfig",
-    "batched_lbfgs", "train",
+    "batched_lbfgs", "batched_lm", "train",
 ]

@@ -2,11 +2,12 @@
 
 For a type (I/II), a target (la/moa/adaptive), widths and seeds, :func:`probe` trains EVERY
 (class, width, seed, start) in one batch (:func:`run_networks`, :mod:`approxlab.expressivity.train`;
-each network has its own generator, Adam and L-BFGS state) and measures each one (:func:`measure`):
+each network has its own generator, Adam and Levenberg-Marquardt state) and measures each one (:func:`measure`):
 L_inf, W^{1,2} (with an error bar), W^{1,inf} and the W^{1,inf} error outside delta-neighbourhoods of
 the target's kink set (:data:`DELTAS`). Two protocols: a random start (Adam on the W^{1,2} loss), and
 the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class and perturbed by
-noise s (``noises``), retrained by L-BFGS on the value loss. Every row carries the bound the paper
+noise s (``noises``), retrained by Levenberg-Marquardt on the value loss (float64,
+:func:`~approxlab.expressivity.train.batched_lm`). Every row carries the bound the paper
 states for its class (:func:`paper_bound`); the exact constructions (and the ReLU staircase for T_LA)
 are measured too (rows with ``construction`` set). The sweep store keeps one run per network; a
 killed probe resumes with what is missing (see :func:`probe`). :func:`run_probe` is the older
@@ -89,11 +90,12 @@ DELTAS = (1e-1, 1e-2, 1e-3)
 
 #: Settings shared by every network of one batch (a batch = configs agreeing on all of these).
 BATCH_KEYS = ("type", "target", "lambda", "gate", "adam_steps", "lbfgs_steps", "n_points", "kink_points", "lr",
-              "grid", "w_scale", "d", "device", "deltas", "dtype", "perturb_steps")
+              "grid", "w_scale", "d", "device", "deltas", "dtype", "perturb_steps", "perturb_points")
 
 #: Defaults of one probe network config (the CLI's defaults; small enough for a 2-core CPU).
 DEFAULTS: dict[str, Any] = {"gate": "tanh", "adam_steps": 300, "lbfgs_steps": 0, "n_points": 256, "kink_points": 64,
-                            "lr": 5e-2, "grid": 61, "perturb_steps": 100, "w_scale": 1.0, "d": 2, "device": "auto",
+                            "lr": 5e-2, "grid": 61, "perturb_steps": 200, "perturb_points": 1024, "w_scale": 1.0,
+                            "d": 2, "device": "auto",
                             "deltas": list(DELTAS), "dtype": "float32", "noise": None}
 
 
@@ -149,6 +151,11 @@ def _row(cfg: dict[str, Any], target, klass: str, width: int, meas: dict[str, np
             "w_scale": float(cfg.get("w_scale", 1.0)) if tname == "adaptive" else None}
 
 
+def _family(klass: str) -> str:
+    """Which parameters a class trains: "fixed" (a, w, u), or the hybrid class itself."""
+    return klass if klass in ("la", "moa", "la-eq6", "one-la", "bi-la", "one-moa", "bi-moa") else "fixed"
+
+
 def _dtype(name: str) -> torch.dtype:
     return {"float32": torch.float32, "float64": torch.float64}[check_choice("dtype", name, ("float32", "float64"))]
 
@@ -159,8 +166,8 @@ def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -
     Each config names one network (``klass``, ``width``, ``seed``, and ``noise``: None for a random
     start, s for the perturbed exact construction, see :func:`~approxlab.expressivity.classes.perturbed_start`)
     and the batch settings :data:`BATCH_KEYS`, which must agree across ``configs``. Every network has
-    its own generator, Adam and L-BFGS state (:mod:`~approxlab.expressivity.train`), so its row does not
-    depend on which other networks share the batch.
+    its own generator, Adam and L-BFGS / Levenberg-Marquardt state (:mod:`~approxlab.expressivity.train`),
+    so its row does not depend on which other networks share the batch.
 
     Examples
     --------
@@ -206,13 +213,18 @@ def _run_networks(configs: Sequence[dict[str, Any]], *, progress: bool) -> list[
     rows: list[dict[str, Any] | None] = [None] * len(cfgs)
     # random starts, then perturbed constructions (another init and optimiser); on a CPU one batch per
     # width (padding a width-1 network to the largest width multiplies its work), on CUDA one batch
+    # width; the perturbed constructions (Levenberg-Marquardt, whose cost grows with the square of the
+    # trainable parameters) also one batch per class family, so a batch solves only for what it trains
     groups: list[list[int]] = []
     for start in (False, True):
         idx = [i for i, s in enumerate(noise) if (s is not None) == start]
-        if dev.type == "cuda":
+        if dev.type == "cuda" and not start:
             groups.append(idx)
-        else:
-            groups += [[i for i in idx if specs[i][1] == m] for m in sorted({specs[i][1] for i in idx})]
+            continue
+        keys = sorted({(specs[i][1] if dev.type == "cpu" else 0, _family(specs[i][0]) if start else "")
+                       for i in idx})
+        groups += [[i for i in idx if (specs[i][1] if dev.type == "cpu" else 0,
+                                       _family(specs[i][0]) if start else "") == k] for k in keys]
     for idx in filter(None, groups):
         start = noise[idx[0]] is not None
         st = None
@@ -221,11 +233,14 @@ def _run_networks(configs: Sequence[dict[str, Any]], *, progress: bool) -> list[
                   "noise": [check_positive_float("noise", float(noise[i]), strict=False) for i in idx]}
         nb = NetworkBatch.from_specs(type, [specs[i] for i in idx], d=d, gate=str(base["gate"]), start=st,
                                      device=dev, dtype=dtype)
-        # a perturbed construction retrains by L-BFGS (float64) on the value loss, which is continuous in
-        # the hyperplanes: Adam's sign-like first steps would throw the start away
+        # a perturbed construction retrains by Levenberg-Marquardt (float64, perturb_points uniform points
+        # plus a quarter as many at the kinks) on the value loss, which is continuous in the hyperplanes:
+        # Adam's sign-like first steps would throw the start away, L-BFGS stalls at losses ~1e-8
+        pp = check_positive_int("perturb_points", int(base["perturb_points"]))
         tcs = tc if not start else TrainConfig(
-            n_points=tc.n_points, kink_points=tc.kink_points, adam_steps=0, lbfgs_loss="l2", dtype=torch.float64,
-            lbfgs_steps=check_positive_int("perturb_steps", int(base["perturb_steps"]), minimum=0), seed=0)
+            n_points=pp, kink_points=pp // 4, adam_steps=0, lbfgs_loss="l2", dtype=torch.float64,
+            lbfgs_steps=check_positive_int("perturb_steps", int(base["perturb_steps"]), minimum=0), seed=0,
+            polish="lm")
         out = train(nb, target, tcs, device=str(dev), progress=progress)
         meas = measure(nb, target, grid, dev, [float(x) for x in base["deltas"]])
         for j, i in enumerate(idx):

@@ -13,6 +13,10 @@ L-BFGS is not elementwise, so :func:`batched_lbfgs` keeps one curvature history,
 and one Armijo line search per network (the two-loop recursion with per-network dot products), so
 the result equals B separate L-BFGS runs while every loss evaluation is one batched forward.
 
+* Levenberg-Marquardt polish (``polish="lm"``, what the probe's perturbed-construction protocol uses):
+  :func:`batched_lm` on the value residuals ``f_b(x) - T(x)``, with the Jacobian of all networks from
+  one backward pass (:meth:`~approxlab.expressivity.classes.NetworkBatch.jacobian`).
+
 Examples
 --------
 >>> from approxlab.expressivity.classes import NetworkBatch
@@ -83,6 +87,7 @@ class TrainConfig:
     history: int = 10
     p: int = 8
     lbfgs_loss: str = "smooth-sup"
+    polish: str = "lbfgs"
     seed: int = 0
     dtype: torch.dtype = torch.float32
 
@@ -208,6 +213,80 @@ def batched_lbfgs(closure, theta: torch.Tensor, mask: torch.Tensor, steps: int, 
     return theta, loss
 
 
+def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: float = 1e-30,
+               mu0: float = 1.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """B independent Levenberg-Marquardt runs on ``mean_n r_bn(theta_b)^2`` (Marquardt's scaling).
+
+    ``fun(theta, idx) -> (r (b, N), J (b, N, P or C))`` gives the residuals and their Jacobian of the
+    networks ``idx`` (``theta`` holds their rows only; J may hold only the C columns trainable in some
+    network, ``mask.bool().any(0)``, in order; see
+    :meth:`~approxlab.expressivity.classes.NetworkBatch.jacobian`); ``mask`` (B, P) zeroes frozen
+    entries. Each network takes the damped Gauss-Newton step ``(J^T J + mu diag(J^T J)) delta = -J^T r``
+    (solved as the least-squares problem ``[J; sqrt(mu D)] delta = [-r; 0]`` by QR) with its own
+    damping ``mu``, starting at ``mu0``: a step that lowers its loss is taken and ``mu`` shrinks (/3),
+    otherwise ``mu`` grows (x4). A large ``mu0`` (1) keeps the first steps short: Gauss-Newton steps
+    along the nearly flat directions of a perturbed start otherwise jump to a spurious minimum.
+    Columns frozen in every network are dropped. A network stops when its loss is below ``tol`` or its
+    ``mu`` exceeds 1e16 (no descent left). Returns the final ``theta`` and losses (B,).
+
+    Why not L-BFGS here: the perturbed-construction problem is a zero-residual least-squares problem
+    whose Jacobian has singular values down to ~1e-8 of the largest at the solution (the dictionary's
+    gate x activation products are nearly dependent); a quasi-Newton method stalls there at losses of
+    1e-8..1e-9 (so does torch's L-BFGS with a strong-Wolfe line search), Gauss-Newton steps do not.
+
+    Examples
+    --------
+    Two independent fits of ``y = c t^2`` (truths 3 and -1), from 0:
+
+    >>> t = torch.linspace(0, 1, 5, dtype=torch.float64)
+    >>> y = torch.tensor([[3.0], [-1.0]], dtype=torch.float64) * t**2
+    >>> fun = lambda th, idx: (th * t**2 - y[idx], (t**2).expand(len(idx), 5).unsqueeze(-1))
+    >>> th, loss = batched_lm(fun, torch.zeros(2, 1, dtype=torch.float64), torch.ones(2, 1), 50)
+    >>> [round(v, 9) for v in th.flatten().tolist()]
+    [3.0, -1.0]
+    """
+    cols = mask.bool().any(0)
+    m = mask[:, cols]
+    eye = torch.diag_embed((m == 0).to(theta.dtype))  # frozen entries: solve delta = 0
+    B = theta.shape[0]
+    r, J = fun(theta, list(range(B)))
+    full = J.shape[-1] == theta.shape[1]
+    r, J = r.contiguous(), (J[..., cols] if full else J).contiguous()  # updated in place below
+    loss = (r**2).mean(1)
+    mu = torch.full((B,), mu0, dtype=theta.dtype, device=theta.device)
+    active = torch.isfinite(loss) & (loss > tol)
+    theta = theta.clone()
+    for _ in range(steps):
+        act = active.nonzero().flatten()
+        if act.numel() == 0:
+            break
+        ia = act.tolist()  # only the networks still running are evaluated
+        Jc = J[act] * m[act].unsqueeze(1)
+        dg = (Jc**2).sum(1)
+        scale = dg.clamp_min(1e-12 * dg.amax(1, keepdim=True).clamp_min(1e-300))
+        # the damped step as a least-squares problem [J; sqrt(mu D)] delta = [-r; 0], solved by QR:
+        # the normal equations would square J's condition number (~1e8 here) past float64's range
+        damp = torch.diag_embed((mu[act].unsqueeze(1) * scale).sqrt()) + eye[act]
+        Jaug = torch.cat([Jc, damp], 1)
+        raug = torch.cat([-r[act], torch.zeros_like(scale)], 1).unsqueeze(-1)
+        delta = torch.linalg.lstsq(Jaug, raug, driver="gels").solution  # full rank: damping, frozen = 1
+        delta = torch.nan_to_num(delta.squeeze(-1)) * m[act]
+        cand = theta[act].clone()
+        cand[:, cols] += delta
+        rc, Jn = fun(cand, ia)
+        Jn = Jn[..., cols] if full else Jn
+        lc = (rc**2).mean(1)
+        ok = torch.isfinite(lc) & (lc < loss[act])
+        oka = act[ok]
+        theta[oka] = cand[ok]
+        r[oka] = rc[ok]
+        J[oka] = Jn[ok]
+        loss[oka] = lc[ok]
+        mu[act] = torch.where(ok, (mu[act] / 3).clamp_min(1e-15), mu[act] * 4)
+        active = active & (loss > tol) & (mu < 1e16)
+    return theta, loss
+
+
 def _adam(work: NetworkBatch, theta: torch.Tensor, mask: torch.Tensor, lr: torch.Tensor, x: torch.Tensor,
           t: torch.Tensor, gt: torch.Tensor, steps: int, progress: bool, b1: float = 0.9, b2: float = 0.999,
           eps: float = 1e-8) -> torch.Tensor:
@@ -243,8 +322,9 @@ def _adam(work: NetworkBatch, theta: torch.Tensor, mask: torch.Tensor, lr: torch
 
 def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, device: str = "auto",
           progress: bool = True, lrs: torch.Tensor | None = None) -> dict:
-    """Train every network of ``nb`` on ``target`` in place (Adam on W^{1,2}, then L-BFGS on the
-    smoothed W^{1,inf}); returns ``{"loss": (B,) final smoothed losses, "seconds": float}``.
+    """Train every network of ``nb`` on ``target`` in place (Adam on W^{1,2}, then ``cfg.lbfgs_steps``
+    of L-BFGS on ``cfg.lbfgs_loss``, or of Levenberg-Marquardt on the value residuals when
+    ``cfg.polish == "lm"``); returns ``{"loss": (B,) final smoothed losses, "seconds": float}``.
 
     ``lrs`` (B,) gives each network its own Adam learning rate (default ``cfg.lr`` for all)."""
     import time
@@ -252,6 +332,7 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
     cfg = cfg or TrainConfig()
     check_positive_int("n_points", cfg.n_points)
     check_choice("lbfgs_loss", cfg.lbfgs_loss, ("smooth-sup", "sobolev", "l2"))
+    check_choice("polish", cfg.polish, ("lbfgs", "lm"))
     dev = resolve_device(device)
     t0 = time.perf_counter()
     x = training_points(target, cfg.n_points, cfg.kink_points, cfg.seed)
@@ -271,8 +352,17 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
             (g,) = torch.autograd.grad(L.sum(), th)
         return L.detach(), torch.nan_to_num(g.detach())
 
+    cols = mask.bool().any(0)
+
+    def residuals(th: torch.Tensor, idx: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
+        sub = work if len(idx) == work.B else work.subset(idx)
+        f, J = sub.jacobian(x, th, cols=cols)
+        return f - t, torch.nan_to_num(J)
+
     th = theta.detach()
-    if cfg.lbfgs_steps:
+    if cfg.lbfgs_steps and cfg.polish == "lm":
+        th, final = batched_lm(residuals, th, mask, cfg.lbfgs_steps)
+    elif cfg.lbfgs_steps:
         th, final = batched_lbfgs(closure, th, mask, cfg.lbfgs_steps, cfg.history)
     else:
         final = closure(th)[0]

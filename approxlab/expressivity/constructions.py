@@ -1,0 +1,211 @@
+"""The exact constructions of moa Appendix B as parameter settings of the batched classes.
+
+``construction`` (Props. B.2, B.3, B.6, B.10 and the adaptive ridge of B.1.4), ``la_as_moa``
+(B.1.1: an LA network as an MoA network), ``perturbed_start`` (the construction carried into any
+class plus noise, the probe's second protocol) and ``relu_staircase`` (the width-m ReLU network behind
+the sharper bound of Prop. B.2's proof).
+
+Examples
+--------
+>>> nb = construction("B.10", lam=1.0)
+>>> nb.klasses, nb.type
+(['moa'], 'II')
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from approxlab.activations.base import check_positive_int
+from approxlab.activations.moa import TYPE_I_DICTIONARY
+from approxlab.expressivity.classes import DICTIONARY, Layout, NetworkBatch
+
+def _exact(type: str, klass: str, d: int, gate: str, set_params) -> NetworkBatch:
+    layout = Layout(type, d, 1, len(DICTIONARY[type]))
+    theta = torch.zeros(1, layout.P, dtype=torch.float64)
+    views = {k: layout.view(theta, k) for k in layout.shapes}
+    set_params(views, DICTIONARY[type].index)
+    return NetworkBatch(type, [klass], [1], theta, gate=gate, d=d)
+
+
+def construction(name: str, lam: float = 1.0, d: int = 2, **adaptive: object) -> NetworkBatch:
+    """The paper's exact width-1 constructions as parameter settings of the classes.
+
+    ``"B.2"``: T_LA (Type I) in F_LA^(1): a = 1, w = e1, alpha_ReLU = alpha_ReLU^2 = 1.
+    ``"B.3"``: T_MoA (Type I) in F_MoA^(1): a = 1, w = e2, u_ReLU = lam e1, other gates 0 (tanh).
+    ``"B.6"``: T_LA (Type II) in G_LA^(1): w = e2, u = e1, alpha_{ReLU,ReLU} = alpha_{ReLU,tanh} = 1.
+    ``"B.10"``: T_MoA (Type II) in G_MoA^(1): w = e2, u = e1, v_{ReLU,ReLU} = lam e1, others 0.
+    ``"B.1.4"``: adaptive ridge in F_MoA^(1): w = (w, b), u_ReLU = (u, beta); pass u, beta, w, b.
+
+    Examples
+    --------
+    >>> nb = construction("B.3", lam=2.0)
+    >>> float(nb(torch.tensor([[0.5, 0.5]], dtype=torch.float64))[0, 0])
+    0.3807970779778824
+    """
+    def e(i: int, scale: float = 1.0) -> torch.Tensor:
+        v = torch.zeros(d + 1, dtype=torch.float64)
+        v[i] = scale
+        return v
+
+    if name == "B.2":
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = e(0)
+            v["coef"][0, ix("relu")] = 1
+            v["coef"][0, ix("relu2")] = 1
+        return _exact("I", "la", d, "tanh", f)
+    if name == "B.3":
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = e(1)
+            v["gate"][0, ix("relu")] = e(0, lam)
+        return _exact("I", "moa", d, "tanh", f)
+    if name == "B.6":
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = e(1)
+            v["u"][0, 0] = e(0)
+            v["coef"][0, ix("relu"), ix("relu")] = 1
+            v["coef"][0, ix("relu"), ix("tanh")] = 1
+        return _exact("II", "la", d, "tanh", f)
+    if name == "B.10":
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = e(1)
+            v["u"][0, 0] = e(0)
+            v["gate"][0, ix("relu"), ix("relu")] = e(0, lam)
+        return _exact("II", "moa", d, "tanh", f)
+    if name == "B.1.4":
+        u = torch.as_tensor(np.asarray(adaptive["u"], float))
+        w = torch.as_tensor(np.asarray(adaptive["w"], float))
+
+        def f(v, ix):
+            v["a"][0, 0] = 1
+            v["w"][0, 0] = torch.cat([w, torch.tensor([float(adaptive.get("b", 0.0))], dtype=torch.float64)])
+            v["gate"][0, ix("relu")] = torch.cat([u, torch.tensor([float(adaptive.get("beta", 0.0))], dtype=torch.float64)])
+        return _exact("I", "moa", d, "tanh", f)
+    raise ValueError(f"construction must be one of 'B.2', 'B.3', 'B.6', 'B.10', 'B.1.4'; got {name!r}")
+
+
+def la_as_moa(nb: NetworkBatch, rho: float = 0.5) -> NetworkBatch:
+    """moa B.1.1: an LA network as an MoA network with bias-only gates ``arctanh(rho alpha_c)``.
+
+    ``rho`` must make every ``|rho alpha_c| < 1``; the output weights become ``a / rho``.
+    """
+    if nb.type != "I" or nb.gate != "tanh" or any(k != "la" for k in nb.klasses):
+        raise ValueError("la_as_moa takes a Type-I batch of 'la' networks with tanh gates")
+    L = nb.layout
+    th = nb.theta.detach().clone()
+    alpha = L.view(th, "coef")
+    if (rho * alpha).abs().max() >= 1:
+        raise ValueError(f"rho={rho} too large: need |rho alpha_c| < 1 for every c")
+    new = th.clone()
+    new[:, L.slices["a"]] = th[:, L.slices["a"]] / rho
+    g = torch.zeros_like(L.view(th, "gate"))
+    g[..., -1] = torch.atanh(rho * alpha)
+    new[:, L.slices["gate"]] = g.flatten(1)
+    return NetworkBatch("I", ["moa"] * nb.B, nb.widths, new, gate="tanh", d=nb.d)
+
+
+def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, noise: float,
+                    g: torch.Generator, target: str, lam: float, params: dict, gate: str) -> None:
+    """Overwrite one network's parameter views ``v`` with the exact construction for ``target``
+    (moa Props. B.2/B.3/B.6/B.10, B.1.4) carried into ``klass``, plus ``noise * N(0, 1)`` on every entry.
+
+    Neuron 0 carries the construction; neurons 1..m-1 get ``a = 0`` and random hyperplanes. The
+    construction's class takes it as it is. Another class takes the construction where it contains
+    the target: an MoA network takes an LA construction through moa B.1.1 (bias-only gates
+    ``arctanh(alpha / 2)``, ``a = 2``); Type II: bi-LA takes T_LA as ``beta = e_ReLU``, ``alpha =
+    e_ReLU + e_tanh``, bi-MoA takes T_LA and T_MoA with constant gates ``1/2`` (bias ``arctanh(1/2)``)
+    and, for T_MoA, ``rho_ReLU = tanh(lam x1)``. Any other class keeps the construction's hyperplanes
+    and output weight with its own activation(s) -- the nearest start a class that cannot contain the
+    target has (one-sided classes: SiLU in place of the y branch's ReLU; LA for T_MoA: the pair
+    (ReLU, ReLU), Eq. 6's strict pairs (ReLU, LeakyReLU)). Frozen entries are put back by
+    :meth:`NetworkBatch.enforce`.
+    """
+    if gate != "tanh":
+        raise ValueError("the perturbed-construction protocol needs gate 'tanh' (the theory's gate)")
+    name = {("I", "la"): "B.2", ("I", "moa"): "B.3", ("II", "la"): "B.6", ("II", "moa"): "B.10",
+            ("I", "adaptive"): "B.1.4"}[(type, target)]
+    ex = construction(name, lam=lam, d=v["w"].shape[-1] - 1, **(params if name == "B.1.4" else {}))
+    L = ex.layout
+    src = {k: L.view(ex.theta, k)[0] for k in L.shapes}
+    for key in ("a", "w", "u"):
+        if key in v:
+            v[key][0] = src[key][0]
+            v[key][1:m] = torch.randn(v[key][1:m].shape, generator=g, dtype=torch.float64)
+            if key == "a":
+                v[key][1:m] = 0.0
+    for key in ("gate", "side", "sgate"):
+        if key in v:
+            v[key].zero_()
+    cklass = ex.klasses[0]
+    names = DICTIONARY[type]
+    ix = names.index
+    half = math.atanh(0.5)
+    if klass == cklass:
+        v["coef"].copy_(src["coef"])
+        v["gate"].copy_(src["gate"])
+    elif klass == "moa":  # an LA construction inside MoA (B.1.1), rho = 1/2
+        v["gate"][..., -1] = torch.atanh(0.5 * src["coef"])
+        v["a"][0] = 2.0 * src["a"][0]
+    elif type == "II" and klass in ("one-la", "bi-la", "one-moa", "bi-moa"):
+        # T_LA = ReLU(y) (ReLU(z) + tanh(z)); T_MoA = tanh(lam x1) ReLU(y) ReLU(z); y = x2, z = x1
+        right = [ix("relu"), ix("tanh")] if target == "la" else [ix("relu")]
+        if klass.endswith("la"):
+            v["side"][1, right] = 1.0
+            if klass == "bi-la":
+                v["side"][0, ix("relu")] = 1.0
+        else:
+            v["sgate"][1, right, -1] = half  # pi = 1/2 on the right branch
+            scale = 2.0
+            if klass == "bi-moa":
+                if target == "la":
+                    v["sgate"][0, ix("relu"), -1] = half
+                    scale = 4.0
+                else:
+                    v["sgate"][0, ix("relu")] = src["gate"][ix("relu"), ix("relu")]  # rho_ReLU = tanh(lam x1)
+            v["a"][0] = scale * src["a"][0]
+    elif klass in ("la", "la-eq6"):
+        if cklass == "la":
+            v["coef"].copy_(src["coef"])
+        else:
+            v["coef"].zero_()
+            idx = ix("relu")
+            if type == "I":
+                v["coef"][idx] = 1.0
+            else:
+                v["coef"][idx, ix("leaky-relu") if klass == "la-eq6" else idx] = 1.0
+    for key in v:
+        v[key].add_(noise * torch.randn(v[key].shape, generator=g, dtype=torch.float64))
+
+
+def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:
+    """A width-m ReLU network for T_LA = ReLU(x1) + ReLU^2(x1) (Type I).
+
+    Kinks at ``x1 = j/m`` (j = 0..m-1); on ``[j/m, (j+1)/m]`` the slope is ``1 + (2j+1)/m``, the
+    midpoint value of ``T_LA' = 1 + 2 x1``; so ``|T' - f'| <= 1/m`` and
+    ``|T - f| <= 1/(4 m^2)``: W^{1,inf} error ``1/m + 1/(4 m^2)``. This is the construction behind
+    the sharper bound ``min(1/2, 1/m)`` of the proof of moa Prop. B.2 (see the findings).
+
+    Examples
+    --------
+    >>> nb = relu_staircase(2)
+    >>> float(nb(torch.tensor([[0.75, 0.0]], dtype=torch.float64))[0, 0])  # slopes 1.5, 2.5: 1.5/2 + 2.5/4
+    1.375
+    """
+    check_positive_int("m", m)
+    layout = Layout("I", d, m, len(TYPE_I_DICTIONARY))
+    theta = torch.zeros(1, layout.P, dtype=torch.float64)
+    a, w, coef = layout.view(theta, "a"), layout.view(theta, "w"), layout.view(theta, "coef")
+    slopes = [1 + (2 * j + 1) / m for j in range(m)]
+    for j in range(m):
+        w[0, j, 0] = 1.0
+        w[0, j, -1] = -j / m
+        a[0, j] = slopes[0] if j == 0 else slopes[j] - slopes[j - 1]
+    coef[0, TYPE_I_DICTIONARY.index(klass)] = 1.0
+    return NetworkBatch("I", [klass], [m], theta, d=d)
