@@ -358,7 +358,7 @@ def test_time_limit_survives_an_alarm_swallowed_by_a_callback() -> None:
         del box
         while time.perf_counter() - t0 < 3.0:
             pass
-    assert time.perf_counter() - t0 < 1.0
+    assert time.perf_counter() - t0 < 2.5  # well before the 3 s loop end: the alarm fired again
     assert ref() is None
 
 
@@ -387,7 +387,7 @@ def test_time_limits_nest() -> None:
             time.sleep(0.01)
         while time.perf_counter() - t0 < 3.0:
             pass
-    assert 0.25 < time.perf_counter() - t0 < 1.0
+    assert 0.25 < time.perf_counter() - t0 < 2.5  # the 0.3 s limit fired, not the 3 s loop end
     with pytest.raises(ExactUnavailable, match="0.05 s"), time_limit(5.0), time_limit(0.05):
         while time.perf_counter() - t0 < 6.0:
             pass
