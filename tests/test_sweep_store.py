@@ -274,6 +274,22 @@ def test_a_clean_interruption_checkpoints_and_releases(tmp_path: Path) -> None:
         assert _copy_main_file(path, tmp_path / "copy.sqlite") == [0, 1, 2, 3, 4]
 
 
+def test_sigterm_checkpoints_and_releases_then_restores_the_default(tmp_path: Path) -> None:
+    import signal
+
+    if signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        pytest.skip("the test process has its own SIGTERM handler")
+    grid = [{"x": x, "seed": x} for x in range(8)]
+    path = tmp_path / "t.sqlite"
+    with ResultStore(path) as st:
+        with pytest.raises(SystemExit) as exc:
+            run_sweep(helpers.terminated_at_5, grid, st, progress=False)
+        assert exc.value.code == 143
+        assert st.claims() == []
+        assert _copy_main_file(path, tmp_path / "copy.sqlite") == [0, 1, 2, 3, 4]
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
 def test_concurrent_reader_does_not_block_the_runner(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
     run_sweep(helpers.trivial, [], path, progress=False)

@@ -24,7 +24,8 @@ One row per run (config, result or error and traceback, seed, host, device, timi
 code version) and each sweep's grid, in one SQLite file: :mod:`approxlab.sweep.store`. Runs are
 *claimed* (owner and heartbeat) before they execute, so several processes running one sweep on one
 store split the work and nothing runs twice; a dead runner's claims expire. The WAL is
-checkpointed into the main file at the end of every sweep and on a clean interruption.
+checkpointed into the main file at the end of every sweep and on a clean interruption (an exception,
+Ctrl-C, or SIGTERM while the sweep runs in the main thread).
 
 Seeds
 -----

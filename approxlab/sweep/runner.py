@@ -19,8 +19,11 @@ import json
 import math
 import os
 import pickle
+import signal
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -61,7 +64,9 @@ def run_sweep(
     runner is not executed here but waited for (polled every 0.2 s) until that runner finishes it,
     or its claim expires (``claim_timeout`` without a heartbeat, or at once when its process on
     this host is gone) and the run is taken over. So the report covers the whole grid either way.
-    At the end, and on an exception or Ctrl-C, the runner drops its claims and checkpoints the WAL.
+    At the end, and on an exception, Ctrl-C or SIGTERM, the runner drops its claims and checkpoints
+    the WAL (while the sweep runs in the main thread, SIGTERM raises ``SystemExit(143)`` where the signal
+    still has its default action; a handler the caller installed is left alone).
 
     Parameters
     ----------
@@ -163,56 +168,75 @@ def run_sweep(
     st._writable("run a sweep")
     t0 = time.perf_counter()
     owner = new_owner()
-    try:
-        st.register_sweep(sname, sweep_name(fn), cversion, keyed)
-        states = st.states(k for k, _, _ in grid)
-        todo = [g for g in grid
-                if g[0] not in states or (retry_failed and states[g[0]][0] == "failed")]
-        done0 = sum(1 for g in grid if states.get(g[0], ("",))[0] == "done")
-        failed0 = sum(1 for g in grid if states.get(g[0], ("",))[0] == "failed" and not retry_failed)
-        configs_by_key = {k: text for (k, _, _), (_, text) in zip(grid, keyed)}
-        sched = _Scheduler(st, owner, todo, {k: s[1] for k, s in states.items()}, claim_timeout)
-        bar, task = _progress(progress, sname, len(grid), done0, failed0)
-        counter = {"failed": failed0, "ran": 0}
-
-        def on_result(out: dict[str, Any]) -> None:
-            st.commit_run({**out, "sweep": sname, "config": configs_by_key[out["key"]],
-                           "code_version": cversion})
-            counter["ran"] += 1
-            if out["status"] == "failed":
-                counter["failed"] += 1
-            bar.update(task, advance=1, failed=counter["failed"])
-
-        sched.on_other = lambda: bar.update(task, advance=1)
-        with bar, Heartbeat(st.path, owner, claim_timeout / 4):
-            if sched.exhausted():
-                pass
-            elif backend == "serial":
-                run_serial(fn, sched, on_result, threads)
-            elif backend == "local":
-                run_local(fn, sched, on_result, workers, threads, len(todo))
-            else:
-                run_ray(fn, sched, on_result, address, workers, threads, allow_network)
-
-        by_key = {r["key"]: r for r in st._rows_for([g[0] for g in grid])}
-        records = [by_key[k] for k, _, _ in grid if k in by_key]
-        n_done = sum(r["status"] == "done" for r in records)
-        n_failed = sum(r["status"] == "failed" for r in records)
-        return SweepReport(
-            name=sname, backend=backend, store=st.path, total=len(grid),
-            skipped=len(grid) - counter["ran"], ran=counter["ran"], done=n_done, failed=n_failed,
-            pending=len(grid) - len(records), elapsed=time.perf_counter() - t0,
-            keys=[g[0] for g in grid], records=records,
-        )
-    finally:
-        # on success and on a clean interruption (Ctrl-C, an exception): give back what this
-        # runner did not finish, and make the main file hold every finished run
+    with _sigterm_as_exit():  # a plain kill also releases the claims and checkpoints the WAL
         try:
-            st.release(owner)
-            st.checkpoint()
+            st.register_sweep(sname, sweep_name(fn), cversion, keyed)
+            states = st.states(k for k, _, _ in grid)
+            todo = [g for g in grid
+                    if g[0] not in states or (retry_failed and states[g[0]][0] == "failed")]
+            done0 = sum(1 for g in grid if states.get(g[0], ("",))[0] == "done")
+            failed0 = sum(1 for g in grid if states.get(g[0], ("",))[0] == "failed" and not retry_failed)
+            configs_by_key = {k: text for (k, _, _), (_, text) in zip(grid, keyed)}
+            sched = _Scheduler(st, owner, todo, {k: s[1] for k, s in states.items()}, claim_timeout)
+            bar, task = _progress(progress, sname, len(grid), done0, failed0)
+            counter = {"failed": failed0, "ran": 0}
+
+            def on_result(out: dict[str, Any]) -> None:
+                st.commit_run({**out, "sweep": sname, "config": configs_by_key[out["key"]],
+                               "code_version": cversion})
+                counter["ran"] += 1
+                if out["status"] == "failed":
+                    counter["failed"] += 1
+                bar.update(task, advance=1, failed=counter["failed"])
+
+            sched.on_other = lambda: bar.update(task, advance=1)
+            with bar, Heartbeat(st.path, owner, claim_timeout / 4):
+                if sched.exhausted():
+                    pass
+                elif backend == "serial":
+                    run_serial(fn, sched, on_result, threads)
+                elif backend == "local":
+                    run_local(fn, sched, on_result, workers, threads, len(todo))
+                else:
+                    run_ray(fn, sched, on_result, address, workers, threads, allow_network)
+
+            by_key = {r["key"]: r for r in st._rows_for([g[0] for g in grid])}
+            records = [by_key[k] for k, _, _ in grid if k in by_key]
+            n_done = sum(r["status"] == "done" for r in records)
+            n_failed = sum(r["status"] == "failed" for r in records)
+            return SweepReport(
+                name=sname, backend=backend, store=st.path, total=len(grid),
+                skipped=len(grid) - counter["ran"], ran=counter["ran"], done=n_done, failed=n_failed,
+                pending=len(grid) - len(records), elapsed=time.perf_counter() - t0,
+                keys=[g[0] for g in grid], records=records,
+            )
         finally:
-            if own:
-                st.close()
+            # on success and on a clean interruption (Ctrl-C, SIGTERM, an exception): give back what this
+            # runner did not finish, and make the main file hold every finished run
+            try:
+                st.release(owner)
+                st.checkpoint()
+            finally:
+                if own:
+                    st.close()
+
+
+@contextmanager
+def _sigterm_as_exit() -> Iterator[None]:
+    """While the block runs, SIGTERM raises ``SystemExit(143)`` so that ``finally`` clauses run; only in the
+    main thread and where SIGTERM still has its default action (which is to end the process at once)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        yield
+        return
+
+    def handler(signum, frame):  # noqa: ARG001
+        raise SystemExit(128 + signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class _Scheduler:

@@ -22,7 +22,7 @@ run executes twice while its owner is alive.
 Durability
 ----------
 ``synchronous=FULL`` and a ``TRUNCATE`` WAL checkpoint at the end of every sweep (and on a clean
-interruption, e.g. Ctrl-C): after a sweep returns, the main database file alone holds every finished
+interruption: an exception, Ctrl-C or SIGTERM): after a sweep returns, the main database file alone holds every finished
 run, even if the writer then crashes and its ``-wal`` file is lost.
 
 Read-only
