@@ -55,18 +55,6 @@ def logged_pid(config: dict[str, Any]) -> dict[str, Any]:
     return {"y": config["x"] ** 2, "pid": os.getpid()}
 
 
-def terminated_at_5(config: dict[str, Any]) -> dict[str, Any]:
-    """x^2, but x == 5 sends SIGTERM to its own process (``kill PID``, as a scheduler stops a job)."""
-    if config["x"] == 5:
-        import os
-        import signal
-        import time
-
-        os.kill(os.getpid(), signal.SIGTERM)
-        time.sleep(5)  # the signal arrives first
-    return {"y": config["x"] ** 2}
-
-
 def interrupted_at_5(config: dict[str, Any]) -> dict[str, Any]:
     """x^2, but x == 5 raises KeyboardInterrupt (a clean interruption of the sweep, as Ctrl-C)."""
     if config["x"] == 5:
