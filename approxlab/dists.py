@@ -292,6 +292,7 @@ class StudentT(Distribution):
         c = sympy.gamma((nu + 1) / 2) / (sympy.sqrt(nu * sympy.pi) * sympy.gamma(nu / 2))
         return c * (1 + X**2 / nu) ** (-(nu + 1) / 2)
 
+    @functools.lru_cache(maxsize=512)  # noqa: B019  (as the base method: distributions are immutable and few)
     def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
         """Over the whole line the closed form of :meth:`moment` (sympy's own integral of x^k p(x) over the
         real line can run for minutes); +oo when k >= nu; on other intervals the generic integral."""

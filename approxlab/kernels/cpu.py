@@ -88,6 +88,12 @@ def _sum(part: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
     return torch.from_numpy(part.sum(axis=0)).to(dtype)
 
 
+def _split(part: np.ndarray, cut: int, first: torch.dtype, second: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+    """The column sums of ``part`` as two tensors: columns ``[:cut]`` in ``first``, ``[cut:]`` in ``second``."""
+    sums = part.sum(axis=0)
+    return torch.from_numpy(sums[:cut]).to(first), torch.from_numpy(sums[cut:]).to(second)
+
+
 def _const(values: list[float], dtype: torch.dtype) -> np.ndarray:
     return np.asarray(values, dtype=np.float32 if dtype == torch.float32 else np.float64)
 
@@ -180,8 +186,7 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     part = _partials(x.numel(), 2 * n + 1)
     _run(k.fourier_bwd, part.shape[0], _np(x).reshape(-1), _np(kk * a[1:]), _np(kk * b), om, fast, _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
-    sums = part.sum(axis=0)
-    return gx, torch.from_numpy(sums[: n + 1]).to(a.dtype), torch.from_numpy(sums[n + 1:]).to(b.dtype)
+    return (gx, *_split(part, n + 1, a.dtype, b.dtype))
 
 
 # ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------
@@ -204,8 +209,7 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     part = _partials(x.numel(), 2 * h)
     _run(k.lines_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
-    sums = part.sum(axis=0)
-    return gx, torch.from_numpy(sums[:h]).to(c.dtype), torch.from_numpy(sums[h:]).to(p.dtype)
+    return (gx, *_split(part, h, c.dtype, p.dtype))
 
 
 # ---- PolyReLU ---------------------------------------------------------------------------------------------
@@ -228,8 +232,8 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
     part = _partials(x.numel(), r + 1)
     iw = torch.arange(1, r + 1, dtype=x.dtype) * w
     _run(k.polyrelu_bwd, part.shape[0], _np(x).reshape(-1), _np(iw), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
-    sums = part.sum(axis=0)
-    return gx, torch.from_numpy(sums[1:]).to(w.dtype), torch.from_numpy(sums[:1]).to(b.dtype)
+    gb, gw = _split(part, 1, b.dtype, w.dtype)  # column 0 is the bias
+    return gx, gw, gb
 
 
 # ---- PolyNorm ---------------------------------------------------------------------------------------------
@@ -263,8 +267,8 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
     part = np.zeros((xr.shape[0], r + 1), np.float64)
     _run(k.polynorm_bwd, xr.shape[0], xr, _np(w), _eps_root(eps, r), _np(g).reshape(xr.shape),
          gx.numpy().reshape(xr.shape), part)
-    sums = part.sum(axis=0)
-    return gx, torch.from_numpy(sums[1:]).to(w.dtype), torch.from_numpy(sums[:1]).to(b.dtype)
+    gb, gw = _split(part, 1, b.dtype, w.dtype)  # column 0 is the bias
+    return gx, gw, gb
 
 
 # ---- safe rational ----------------------------------------------------------------------------------------
@@ -290,8 +294,7 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     kb = torch.arange(1, n + 1, dtype=x.dtype) * b
     _run(k.rational_bwd, part.shape[0], _np(x).reshape(-1), _np(a), _np(b), _np(ja), _np(kb),
          _const([1.0 + eps, 1.0], x.dtype), bool(safe), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
-    sums = part.sum(axis=0)
-    return gx, torch.from_numpy(sums[:m1]).to(a.dtype), torch.from_numpy(sums[m1:]).to(b.dtype)
+    return (gx, *_split(part, m1, a.dtype, b.dtype))
 
 
 # ---- PolyAct ----------------------------------------------------------------------------------------------
