@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from approxlab import kernels
+from approxlab.kernels._cache import sources_digest
 from approxlab.activations import create
 
 pytestmark = pytest.mark.skipif(not kernels.HAS_NUMBA, reason="numba is not installed")
@@ -240,8 +241,24 @@ def test_numba_cache_goes_to_the_user_cache_dir(tmp_path) -> None:  # type: igno
             "import os; print(os.environ['NUMBA_CACHE_DIR'])")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == str(tmp_path / "numba")
+    assert out.stdout.strip() == str(tmp_path / "numba" / sources_digest())
     assert any((tmp_path / "numba").rglob("*.nbi"))
+
+
+def test_numba_cache_dir_changes_with_any_kernel_source(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """numba checks a cached kernel against its own file's timestamp only: a change in ``_common`` (whose
+    block helpers are inlined into every family) must still start a new cache directory."""
+    import shutil
+
+    from approxlab.kernels import _numba
+
+    src = tmp_path / "src"
+    shutil.copytree(Path(_numba.__file__).parent, src, ignore=shutil.ignore_patterns("__pycache__"))
+    before = sources_digest(src)
+    assert before == sources_digest()
+    common = src / "_common.py"
+    common.write_text(common.read_text(encoding="utf-8").replace("FLUSH = 8", "FLUSH = 4"), encoding="utf-8")
+    assert sources_digest(src) != before
 
 
 def test_direct_import_of_the_numba_kernels_also_uses_the_user_cache_dir(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -270,7 +287,7 @@ def test_direct_import_of_the_numba_kernels_also_uses_the_user_cache_dir(tmp_pat
             "assert _sum64(np.ones(8)) == 8.0; print(numba.config.CACHE_DIR)")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == str(tmp_path / "numba")
+    assert out.stdout.strip() == str(tmp_path / "numba" / sources_digest())
     assert any((tmp_path / "numba").rglob("*.nbi"))
     assert {p for p in pkg.rglob("*") if p.suffix in (".nbi", ".nbc")} == before
 

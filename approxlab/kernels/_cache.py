@@ -2,18 +2,40 @@
 
 numba writes compiled kernels (``cache=True``) next to the source file, into the package's
 ``__pycache__``, unless ``NUMBA_CACHE_DIR`` is set. :func:`use_numba_cache_dir` points it at
-``approxlab.paths.cache_dir("numba")`` (unless the user set ``NUMBA_CACHE_DIR``) and must run before
+``approxlab.paths.cache_dir("numba") / <digest>`` (unless the user set ``NUMBA_CACHE_DIR``) and must run before
 any ``@njit(cache=True)`` function is defined: :mod:`approxlab.kernels._numba._common` (the only module that imports numba) calls it first thing,
 so every import of the kernels (the CPU ops, doctest collection, a user's own import) obeys it.
+
+``<digest>`` is a SHA-256 prefix of the kernel sources (every module of
+:mod:`approxlab.kernels._numba`). numba checks a cached kernel only against the timestamp of the file
+that defines it, so a change in a helper inlined from ``_common`` (or a checkout that keeps a
+family file's timestamp) would otherwise reuse stale machine code; a new digest starts a new cache.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
 
 from approxlab.paths import cache_dir
+
+
+def sources_digest(directory: Path | None = None) -> str:
+    """SHA-256 prefix (16 hex digits) of the ``*.py`` files of ``directory`` (default: the numba kernel
+    package), names and contents, in sorted order.
+
+    Examples
+    --------
+    >>> len(sources_digest()), sources_digest() == sources_digest()
+    (16, True)
+    """
+    directory = directory if directory is not None else Path(__file__).with_name("_numba")
+    h = hashlib.sha256()
+    for path in sorted(directory.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
 
 
 def use_numba_cache_dir() -> Path:
@@ -22,12 +44,13 @@ def use_numba_cache_dir() -> Path:
     Examples
     --------
     >>> import os
-    >>> str(use_numba_cache_dir()) == os.environ["NUMBA_CACHE_DIR"]
+    >>> path = use_numba_cache_dir()
+    >>> str(path) == os.environ["NUMBA_CACHE_DIR"]
     True
     """
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
-    path = cache_dir("numba")
+    path = cache_dir("numba") / sources_digest()
     os.environ["NUMBA_CACHE_DIR"] = str(path)
     if "numba" in sys.modules:  # numba already imported (by the user or another library): set its live config
         import numba

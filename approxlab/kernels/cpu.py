@@ -17,10 +17,13 @@ Threads: the kernels are serial numba functions that release the GIL; :func:`_ru
 
 from __future__ import annotations
 
+import functools
 import importlib
+import math
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
 from types import ModuleType
 
 import numpy as np
@@ -94,8 +97,12 @@ def _split(part: np.ndarray, cut: int, first: torch.dtype, second: torch.dtype) 
     return torch.from_numpy(sums[:cut]).to(first), torch.from_numpy(sums[cut:]).to(second)
 
 
+def _npdtype(dtype: torch.dtype) -> type:
+    return np.float32 if dtype == torch.float32 else np.float64
+
+
 def _const(values: list[float], dtype: torch.dtype) -> np.ndarray:
-    return np.asarray(values, dtype=np.float32 if dtype == torch.float32 else np.float64)
+    return np.asarray(values, dtype=_npdtype(dtype))
 
 
 def _pool(workers: int) -> ThreadPoolExecutor:
@@ -135,13 +142,27 @@ def _run(fn, units: int, *args) -> None:  # type: ignore[no-untyped-def]
 # ---- Hermite --------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=64)
+def _hermite_scaled(n: int) -> tuple[np.ndarray, float, np.ndarray]:
+    """(s^k / k! for k = 0..n, the scale s, beta_k = k / s^2), all float64, of the kernels' rescaled
+    Hermite basis of degree n (see :mod:`approxlab.kernels._numba.hermite`). s is the power of two
+    nearest to max(1, n / e), so x / s and beta_k are exact and s^k / k! is correctly rounded."""
+    p = max(0, round(math.log2(max(1.0, n / math.e))))
+    fac = np.array([float(Fraction(2 ** (k * p), math.factorial(k))) for k in range(n + 1)])
+    beta = np.arange(n + 1, dtype=np.float64) / 4.0 ** p
+    fac.flags.writeable = beta.flags.writeable = False
+    return fac, float(2 ** p), beta
+
+
 def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     _check(x, a)
     k = load("hermite")
-    n = a.numel() - 1
+    fac, s, beta = _hermite_scaled(a.numel() - 1)
+    npd = _npdtype(x.dtype)
+    c = (a.detach().double().numpy() * fac).astype(npd)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    inv = _const([1.0 / (i + 1) for i in range(max(n, 1))], x.dtype)
-    _run(k.hermite_fwd, _chunks(x), _np(x).reshape(-1), _np(a), inv, out.numpy().reshape(-1))
+    _run(k.hermite_fwd, _chunks(x), _np(x).reshape(-1), c, beta.astype(npd), np.array([1.0 / s], npd),
+         out.numpy().reshape(-1))
     return out
 
 
@@ -149,12 +170,14 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
     _check(x, a, g)
     k = load("hermite")
     n = a.numel() - 1
+    fac, s, beta = _hermite_scaled(a.numel() - 1)
+    npd = _npdtype(x.dtype)
+    e = (a.detach().double().numpy()[1:] * fac[:n]).astype(npd)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    inv = _const([1.0 / (i + 1) for i in range(max(n, 1))], x.dtype)
     part = _partials(x.numel(), n + 1)
-    _run(k.hermite_bwd, part.shape[0], _np(x).reshape(-1), _np(a), inv, _np(g).reshape(-1), gx.numpy().reshape(-1),
-         part)
-    return gx, _sum(part, a.dtype)
+    _run(k.hermite_bwd, part.shape[0], _np(x).reshape(-1), e, beta.astype(npd), np.array([1.0 / s], npd),
+         _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    return gx, torch.from_numpy(part.sum(axis=0) * fac).to(a.dtype)
 
 
 # ---- Fourier ----------------------------------------------------------------------------------------

@@ -1,46 +1,82 @@
 """Max-of-lines kernels (Tropical, tropical rational): scale * max_k (c_k + p_k x); ties go to the
 smaller slope, then the lower index.
+
+The forward needs only the maximum (ties do not change it); the backward also tracks the active line.
+Block scratch rows share one 2-D array (no runtime alias checks in the SIMD loops), the active
+line's index is kept in the compute dtype (exact for any number of lines a module can have), and the
+gradient lanes are accumulated in the compute dtype and widened to float64 every ``FLUSH`` blocks.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, njit
+
+
+# The per-line sums of a block: a vector reduction, so "reassoc" (LLVM may split the sum over vector
+# lanes; the order is fixed by the compiled code, so the result does not depend on the thread count).
+@njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+def _line_sums(arg, kf, gsc, xs, m):  # type: ignore[no-untyped-def]
+    """(sum of gsc, sum of gsc x) over the elements of the block whose active line is kf, in float64."""
+    zero = gsc.dtype.type(0)
+    sc = zero
+    sp = zero
+    for j in range(m):
+        wv = gsc[j] if arg[j] == kf else zero
+        sc += wv
+        sp += wv * xs[j]
+    return np.float64(sc), np.float64(sp)
 
 
 @block_helper
 def _max_lines(xs, m, cc, pp, best, slope, arg):  # type: ignore[no-untyped-def]
     """best[:m] = max_k (c_k + p_k x), slope = p of the active line, arg = its index (ties: the smaller
     slope, then the lower index)."""
+    c0 = cc[0]
+    p0 = pp[0]
+    zero = arg.dtype.type(0)
     for j in range(m):
-        best[j] = cc[0] + pp[0] * xs[j]
-        slope[j] = pp[0]
-        arg[j] = 0
+        best[j] = c0 + p0 * xs[j]
+        slope[j] = p0
+        arg[j] = zero
     for k in range(1, cc.size):
         ck = cc[k]
         pk = pp[k]
+        kf = arg.dtype.type(k)
         for j in range(m):
             v = ck + pk * xs[j]
-            up = (v > best[j]) | ((v == best[j]) & (pk < slope[j]))
-            best[j] = v if up else best[j]
+            b = best[j]
+            up = (v > b) | ((v == b) & (pk < slope[j]))
+            best[j] = v if up else b
             slope[j] = pk if up else slope[j]
-            arg[j] = k if up else arg[j]
+            arg[j] = kf if up else arg[j]
 
 
 @kernel
 def lines_fwd(x, cc, pp, scale, out, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
+    h = cc.size
+    sc = scale[0]
+    c0 = cc[0]
+    p0 = pp[0]
     for ch in range(u0, u1):
-        best = np.empty(BLOCK, x.dtype)
-        slope = np.empty(BLOCK, x.dtype)
-        arg = np.empty(BLOCK, np.int64)
+        w = np.empty((1, BLOCK), x.dtype)
+        best = w[0]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
             os_ = out[i0:i0 + m]
-            _max_lines(x[i0:i0 + m], m, cc, pp, best, slope, arg)
-            sc = scale[0]
+            for j in range(m):
+                best[j] = c0 + p0 * xs[j]
+            for k in range(1, h):
+                ck = cc[k]
+                pk = pp[k]
+                for j in range(m):
+                    v = ck + pk * xs[j]
+                    b = best[j]
+                    best[j] = v if (v > b) | (v != v) else b  # NaN propagates (as torch.amax)
             for j in range(m):
                 os_[j] = sc * best[j]
 
@@ -50,15 +86,16 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
     """part columns: sum over the elements where line k is active of g s (k < h), of g s x (h + k)."""
     N = x.size
     h = cc.size
-    zero = np.zeros(1, x.dtype)[0]
+    zero = x.dtype.type(0)
+    sc = scale[0]
     for ch in range(u0, u1):
-        best = np.empty(BLOCK, x.dtype)
-        slope = np.empty(BLOCK, x.dtype)
-        arg = np.empty(BLOCK, np.int64)
-        gsc = np.empty(BLOCK, x.dtype)
-        lanes = np.zeros((2 * h, BLOCK), np.float64)
+        w = np.empty((4, BLOCK), x.dtype)
+        best = w[0]
+        slope = w[1]
+        arg = w[2]
+        gsc = w[3]
+        acc = np.zeros(2 * h, np.float64)
         stop = min((ch + 1) * CHUNK, N)
-        sc = scale[0]
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             xs = x[i0:i0 + m]
@@ -66,16 +103,15 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
             gxs = gx[i0:i0 + m]
             _max_lines(xs, m, cc, pp, best, slope, arg)
             for j in range(m):
-                gsc[j] = gs[j] * sc
-                gxs[j] = gsc[j] * slope[j]
+                gv = gs[j] * sc
+                gsc[j] = gv
+                gxs[j] = gv * slope[j]
             for k in range(h):
-                lc = lanes[k]
-                lp = lanes[h + k]
-                for j in range(m):
-                    w = gsc[j] if arg[j] == k else zero
-                    lc[j] += w
-                    lp[j] += w * xs[j]
-        reduce_lanes(lanes, part, ch)
+                sc_k, sp_k = _line_sums(arg, x.dtype.type(k), gsc, xs, m)
+                acc[k] += sc_k
+                acc[h + k] += sp_k
+        for k in range(2 * h):
+            part[ch, k] = acc[k]
 
 
 __all__ = ["lines_fwd", "lines_bwd"]
