@@ -297,11 +297,33 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
 # ---- safe rational ----------------------------------------------------------------------------------------
 
 
+def _rational_series(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, grad: bool) -> np.ndarray:
+    """The series of the rational kernels (:mod:`approxlab.kernels._numba.rational`) as a (K, 2, N + 1)
+    float64 array, rows "inside" (coefficient of z^i) and "outside" (the same reversed): A (the
+    numerator), Dn (the denominator's series in |z|: 1 + eps, then |b_k| if safe), Q (b_k, "abs"), and,
+    if grad, DA (p a_p on e_(p-1)) and DB (k |b_k| if safe, else k b_k, on e_(k-1))."""
+    av = a.detach().double().numpy()
+    bv = b.detach().double().numpy()
+    m, n = av.size - 1, bv.size
+    big = max(m, n)
+    rows = np.zeros((5 if grad else 3, big + 1))
+    rows[0, : m + 1] = av
+    rows[1, 0] = 1.0 + eps
+    if safe:
+        rows[1, 1: n + 1] = np.abs(bv)
+    rows[2, 1: n + 1] = bv
+    if grad:
+        rows[3, :m] = np.arange(1, m + 1) * av[1:]
+        rows[4, :n] = np.arange(1, n + 1) * (np.abs(bv) if safe else bv)
+    return np.stack([rows, rows[:, ::-1]], axis=1)
+
+
 def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
     _check(x, a, b)
     k = load("rational")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.rational_fwd, _chunks(x), _np(x).reshape(-1), _np(a), _np(b), _const([1.0 + eps, 1.0], x.dtype), bool(safe),
+    coef = _rational_series(a, b, eps, safe, grad=False).astype(_npdtype(x.dtype))
+    _run(k.rational_fwd, _chunks(x), _np(x).reshape(-1), coef, _const([1.0], x.dtype), bool(safe),
          out.numpy().reshape(-1))
     return out
 
@@ -311,13 +333,18 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     _check(x, a, b, g)
     k = load("rational")
     m1, n = a.numel(), b.numel()
+    big = max(m1 - 1, n)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _partials(x.numel(), m1 + n)
-    ja = torch.arange(m1, dtype=x.dtype) * a
-    kb = torch.arange(1, n + 1, dtype=x.dtype) * b
-    _run(k.rational_bwd, part.shape[0], _np(x).reshape(-1), _np(a), _np(b), _np(ja), _np(kb),
-         _const([1.0 + eps, 1.0], x.dtype), bool(safe), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
-    return (gx, *_split(part, m1, a.dtype, b.dtype))
+    coef = _rational_series(a, b, eps, safe, grad=True).astype(_npdtype(x.dtype))
+    part = _partials(x.numel(), 4 * (big + 1))
+    _run(k.rational_bwd, part.shape[0], _np(x).reshape(-1), coef, _const([1.0], x.dtype), bool(safe),
+         _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    s_in, s_out, v_in, v_out = part.sum(axis=0).reshape(4, big + 1)
+    ga = (s_in + s_out[::-1])[:m1]  # sum g e_p / D'
+    gb = -(v_in + v_out[::-1])[1: n + 1]  # -sum g R e_k / D' (times sign(Q) if "abs")
+    if safe:
+        gb = gb * np.sign(b.detach().double().numpy())  # d|b_k|/db_k = sign(b_k) (0 at 0, as torch.abs)
+    return gx, torch.from_numpy(ga).to(a.dtype), torch.from_numpy(np.ascontiguousarray(gb)).to(b.dtype)
 
 
 # ---- PolyAct ----------------------------------------------------------------------------------------------

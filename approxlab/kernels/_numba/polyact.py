@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduce_lanes

@@ -1,168 +1,256 @@
-"""Safe rational kernels P / D (see :mod:`approxlab.kernels.cpu` for the scaled basis e_j).
+"""Safe rational kernels R = P / D, P = sum_{p<=m} a_p x^p, Q = sum_{1<=k<=n} b_k x^k and
+D = (1 + eps) + sum_k |b_k| |x|^k ("safe") or (1 + eps) + |Q(x)| ("abs"), without overflow.
+
+Everything is evaluated on the scaled basis e_p = x^p / M^N, M = max(1, |x|), N = max(m, n), so that
+numerator and denominator share the factor M^-N that cancels in R. With z = x where |x| <= 1 and
+z = 1 / x elsewhere (so |z| <= 1), e_p = z^p on the inside and e_p = sn z^(N - p) outside, with
+sn = sign(x)^N. A series sum_p c_p e_p is then one Horner evaluation in z whose coefficient of z^i
+is c_i inside and c_(N - i) outside (per element c1 + ins (c0 - c1), ins = 1 inside and 0 outside:
+one fused multiply-add, no select): the caller passes each series as a (2, N + 1) array, rows
+"inside" and "outside" (the second the first reversed), see
+:func:`approxlab.kernels.cpu.rational_fwd`. All series of a block advance in one pass per degree.
+
+The backward's parameter gradients are sums over the elements of w e_p: with w split into its inside
+and outside parts, sum_j w_j e_p(x_j) = S_in[p] + S_out[N - p] with S[i] = sum_j w_j z_j^i, so one
+running power of z per element serves every coefficient.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, njit
+
+# Rows of the per-chunk scratch array.
+_Z, _AZ, _IN, _SG, _NUM, _DEN, _Q, _DNUM, _DDEN, _W1, _W2, _V1, _V2, _PW = range(14)
 
 
 @block_helper
-def _basis(xs, m, big, one, zero, pw, e, sx, z, sn):  # type: ignore[no-untyped-def]
-    """Rows e[p, :m] = x^p where |x| <= 1, else sign(x)^N (1/x)^{N-p} (= x^p / |x|^N), p = 0..N;
-    sx = sign(x). Branch-free over the block (selects), so the loops vectorise. pw, z, sn: scratch."""
+def _prepare(xs, w, big, one, m):  # type: ignore[no-untyped-def]
+    """z (|z| <= 1), |z|, inside (1 or 0) and sg (1 inside, sign(x)^N outside) of the block."""
+    z = w[_Z]
+    az = w[_AZ]
+    ins = w[_IN]
+    sg = w[_SG]
+    zero = one - one
     odd = big % 2 == 1
-    for j in range(m):  # every value computed, then selected: no branch, no conditional load
+    for j in range(m):
         xv = xs[j]
         small = abs(xv) <= one
-        sj = (one if xv > 0 else zero) - (one if xv < 0 else zero)
-        rec = one / xv
-        sx[j] = sj
-        z[j] = xv if small else rec
-        t = sj if odd else one
-        sn[j] = one if small else t
-    p0 = pw[0]
-    for j in range(m):
-        p0[j] = one
-    for p in range(1, big + 1):
-        prev = pw[p - 1]
-        cur = pw[p]
-        for j in range(m):
-            cur[j] = prev[j] * z[j]
-    for p in range(big + 1):
-        ep = e[p]
-        lo = pw[p]
-        hi = pw[big - p]
-        for j in range(m):
-            lv = lo[j]
-            hv = sn[j] * hi[j]
-            ep[j] = lv if abs(xs[j]) <= one else hv
+        zv = xv if small else one / xv
+        z[j] = zv
+        az[j] = abs(zv)
+        ins[j] = one if small else zero
+        sx = (one if xv > 0 else zero) - (one if xv < 0 else zero)
+        sg[j] = one if small | (not odd) else sx
 
 
 @block_helper
-def _num_den(e, m, a, b, cd, zero, safe, num, den, q):  # type: ignore[no-untyped-def]
-    """On the scaled basis rows e[p, :m]: num = sum_p a_p e_p; den = cd |e_0| (+ sum_k |b_k||e_k| if
-    safe); q = sum_k b_k e_k if not safe, else 0. (D = den + |q| in both cases.)"""
-    e0 = e[0]
-    a0 = a[0]
+def _init(acc, ins, c, m):  # type: ignore[no-untyped-def]
+    """acc = the leading coefficient of series c, row 0 where ins == 1, row 1 elsewhere."""
+    big = c.shape[1] - 1
+    c1 = c[1, big]
+    dc = c[0, big] - c1
     for j in range(m):
-        num[j] = a0 * e0[j]
-        den[j] = cd * abs(e0[j])
-        q[j] = zero
-    for p in range(1, a.size):
-        ap = a[p]
-        ep = e[p]
-        for j in range(m):
-            num[j] += ap * ep[j]
-    for k in range(1, b.size + 1):
-        bk = b[k - 1]
-        abk = abs(bk)
-        ek = e[k]
-        if safe:
-            for j in range(m):
-                den[j] += abk * abs(ek[j])
-        else:
-            for j in range(m):
-                q[j] += bk * ek[j]
+        acc[j] = c1 + ins[j] * dc
 
 
 @block_helper
-def _derivatives(e, m, ja, kb, zero, safe, dnum, dden):  # type: ignore[no-untyped-def]
-    """dnum = sum_p j a_p e_{p-1}; dden = sum_k k|b_k||e_{k-1}| if safe, else sum_k k b_k e_{k-1}."""
-    for j in range(m):
-        dnum[j] = zero
-        dden[j] = zero
-    for p in range(1, ja.size):
-        jap = ja[p]
-        em = e[p - 1]
-        for j in range(m):
-            dnum[j] += jap * em[j]
-    for k in range(1, kb.size + 1):
-        kbk = kb[k - 1]
-        em = e[k - 1]
-        if safe:
-            akb = abs(kbk)
-            for j in range(m):
-                dden[j] += akb * abs(em[j])
+def _values(w, coef, safe, grad, m):  # type: ignore[no-untyped-def]
+    """Horner's rule for every series at once (the coefficient of element j is c1 + ins_j (c0 - c1):
+    one fused multiply-add, no select): num = sg H(z, A), den = H(|z|, Dn), q = sg H(z, Q) ("abs"
+    only), and if grad dnum = sg H(z, DA), dden = H(|z|, DB) (safe) or sg H(z, DB)."""
+    big = coef.shape[2] - 1
+    z = w[_Z]
+    az = w[_AZ]
+    ins = w[_IN]
+    num = w[_NUM]
+    den = w[_DEN]
+    q = w[_Q]
+    dnum = w[_DNUM]
+    dden = w[_DDEN]
+    _init(num, ins, coef[0], m)
+    _init(den, ins, coef[1], m)
+    if not safe:
+        _init(q, ins, coef[2], m)
+    if grad:
+        _init(dnum, ins, coef[3], m)
+        _init(dden, ins, coef[4], m)
+    for i in range(big - 1, -1, -1):
+        a1 = coef[0, 1, i]
+        da = coef[0, 0, i] - a1
+        d1 = coef[1, 1, i]
+        dd = coef[1, 0, i] - d1
+        q1 = coef[2, 1, i]
+        dq = coef[2, 0, i] - q1
+        if not grad:
+            if safe:
+                for j in range(m):
+                    iv = ins[j]
+                    num[j] = num[j] * z[j] + (a1 + iv * da)
+                    den[j] = den[j] * az[j] + (d1 + iv * dd)
+            else:
+                for j in range(m):
+                    iv = ins[j]
+                    zv = z[j]
+                    num[j] = num[j] * zv + (a1 + iv * da)
+                    den[j] = den[j] * az[j] + (d1 + iv * dd)
+                    q[j] = q[j] * zv + (q1 + iv * dq)
         else:
+            e1 = coef[3, 1, i]
+            de = coef[3, 0, i] - e1
+            f1 = coef[4, 1, i]
+            df = coef[4, 0, i] - f1
+            if safe:
+                for j in range(m):
+                    iv = ins[j]
+                    zv = z[j]
+                    av = az[j]
+                    num[j] = num[j] * zv + (a1 + iv * da)
+                    den[j] = den[j] * av + (d1 + iv * dd)
+                    dnum[j] = dnum[j] * zv + (e1 + iv * de)
+                    dden[j] = dden[j] * av + (f1 + iv * df)
+            else:
+                for j in range(m):
+                    iv = ins[j]
+                    zv = z[j]
+                    num[j] = num[j] * zv + (a1 + iv * da)
+                    den[j] = den[j] * az[j] + (d1 + iv * dd)
+                    q[j] = q[j] * zv + (q1 + iv * dq)
+                    dnum[j] = dnum[j] * zv + (e1 + iv * de)
+                    dden[j] = dden[j] * zv + (f1 + iv * df)
+    sg = w[_SG]
+    for j in range(m):
+        num[j] *= sg[j]
+    if not safe:
+        for j in range(m):
+            q[j] *= sg[j]
+    if grad:
+        for j in range(m):
+            dnum[j] *= sg[j]
+        if not safe:
             for j in range(m):
-                dden[j] += kbk * em[j]
+                dden[j] *= sg[j]
 
 
 @kernel
-def rational_fwd(x, a, b, ope, safe, out, u0, u1):  # type: ignore[no-untyped-def]
-    """ope = (1 + eps, 1) in the compute dtype."""
+def rational_fwd(x, coef, one_, safe, out, u0, u1):  # type: ignore[no-untyped-def]
+    """coef: (3, 2, N + 1) = the series A (numerator), Dn (denominator's |z| part), Q ("abs")."""
     N = x.size
-    big = max(a.size - 1, b.size)
-    one = ope[1]
-    zero = one - one
+    big = coef.shape[2] - 1
+    one = one_[0]
     for ch in range(u0, u1):
-        pw = np.empty((big + 1, BLOCK), x.dtype)
-        e = np.empty((big + 1, BLOCK), x.dtype)
-        sc = np.empty((6, BLOCK), x.dtype)  # scratch rows
-        sx, z, sn, num, den, q = sc[0], sc[1], sc[2], sc[3], sc[4], sc[5]
+        w = np.empty((14, BLOCK), x.dtype)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             os_ = out[i0:i0 + m]
-            _basis(x[i0:i0 + m], m, big, one, zero, pw, e, sx, z, sn)
-            _num_den(e, m, a, b, ope[0], zero, safe, num, den, q)
-            for j in range(m):
-                os_[j] = num[j] / (den[j] + abs(q[j]))
+            _prepare(x[i0:i0 + m], w, big, one, m)
+            _values(w, coef, safe, False, m)
+            num = w[_NUM]
+            den = w[_DEN]
+            if safe:
+                for j in range(m):
+                    os_[j] = num[j] / den[j]
+            else:
+                q = w[_Q]
+                for j in range(m):
+                    os_[j] = num[j] / (den[j] + abs(q[j]))
+
+
+# Block sums S_in[i], S_out[i] of the gradient weights times z^i: vector reductions, so "reassoc"
+# (LLVM may split each sum over vector lanes; the order is fixed by the compiled code, so the result
+# does not depend on the thread count).
+@njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+def _power_sums(w, safe, i, m):  # type: ignore[no-untyped-def]
+    """With pw = z^i: the sums of (W1, W2) pw and of (V1, V2) pw (safe: |pw|) over the block, in
+    float64; then pw <- pw z."""
+    z = w[_Z]
+    pw = w[_PW]
+    w1 = w[_W1]
+    w2 = w[_W2]
+    v1 = w[_V1]
+    v2 = w[_V2]
+    s1 = z.dtype.type(0)
+    s2 = s1
+    s3 = s1
+    s4 = s1
+    for j in range(m):
+        p = pw[j]
+        pb = abs(p) if safe else p
+        s1 += w1[j] * p
+        s2 += w2[j] * p
+        s3 += v1[j] * pb
+        s4 += v2[j] * pb
+        pw[j] = p * z[j]
+    return np.float64(s1), np.float64(s2), np.float64(s3), np.float64(s4)
 
 
 @kernel
-def rational_bwd(x, a, b, ja, kb, ope, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
-    """ja_j = j a_j, kb_k = k b_k; part columns: dL/da_0..a_m, then dL/db_1..b_n."""
+def rational_bwd(x, coef, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+    """coef: (5, 2, N + 1) = A, Dn, Q, then the derivative series DA (sum_p p a_p e_(p-1)) and DB
+    (sum_k k |b_k| e_(k-1) on |z| if safe, sum_k k b_k e_(k-1) on z if not). part columns (4 (N+1)):
+    S_in, S_out of g / D' (numerator weights), then of g R / D' (times sign(Q) if not safe), where
+    D' = D / M^N."""
     N = x.size
-    m1 = a.size
-    n = b.size
-    big = max(m1 - 1, n)
-    one = ope[1]
+    big = coef.shape[2] - 1
+    one = one_[0]
     zero = one - one
     for ch in range(u0, u1):
-        pw = np.empty((big + 1, BLOCK), x.dtype)
-        e = np.empty((big + 1, BLOCK), x.dtype)
-        sc = np.empty((10, BLOCK), x.dtype)  # scratch rows
-        sx, z, sn, num, dnum, den, dden, q, gd, grv = sc[0], sc[1], sc[2], sc[3], sc[4], sc[5], sc[6], sc[7], sc[8], sc[9]
-        lanes = np.zeros((m1 + n, BLOCK), np.float64)
+        w = np.empty((14, BLOCK), x.dtype)
+        acc = np.zeros(4 * (big + 1), np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
-            _basis(x[i0:i0 + m], m, big, one, zero, pw, e, sx, z, sn)
-            _num_den(e, m, a, b, ope[0], zero, safe, num, den, q)
-            _derivatives(e, m, ja, kb, zero, safe, dnum, dden)
+            _prepare(x[i0:i0 + m], w, big, one, m)
+            _values(w, coef, safe, True, m)
+            num = w[_NUM]
+            den = w[_DEN]
+            q = w[_Q]
+            dnum = w[_DNUM]
+            dden = w[_DDEN]
+            ins = w[_IN]
+            sg = w[_SG]
+            w1 = w[_W1]
+            w2 = w[_W2]
+            v1 = w[_V1]
+            v2 = w[_V2]
+            pw = w[_PW]
+            xs = x[i0:i0 + m]
             for j in range(m):
-                qj = q[j]
-                sq = one if qj > 0 else (-one if qj < 0 else zero)
-                # safe: D' = sign(x) sum k|b_k||x|^{k-1}; abs: D' = sign(Q) Q'
-                sd = sx[j] if safe else sq
-                q[j] = sq
-                d = den[j] + abs(qj)
-                rv = num[j] / d
-                gxs[j] = gs[j] * ((dnum[j] - rv * (sd * dden[j])) / d)
-                gd[j] = gs[j] / d
-                grv[j] = gd[j] * rv
-            for p in range(m1):
-                lp = lanes[p]
-                ep = e[p]
-                for j in range(m):
-                    lp[j] += gd[j] * ep[j]
-            for k in range(1, n + 1):
-                lk = lanes[m1 + k - 1]
-                ek = e[k]
+                xv = xs[j]
+                sx = (one if xv > 0 else zero) - (one if xv < 0 else zero)
                 if safe:
-                    bk = b[k - 1]
-                    sb = one if bk > 0 else (-one if bk < 0 else zero)
-                    for j in range(m):
-                        lk[j] -= grv[j] * sb * abs(ek[j])
+                    d = den[j]
+                    sd = sx  # D' = sign(x) sum_k k |b_k| |x|^(k-1)
+                    sq = one
                 else:
-                    for j in range(m):
-                        lk[j] -= grv[j] * q[j] * ek[j]
-        reduce_lanes(lanes, part, ch)
+                    qj = q[j]
+                    sq = (one if qj > 0 else zero) - (one if qj < 0 else zero)
+                    d = den[j] + abs(qj)
+                    sd = sq  # D' = sign(Q) Q'
+                rd = one / d
+                rv = num[j] * rd
+                gv = gs[j]
+                gd = gv * rd
+                gxs[j] = gd * (dnum[j] - rv * (sd * dden[j]))
+                grv = gd * rv * sq
+                inside = ins[j] != 0
+                w1[j] = gd if inside else zero
+                w2[j] = zero if inside else gd * sg[j]
+                v1[j] = grv if inside else zero
+                v2[j] = zero if inside else (grv if safe else grv * sg[j])
+                pw[j] = one
+            for i in range(big + 1):
+                s1, s2, s3, s4 = _power_sums(w, safe, i, m)
+                acc[i] += s1
+                acc[big + 1 + i] += s2
+                acc[2 * (big + 1) + i] += s3
+                acc[3 * (big + 1) + i] += s4
+        for k in range(4 * (big + 1)):
+            part[ch, k] = acc[k]
 
 
 __all__ = ["rational_fwd", "rational_bwd"]

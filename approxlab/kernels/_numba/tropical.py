@@ -86,7 +86,6 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
     """part columns: sum over the elements where line k is active of g s (k < h), of g s x (h + k)."""
     N = x.size
     h = cc.size
-    zero = x.dtype.type(0)
     sc = scale[0]
     for ch in range(u0, u1):
         w = np.empty((4, BLOCK), x.dtype)
