@@ -22,15 +22,17 @@ import numpy as np
 from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, njit
 
 # Rows of the per-chunk scratch array.
-_Z, _AZ, _IN, _SG, _NUM, _DEN, _Q, _DNUM, _DDEN, _W1, _W2, _V1, _V2, _PW = range(14)
+_Z, _AZ, _IN, _SG, _NUM, _DEN, _Q, _DNUM, _DDEN, _W1, _W2, _V1, _V2, _PW, _OUT = range(15)
 
 
 @block_helper
 def _prepare(xs, w, big, one, m):  # type: ignore[no-untyped-def]
-    """z (|z| <= 1), |z|, inside (1 or 0) and sg (1 inside, sign(x)^N outside) of the block."""
+    """z (|z| <= 1), |z|, inside (1 or 0), outside (1 - inside) and sg (1 inside, sign(x)^N outside)
+    of the block."""
     z = w[_Z]
     az = w[_AZ]
     ins = w[_IN]
+    outs = w[_OUT]
     sg = w[_SG]
     zero = one - one
     odd = big % 2 == 1
@@ -41,84 +43,90 @@ def _prepare(xs, w, big, one, m):  # type: ignore[no-untyped-def]
         z[j] = zv
         az[j] = abs(zv)
         ins[j] = one if small else zero
+        outs[j] = zero if small else one
         sx = (one if xv > 0 else zero) - (one if xv < 0 else zero)
         sg[j] = one if small | (not odd) else sx
 
 
 @block_helper
-def _init(acc, ins, c, m):  # type: ignore[no-untyped-def]
+def _init(acc, ins, outs, c, m):  # type: ignore[no-untyped-def]
     """acc = the leading coefficient of series c, row 0 where ins == 1, row 1 elsewhere."""
     big = c.shape[1] - 1
+    c0 = c[0, big]
     c1 = c[1, big]
-    dc = c[0, big] - c1
     for j in range(m):
-        acc[j] = c1 + ins[j] * dc
+        acc[j] = ins[j] * c0 + outs[j] * c1
 
 
 @block_helper
 def _values(w, coef, safe, grad, m):  # type: ignore[no-untyped-def]
-    """Horner's rule for every series at once (the coefficient of element j is c1 + ins_j (c0 - c1):
-    one fused multiply-add, no select): num = sg H(z, A), den = H(|z|, Dn), q = sg H(z, Q) ("abs"
+    """Horner's rule for every series at once (the coefficient of element j is ins_j c0 + outs_j c1,
+    exact since ins, outs are 0 and 1: a product and a fused multiply-add, no select): num = sg H(z, A), den = H(|z|, Dn), q = sg H(z, Q) ("abs"
     only), and if grad dnum = sg H(z, DA), dden = H(|z|, DB) (safe) or sg H(z, DB)."""
     big = coef.shape[2] - 1
     z = w[_Z]
     az = w[_AZ]
     ins = w[_IN]
+    outs = w[_OUT]
     num = w[_NUM]
     den = w[_DEN]
     q = w[_Q]
     dnum = w[_DNUM]
     dden = w[_DDEN]
-    _init(num, ins, coef[0], m)
-    _init(den, ins, coef[1], m)
+    _init(num, ins, outs, coef[0], m)
+    _init(den, ins, outs, coef[1], m)
     if not safe:
-        _init(q, ins, coef[2], m)
+        _init(q, ins, outs, coef[2], m)
     if grad:
-        _init(dnum, ins, coef[3], m)
-        _init(dden, ins, coef[4], m)
+        _init(dnum, ins, outs, coef[3], m)
+        _init(dden, ins, outs, coef[4], m)
     for i in range(big - 1, -1, -1):
+        a0 = coef[0, 0, i]
         a1 = coef[0, 1, i]
-        da = coef[0, 0, i] - a1
+        d0 = coef[1, 0, i]
         d1 = coef[1, 1, i]
-        dd = coef[1, 0, i] - d1
+        q0 = coef[2, 0, i]
         q1 = coef[2, 1, i]
-        dq = coef[2, 0, i] - q1
         if not grad:
             if safe:
                 for j in range(m):
                     iv = ins[j]
-                    num[j] = num[j] * z[j] + (a1 + iv * da)
-                    den[j] = den[j] * az[j] + (d1 + iv * dd)
+                    ov = outs[j]
+                    num[j] = num[j] * z[j] + (iv * a0 + ov * a1)
+                    den[j] = den[j] * az[j] + (iv * d0 + ov * d1)
             else:
                 for j in range(m):
                     iv = ins[j]
+                    ov = outs[j]
                     zv = z[j]
-                    num[j] = num[j] * zv + (a1 + iv * da)
-                    den[j] = den[j] * az[j] + (d1 + iv * dd)
-                    q[j] = q[j] * zv + (q1 + iv * dq)
+                    num[j] = num[j] * zv + (iv * a0 + ov * a1)
+                    den[j] = den[j] * az[j] + (iv * d0 + ov * d1)
+                    q[j] = q[j] * zv + (iv * q0 + ov * q1)
         else:
+            e0 = coef[3, 0, i]
             e1 = coef[3, 1, i]
-            de = coef[3, 0, i] - e1
+            f0 = coef[4, 0, i]
             f1 = coef[4, 1, i]
-            df = coef[4, 0, i] - f1
             if safe:
                 for j in range(m):
                     iv = ins[j]
+                    ov = outs[j]
                     zv = z[j]
                     av = az[j]
-                    num[j] = num[j] * zv + (a1 + iv * da)
-                    den[j] = den[j] * av + (d1 + iv * dd)
-                    dnum[j] = dnum[j] * zv + (e1 + iv * de)
-                    dden[j] = dden[j] * av + (f1 + iv * df)
+                    num[j] = num[j] * zv + (iv * a0 + ov * a1)
+                    den[j] = den[j] * av + (iv * d0 + ov * d1)
+                    dnum[j] = dnum[j] * zv + (iv * e0 + ov * e1)
+                    dden[j] = dden[j] * av + (iv * f0 + ov * f1)
             else:
                 for j in range(m):
                     iv = ins[j]
+                    ov = outs[j]
                     zv = z[j]
-                    num[j] = num[j] * zv + (a1 + iv * da)
-                    den[j] = den[j] * az[j] + (d1 + iv * dd)
-                    q[j] = q[j] * zv + (q1 + iv * dq)
-                    dnum[j] = dnum[j] * zv + (e1 + iv * de)
-                    dden[j] = dden[j] * zv + (f1 + iv * df)
+                    num[j] = num[j] * zv + (iv * a0 + ov * a1)
+                    den[j] = den[j] * az[j] + (iv * d0 + ov * d1)
+                    q[j] = q[j] * zv + (iv * q0 + ov * q1)
+                    dnum[j] = dnum[j] * zv + (iv * e0 + ov * e1)
+                    dden[j] = dden[j] * zv + (iv * f0 + ov * f1)
     sg = w[_SG]
     for j in range(m):
         num[j] *= sg[j]
@@ -140,7 +148,7 @@ def rational_fwd(x, coef, one_, safe, out, u0, u1):  # type: ignore[no-untyped-d
     big = coef.shape[2] - 1
     one = one_[0]
     for ch in range(u0, u1):
-        w = np.empty((14, BLOCK), x.dtype)
+        w = np.empty((15, BLOCK), x.dtype)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -197,7 +205,7 @@ def rational_bwd(x, coef, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-u
     one = one_[0]
     zero = one - one
     for ch in range(u0, u1):
-        w = np.empty((14, BLOCK), x.dtype)
+        w = np.empty((15, BLOCK), x.dtype)
         acc = np.zeros(4 * (big + 1), np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
