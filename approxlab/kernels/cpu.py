@@ -271,12 +271,20 @@ def _rows(x: torch.Tensor) -> np.ndarray:
     return _np(x).reshape(-1, d)
 
 
+def _bits(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x viewed as integers, and (mask of the magnitude bits, bits of +inf, scratch) in that dtype."""
+    it = np.int32 if x.dtype == np.float32 else np.int64
+    inf = np.array([np.inf], x.dtype).view(it)[0]
+    return x.view(it), np.array([np.iinfo(it).max, inf, 0], it)
+
+
 def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
     _check(x, w, b)
     k = load("polynorm")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     xr = _rows(x)
-    _run(k.polynorm_fwd, xr.shape[0], xr, _np(w), _np(b), _eps_root(eps, w.numel()), out.numpy().reshape(xr.shape))
+    _run(k.polynorm_fwd, xr.shape[0], xr, *_bits(xr), _np(w), _np(b), _eps_root(eps, w.numel()),
+         out.numpy().reshape(xr.shape))
     return out
 
 
@@ -288,7 +296,7 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     xr = _rows(x)
     part = np.zeros((xr.shape[0], r + 1), np.float64)
-    _run(k.polynorm_bwd, xr.shape[0], xr, _np(w), _eps_root(eps, r), _np(g).reshape(xr.shape),
+    _run(k.polynorm_bwd, xr.shape[0], xr, *_bits(xr), _np(w), _eps_root(eps, r), _np(g).reshape(xr.shape),
          gx.numpy().reshape(xr.shape), part)
     gb, gw = _split(part, 1, b.dtype, w.dtype)  # column 0 is the bias
     return gx, gw, gb

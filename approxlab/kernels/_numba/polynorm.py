@@ -1,5 +1,11 @@
 """PolyNorm kernels over rows: F_j = a_0 + sum_p w_p y_j^p rho_p, y = x / s (s detached),
 rho_p = (mean_j y_j^{2p} + eps / s^{2p})^{-1/2}.
+
+Per row: the scale s = max_j |x_j| (at least 1 if eps > 0, 1 for a zero row) as an integer maximum of
+the magnitude bits (a vectorised reduction that needs no fast-math; a NaN has larger bits than inf,
+so the same maximum detects it and the row becomes NaN, as the eager path's amax makes it); one pass
+per power p with its float64 row sums; the output (forward) or the gradient (backward) in one last
+pass by Horner's rule in y (and y^2). Scratch rows are allocated once per call, not per row.
 """
 
 from __future__ import annotations
@@ -8,104 +14,136 @@ import math
 
 import numpy as np
 
-from approxlab.kernels._numba._common import _dot64, _sum64, kernel, njit
+from approxlab.kernels._numba._common import block_helper, kernel, njit
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
-def _row_scale(xr, eps_pos):  # type: ignore[no-untyped-def]
-    mx = 0.0
-    nan = False
-    for j in range(xr.size):
-        v = abs(xr[j])
-        if v != v:
-            nan = True
-        elif v > mx:
-            mx = v
-    if nan:
+@block_helper
+def _abs_max_bits(xi, mask):  # type: ignore[no-untyped-def]
+    """max_j (xi_j & mask): the largest magnitude of the row whose integer view is xi, as bits."""
+    mx = xi.dtype.type(0)
+    for j in range(xi.size):
+        v = xi[j] & mask
+        mx = v if v > mx else mx
+    return mx
+
+
+@block_helper
+def _row_scale(xi, bits, fb, eps_pos):  # type: ignore[no-untyped-def]
+    """s of the row whose integer view is xi, in float64 (NaN if the row holds a NaN). bits = (mask of
+    the magnitude bits, bits of +inf, scratch) in xi's integer dtype; fb = bits[2:3] viewed as floats."""
+    mx = _abs_max_bits(xi, bits[0])
+    if mx > bits[1]:
         return math.nan
+    bits[2] = mx
+    m = np.float64(fb[0])
     if eps_pos:
-        return mx if mx > 1.0 else 1.0
-    return mx if mx > 0.0 else 1.0
+        return m if m > 1.0 else 1.0
+    return m if m > 0.0 else 1.0
+
+
+# Row sums in float64 of dtype products: "reassoc" (LLVM may split each sum over vector lanes; the
+# order is fixed by the compiled code, so the value does not depend on the thread count).
+@njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+def _power_pass(y, yp, g, first, with_g):  # type: ignore[no-untyped-def]
+    """yp <- y (first) or yp * y; returns (sum yp^2, sum g yp if with_g, sum g if first and with_g)."""
+    s2 = 0.0
+    sg = 0.0
+    s0 = 0.0
+    for j in range(y.size):
+        v = y[j] if first else yp[j] * y[j]
+        yp[j] = v
+        s2 += np.float64(v * v)
+        if with_g:
+            gv = g[j]
+            sg += np.float64(gv * v)
+            if first:
+                s0 += np.float64(gv)
+    return s2, sg, s0
 
 
 @kernel
-def polynorm_fwd(x, w, bias, eps_root, out, u0, u1):  # type: ignore[no-untyped-def]
-    """eps_root[p-1] = eps^(1/(2p)) (float64)."""
+def polynorm_fwd(x, xi, bits, w, bias, eps_root, out, u0, u1):  # type: ignore[no-untyped-def]
+    """xi: x viewed as integers; bits: see :func:`_row_scale` (copied: a scratch per call); eps_root[p-1] = eps^(1/(2p)) (float64)."""
     R, d = x.shape
     r = w.size
     eps_pos = eps_root[0] > 0
+    sc = np.empty((2, d), x.dtype)
+    y = sc[0]
+    yp = sc[1]
+    bt = bits.copy()
+    fb = bt[2:3].view(x.dtype)
+    c = np.empty(r + 1, x.dtype)
     for row in range(u0, u1):
         xr = x[row]
-        s = _row_scale(xr, eps_pos)
-        y = np.empty(d, x.dtype)
-        yp = np.empty(d, x.dtype)
-        acc = np.empty(d, x.dtype)
-        sd = np.empty(1, x.dtype)
-        sd[0] = s
-        rho = np.empty(1, x.dtype)
+        s = _row_scale(xi[row], bt, fb, eps_pos)
+        inv = x.dtype.type(1.0 / s)
         for j in range(d):
-            y[j] = xr[j] / sd[0]
-            yp[j] = y[j]
-            acc[j] = bias[0]
+            y[j] = xr[j] * inv
         for p in range(1, r + 1):
-            if p > 1:
-                for j in range(d):
-                    yp[j] = yp[j] * y[j]
-            ss = _dot64(yp, yp)
+            ss, _, _ = _power_pass(y, yp, y, p == 1, False)
             e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
-            rho[0] = 1.0 / math.sqrt(ss / d + e)
-            wp = w[p - 1] * rho[0]
-            for j in range(d):
-                acc[j] += wp * yp[j]
+            c[p] = w[p - 1] * (1.0 / math.sqrt(ss / d + e))
+        b0 = bias[0]
+        cr = c[r]
+        orow = out[row]
         for j in range(d):
-            out[row, j] = acc[j]
+            orow[j] = cr * y[j]
+        for p in range(r - 1, 0, -1):
+            cp = c[p]
+            for j in range(d):
+                orow[j] = (orow[j] + cp) * y[j]
+        for j in range(d):
+            orow[j] += b0
 
 
 @kernel
-def polynorm_bwd(x, w, eps_root, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+def polynorm_bwd(x, xi, bits, w, eps_root, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """part[row]: sum_j g_j (the bias), then sum_j g_j y_j^p rho_p for p = 1..r."""
     R, d = x.shape
     r = w.size
     eps_pos = eps_root[0] > 0
+    sc = np.empty((4, d), x.dtype)
+    y = sc[0]
+    yp = sc[1]
+    h1 = sc[2]
+    h2 = sc[3]
+    bt = bits.copy()
+    fb = bt[2:3].view(x.dtype)
+    c1 = np.empty(r + 1, x.dtype)
+    c2 = np.empty(r + 1, x.dtype)
     for row in range(u0, u1):
         xr = x[row]
         gr = g[row]
-        s = _row_scale(xr, eps_pos)
-        y = np.empty(d, x.dtype)
-        yp = np.empty(d, x.dtype)
-        gy = np.empty(d, x.dtype)
-        coef = np.empty(2 * r, x.dtype)
-        sd = np.empty(1, x.dtype)
-        sd[0] = s
+        s = _row_scale(xi[row], bt, fb, eps_pos)
+        inv = x.dtype.type(1.0 / s)
         for j in range(d):
-            y[j] = xr[j] / sd[0]
-            yp[j] = y[j]
-            gy[j] = 0
-        part[row, 0] = _sum64(gr)
+            y[j] = xr[j] * inv
         for p in range(1, r + 1):
-            if p > 1:
-                for j in range(d):
-                    yp[j] = yp[j] * y[j]
-            ss = _dot64(yp, yp)
-            sgy = _dot64(gr, yp)
+            ss, sgy, s0 = _power_pass(y, yp, gr, p == 1, True)
+            if p == 1:
+                part[row, 0] = s0
             e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
             rho = 1.0 / math.sqrt(ss / d + e)
             part[row, p] = rho * sgy
-            wp = float(w[p - 1])
-            coef[2 * p - 2] = wp * p * rho  # times g_j y_j^{p-1}
-            coef[2 * p - 1] = wp * rho * rho * rho * p * sgy / d  # times y_j^{2p-1}
-        # second pass: gy_j = sum_p coef1_p g_j y_j^{p-1} - coef2_p y_j^{2p-1}
+            wp = np.float64(w[p - 1])
+            c1[p] = wp * p * rho  # times g_j y_j^{p-1}
+            c2[p] = wp * rho * rho * rho * p * sgy / d  # times y_j^{2p-1}
+        # gx_j = (g_j sum_p c1_p y^{p-1} - y sum_p c2_p (y^2)^{p-1}) / s, both sums by Horner's rule
+        gxr = gx[row]
+        a1 = c1[r]
+        a2 = c2[r]
         for j in range(d):
-            yp[j] = 1
-        for p in range(1, r + 1):
-            c1 = coef[2 * p - 2]
-            c2 = coef[2 * p - 1]
+            h1[j] = a1
+            h2[j] = a2
+            yp[j] = y[j] * y[j]
+        for p in range(r - 1, 0, -1):
+            a1 = c1[p]
+            a2 = c2[p]
             for j in range(d):
-                t = yp[j]  # y^{p-1}
-                gy[j] += c1 * gr[j] * t - c2 * t * (t * y[j])
-                yp[j] = t * y[j]
+                h1[j] = h1[j] * y[j] + a1
+                h2[j] = h2[j] * yp[j] + a2
         for j in range(d):
-            gx[row, j] = gy[j] / sd[0]
+            gxr[j] = (gr[j] * h1[j] - y[j] * h2[j]) * inv
 
 
 __all__ = ["polynorm_fwd", "polynorm_bwd"]
