@@ -277,7 +277,8 @@ def test_numba_cache_dir_changes_with_any_kernel_source(tmp_path) -> None:  # ty
     before = sources_digest(src)
     assert before == sources_digest()
     common = src / "_common.py"
-    common.write_text(common.read_text(encoding="utf-8").replace("FLUSH = 8", "FLUSH = 4"), encoding="utf-8")
+    common.write_text(common.read_text(encoding="utf-8").replace("BLOCK = 256", "BLOCK = 128"), encoding="utf-8")
+    assert "BLOCK = 128" in common.read_text(encoding="utf-8")
     assert sources_digest(src) != before
 
 
@@ -303,8 +304,8 @@ def test_direct_import_of_the_numba_kernels_also_uses_the_user_cache_dir(tmp_pat
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["APPROXLAB_CACHE_DIR"] = str(tmp_path)
     code = ("import numpy as np, numba; import approxlab.kernels._numba.polyrelu; "
-            "from approxlab.kernels._numba._common import _sum64; "
-            "assert _sum64(np.ones(8)) == 8.0; print(numba.config.CACHE_DIR)")
+            "from approxlab.kernels._numba._common import block_sum; "
+            "assert block_sum(np.ones(8), 8) == 8.0; print(numba.config.CACHE_DIR)")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == str(tmp_path / "numba" / sources_digest())

@@ -10,12 +10,15 @@ views, writes into preallocated outputs, and follows one layout:
   the GIL: ``nogil=True``);
 * inside a chunk, blocks of ``BLOCK`` elements are processed "degree outer, element inner", so the
   recurrences (Hermite, Fourier rotation, Horner) are SIMD loops over the block without ``fastmath``;
-* a parameter gradient (a sum over all elements) is accumulated per lane in the compute dtype
-  (``fl[k, j] += g_j t_j``: one fused multiply-add, vectorisable without reassociation), added into
-  float64 lanes every ``FLUSH`` blocks (:func:`flush_lanes`: a float32 lane sums at most ``FLUSH``
-  terms before it is widened), reduced per chunk in a fixed order into ``part[chunk, k]``
-  (:func:`reduce_lanes`); the caller sums ``part`` over chunks. The result is deterministic and does
-  not depend on the thread count.
+* a parameter gradient (a sum over all elements) is summed per block in the compute dtype by a
+  vector reduction ("reassoc" lets LLVM split the sum of a block's 256 terms over its vector lanes,
+  in an order fixed by the compiled code), the block sums are added in float64 per chunk into
+  ``part[chunk, k]``, and the caller sums ``part`` over chunks. The result is deterministic and does
+  not depend on the thread count. A sum is either a separate, read-only :data:`reduction` function
+  (a non-inlined function that also stored into its array arguments would need runtime alias checks,
+  and LLVM then gives up vectorising it), or a :data:`reduction_helper` inlined into a
+  :data:`reduction_kernel` (the whole kernel allows reassociation: only kernels without a
+  Cody-Waite reduction or a compensated step, whose order matters, are written that way).
 
 Literal constants are avoided in float32 arithmetic (numba would promote to float64): every
 constant a kernel needs comes in as an array of the compute dtype.
@@ -32,12 +35,11 @@ from approxlab.kernels._cache import use_numba_cache_dir
 
 use_numba_cache_dir()  # before the first @njit(cache=True): never write into the package's __pycache__
 
+import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
 BLOCK = 256
 CHUNK = BLOCK * 64
-#: Blocks between two widenings of the compute-dtype gradient lanes into the float64 lanes.
-FLUSH = 8
 
 #: The one relaxation of IEEE arithmetic the kernels allow: ``a * b + c`` may be a fused multiply-add
 #: (one rounding instead of two: never less accurate). No reassociation, no finite-math or
@@ -48,6 +50,16 @@ MATH = {"contract"}
 kernel = njit(nogil=True, cache=True, fastmath=MATH, error_model="numpy")
 #: Decorator of the block helpers inlined into the kernels (numba IR inlining: SIMD loops stay fused).
 block_helper = njit(cache=True, fastmath=MATH, error_model="numpy", inline="always")
+#: Decorator of the functions that return sums over a block or a row (vector reductions): "reassoc"
+#: as well. Only the sums are reassociated in practice (a recurrence is a chain of dependent steps);
+#: these functions are not inlined by numba, so the flag stays on them.
+reduction = njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+#: A kernel whose block loops hold their own sums (inlined :data:`reduction_helper` functions): the
+#: kernel flags then apply to the sums, so they include "reassoc".
+reduction_kernel = njit(nogil=True, cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+#: A block helper that returns sums, inlined into a :data:`reduction_kernel` (numba IR inlining: the
+#: caller's flags apply, and the caller's knowledge that scratch rows do not overlap).
+reduction_helper = njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy", inline="always")
 
 
 def n_chunks(n: int) -> int:
@@ -61,45 +73,22 @@ def n_chunks(n: int) -> int:
     return max(1, (n + CHUNK - 1) // CHUNK)
 
 
-@njit(cache=True, fastmath=False, error_model="numpy")
-def reduce_lanes(lanes, part, c):  # type: ignore[no-untyped-def]
-    """part[c, k] = sum_j lanes[k, j], each row summed in lane order (deterministic)."""
-    for k in range(lanes.shape[0]):
-        s = 0.0
-        for j in range(lanes.shape[1]):
-            s += lanes[k, j]
-        part[c, k] = s
+@reduction
+def block_sum(v, m):  # type: ignore[no-untyped-def]
+    """sum_{j < m} v_j in v's dtype (a vector reduction), returned in float64."""
+    s = v.dtype.type(0)
+    for j in range(m):
+        s += v[j]
+    return np.float64(s)
 
 
-@block_helper
-def flush_lanes(fl, lanes):  # type: ignore[no-untyped-def]
-    """lanes[k, j] += fl[k, j] (widened to float64); fl[k, j] = 0."""
-    for k in range(fl.shape[0]):
-        fk = fl[k]
-        lk = lanes[k]
-        for j in range(fk.size):
-            lk[j] += fk[j]
-            fk[j] = 0
-
-
-# Row sums in float64 of dtype products: "reassoc" only (no contraction, no finite-math
-# assumptions), so LLVM may split each sum over vector lanes. The value is the same for any thread
-# count; it differs from a sequential float64 sum by a float64 rounding, far below the float32/float64
-# tolerances of the tests.
-@njit(cache=True, fastmath={"reassoc"}, error_model="numpy")
-def _dot64(u, v):  # type: ignore[no-untyped-def]
-    s = 0.0
-    for j in range(u.size):
+@reduction
+def block_dot(u, v, m):  # type: ignore[no-untyped-def]
+    """sum_{j < m} u_j v_j in the dtype of u and v (a vector reduction), returned in float64."""
+    s = u.dtype.type(0)
+    for j in range(m):
         s += u[j] * v[j]
-    return s
+    return np.float64(s)
 
 
-@njit(cache=True, fastmath={"reassoc"}, error_model="numpy")
-def _sum64(u):  # type: ignore[no-untyped-def]
-    s = 0.0
-    for j in range(u.size):
-        s += u[j]
-    return s
-
-
-__all__ = ["BLOCK", "CHUNK", "FLUSH", "MATH", "block_helper", "flush_lanes", "kernel", "n_chunks", "njit", "reduce_lanes"]
+__all__ = ["BLOCK", "CHUNK", "MATH", "block_dot", "block_helper", "block_sum", "kernel", "n_chunks", "njit", "reduction"]

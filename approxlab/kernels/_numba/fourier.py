@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, njit
+from approxlab.kernels._numba._common import BLOCK, CHUNK, MATH, block_helper, kernel, njit, reduction_helper, reduction_kernel
 
 
 # sin/cos of theta = x * omega inside the kernel, vectorised, for float32 inputs: theta in float32 (as
@@ -136,20 +136,24 @@ def fourier_fwd(x, a, b, om, fast, out, u0, u1):  # type: ignore[no-untyped-def]
                 os_[j] = acc[j]
 
 
-# The backward's per-harmonic sums of g c_k and g s_k over a block are vector reductions, so
-# "reassoc" (LLVM may split each sum over vector lanes; the order is fixed by the compiled code, so
-# the result does not depend on the thread count); the rotation is a chain of dependent steps.
-@njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
-def _harmonics_bwd(w, gs, ka, kb, k, m):  # type: ignore[no-untyped-def]
-    """d += k b_k c_k - k a_k s_k; (c, s) advance one rotation; returns (sum g c_k, sum g s_k) in
-    float64. Rows of w: c1, s1, c, s, d."""
+# The backward keeps its per-harmonic sums in the block loop, so it is a reduction kernel (see
+# approxlab.kernels._numba._common): its sin/cos, whose Cody-Waite steps must not be reassociated,
+# come from a separate, non-inlined function compiled with the strict flags.
+@njit(cache=True, fastmath=MATH, error_model="numpy")
+def _cos_sin_strict(xs, m, om, fast, cb, sb, th):  # type: ignore[no-untyped-def]
+    """:func:`_cos_sin_block` (inlined here) with IEEE arithmetic but fused multiply-adds."""
+    _cos_sin_block(xs, m, om, fast, cb, sb, th)
+
+
+@reduction_helper
+def _harmonic_bwd(w, gs, ak, bk, m):  # type: ignore[no-untyped-def]
+    """Returns (sum g c_k, sum g s_k) over the block (float64); d += k b_k c_k - k a_k s_k (ak = k a_k,
+    bk = k b_k); (c, s) advance one rotation. Rows of w: c1, s1, c, s, d."""
     c1s = w[0]
     s1s = w[1]
     c = w[2]
     s = w[3]
     d = w[4]
-    ak = ka[k - 1]
-    bk = kb[k - 1]
     z = c.dtype.type(0)
     sc = z
     ss = z
@@ -157,9 +161,9 @@ def _harmonics_bwd(w, gs, ka, kb, k, m):  # type: ignore[no-untyped-def]
         cj = c[j]
         sj = s[j]
         gj = gs[j]
-        d[j] += bk * cj - ak * sj
         sc += gj * cj
         ss += gj * sj
+        d[j] += bk * cj - ak * sj
         cr = c1s[j]
         sr = s1s[j]
         c[j] = cj * cr - sj * sr
@@ -167,51 +171,7 @@ def _harmonics_bwd(w, gs, ka, kb, k, m):  # type: ignore[no-untyped-def]
     return np.float64(sc), np.float64(ss)
 
 
-@njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
-def _harmonics_bwd2(w, gs, ka, kb, k, m):  # type: ignore[no-untyped-def]
-    """:func:`_harmonics_bwd` for harmonics k and k + 1 in one pass (c, s kept in registers between
-    them); returns (sum g c_k, sum g s_k, sum g c_(k+1), sum g s_(k+1))."""
-    c1s = w[0]
-    s1s = w[1]
-    c = w[2]
-    s = w[3]
-    d = w[4]
-    ak = ka[k - 1]
-    bk = kb[k - 1]
-    ak1 = ka[k]
-    bk1 = kb[k]
-    z = c.dtype.type(0)
-    sc = z
-    ss = z
-    sc1 = z
-    ss1 = z
-    for j in range(m):
-        cj = c[j]
-        sj = s[j]
-        gj = gs[j]
-        cr = c1s[j]
-        sr = s1s[j]
-        c2 = cj * cr - sj * sr
-        s2 = sj * cr + cj * sr
-        d[j] += (bk * cj - ak * sj) + (bk1 * c2 - ak1 * s2)
-        sc += gj * cj
-        ss += gj * sj
-        sc1 += gj * c2
-        ss1 += gj * s2
-        c[j] = c2 * cr - s2 * sr
-        s[j] = s2 * cr + c2 * sr
-    return np.float64(sc), np.float64(ss), np.float64(sc1), np.float64(ss1)
-
-
-@njit(cache=True, fastmath={"reassoc"}, error_model="numpy")
-def _block_sum(v, m):  # type: ignore[no-untyped-def]
-    s = v.dtype.type(0)
-    for j in range(m):
-        s += v[j]
-    return np.float64(s)
-
-
-@kernel
+@reduction_kernel
 def fourier_bwd(x, ka, kb, om, fast, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """ka_k = k a_k, kb_k = k b_k (k = 1..n); part columns: sum g, sum g c_k (k=1..n), sum g s_k."""
     N = x.size
@@ -224,27 +184,22 @@ def fourier_bwd(x, ka, kb, om, fast, g, gx, part, u0, u1):  # type: ignore[no-un
             m = min(BLOCK, stop - i0)
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
-            _cos_sin_block(x[i0:i0 + m], m, om, fast, w[0], w[1], w[5])
+            _cos_sin_strict(x[i0:i0 + m], m, om, fast, w[0], w[1], w[5])
             c1s = w[0]
             s1s = w[1]
             c = w[2]
             s = w[3]
             d = w[4]
+            z = x.dtype.type(0)
+            sg = z
             for j in range(m):
                 c[j] = c1s[j]
                 s[j] = s1s[j]
                 d[j] = 0
-            acc[0] += _block_sum(gs, m)
-            k = 1
-            while k + 1 <= n:
-                sc, ss, sc1, ss1 = _harmonics_bwd2(w, gs, ka, kb, k, m)
-                acc[k] += sc
-                acc[n + k] += ss
-                acc[k + 1] += sc1
-                acc[n + k + 1] += ss1
-                k += 2
-            if k <= n:
-                sc, ss = _harmonics_bwd(w, gs, ka, kb, k, m)
+                sg += gs[j]
+            acc[0] += sg
+            for k in range(1, n + 1):
+                sc, ss = _harmonic_bwd(w, gs, ka[k - 1], kb[k - 1], m)
                 acc[k] += sc
                 acc[n + k] += ss
             wo = om[0]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, FLUSH, block_helper, flush_lanes, kernel, njit, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_dot, block_helper, block_sum, kernel, reduction_helper, reduction_kernel
 
 
 # Scratch rows live in one 2-D array per chunk (w[0], w[1], ...): LLVM then knows they do not
@@ -83,21 +83,20 @@ def hermite_fwd(x, c, beta, sc, out, u0, u1):  # type: ignore[no-untyped-def]
                 _clenshaw_block(x[i0:i0 + m], out[i0:i0 + m], c, beta, s, w, m)
 
 
-@block_helper
-def _basis_step(y, qa, qb, d, gs, lk, ek, bk, m):  # type: ignore[no-untyped-def]
-    """With qa = Q_k, qb = Q_{k-1}: d += e_k Q_k, qb <- Q_{k+1} = y Q_k - beta_k Q_{k-1}, lk += g Q_{k+1}."""
+@reduction_helper
+def _basis_step(y, qa, qb, d, gs, ek, bk, m):  # type: ignore[no-untyped-def]
+    """With qa = Q_k, qb = Q_{k-1}: d += e_k Q_k, qb <- Q_{k+1} = y Q_k - beta_k Q_{k-1}; returns the
+    block sum of g Q_{k+1} (float64)."""
+    sm = y.dtype.type(0)
     for j in range(m):
         d[j] += ek * qa[j]
         t = y[j] * qa[j] - bk * qb[j]
         qb[j] = t
-        lk[j] += gs[j] * t
+        sm += gs[j] * t
+    return np.float64(sm)
 
 
-# The basis steps also sum g Q over the block: vector reductions, so "reassoc" (LLVM may split each
-# sum over vector lanes; the order is fixed by the compiled code, so the result does not depend on
-# the thread count). The recurrence itself is a chain of dependent steps that reassociation cannot
-# reorder (tested against the float64 reference: tests/test_kernels.py).
-@njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+@reduction_helper
 def _basis_step4(y, qa, qb, d, gs, e, beta, k, m):  # type: ignore[no-untyped-def]
     """With qa = Q_k, qb = Q_{k-1}: qa, qb <- Q_{k+4}, Q_{k+3}; d += e_k Q_k + ... + e_{k+3} Q_{k+3};
     returns the block sums of g Q_{k+1} .. g Q_{k+4} (float64)."""
@@ -132,7 +131,7 @@ def _basis_step4(y, qa, qb, d, gs, e, beta, k, m):  # type: ignore[no-untyped-de
     return np.float64(s1), np.float64(s2), np.float64(s3), np.float64(s4)
 
 
-@kernel
+@reduction_kernel
 def hermite_bwd(x, e, beta, sc, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """e has n entries (e_k = a_{k+1} s^k / k!); part columns k = 0..n: sum g Q_k."""
     N = x.size
@@ -145,55 +144,41 @@ def hermite_bwd(x, e, beta, sc, g, gx, part, u0, u1):  # type: ignore[no-untyped
         qp = w[2]
         d = w[3]
         acc = np.zeros(n + 1, np.float64)
-        lanes = np.zeros((n + 1, BLOCK), np.float64)
-        fl = np.zeros((n + 1, BLOCK), x.dtype)
         stop = min((ch + 1) * CHUNK, N)
-        nb = 0
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             xs = x[i0:i0 + m]
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
-            l0 = fl[0]
-            for j in range(m):
-                l0[j] += gs[j]
+            acc[0] += block_sum(gs, m)
             if n == 0:
                 for j in range(m):
                     gxs[j] = 0
-            else:
-                l1 = fl[1]
-                e0 = e[0]
-                for j in range(m):
-                    yv = xs[j] * s
-                    y[j] = yv
-                    qp[j] = 1
-                    q[j] = yv
-                    l1[j] += gs[j] * yv
-                    d[j] = e0
-                k = 1
-                while k + 3 < n:  # four degrees per pass
-                    s1, s2, s3, s4 = _basis_step4(y, q, qp, d, gs, e, beta, k, m)
-                    acc[k + 1] += s1
-                    acc[k + 2] += s2
-                    acc[k + 3] += s3
-                    acc[k + 4] += s4
-                    k += 4
-                while k + 1 < n:  # then two (q and qp in turn), then one
-                    _basis_step(y, q, qp, d, gs, fl[k + 1], e[k], beta[k], m)
-                    _basis_step(y, qp, q, d, gs, fl[k + 2], e[k + 1], beta[k + 1], m)
-                    k += 2
-                if k < n:
-                    _basis_step(y, q, qp, d, gs, fl[k + 1], e[k], beta[k], m)
-                for j in range(m):
-                    gxs[j] = gs[j] * d[j]
-            nb += 1
-            if nb == FLUSH:
-                flush_lanes(fl, lanes)
-                nb = 0
-        flush_lanes(fl, lanes)
-        reduce_lanes(lanes, part, ch)
+                continue
+            e0 = e[0]
+            for j in range(m):
+                yv = xs[j] * s
+                y[j] = yv
+                qp[j] = 1
+                q[j] = yv
+                d[j] = e0
+            acc[1] += block_dot(gs, y, m)
+            k = 1
+            while k + 3 < n:  # four degrees per pass
+                s1, s2, s3, s4 = _basis_step4(y, q, qp, d, gs, e, beta, k, m)
+                acc[k + 1] += s1
+                acc[k + 2] += s2
+                acc[k + 3] += s3
+                acc[k + 4] += s4
+                k += 4
+            while k < n:  # then one at a time, q and qp in turn
+                acc[k + 1] += _basis_step(y, q, qp, d, gs, e[k], beta[k], m)
+                q, qp = qp, q
+                k += 1
+            for j in range(m):
+                gxs[j] = gs[j] * d[j]
         for k in range(n + 1):
-            part[ch, k] += acc[k]
+            part[ch, k] = acc[k]
 
 
 __all__ = ["hermite_fwd", "hermite_bwd"]

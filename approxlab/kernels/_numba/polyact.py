@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_dot, block_helper, kernel
 
 
 # exp(-u) vectorised (math.exp is a scalar libm call): in float64, t = -u clamped to [-1000, 710]
@@ -101,7 +101,7 @@ def polyact_bwd(x, c, kc, lim, g, gx, part, u0, u1):  # type: ignore[no-untyped-
         pr = np.empty(BLOCK, np.float64)
         ib = np.empty((2, BLOCK), np.int64)
         fb = ib.view(np.float64)
-        lanes = np.zeros((r + 1, BLOCK), np.float64)
+        acc = np.zeros(r + 1, np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -125,13 +125,12 @@ def polyact_bwd(x, c, kc, lim, g, gx, part, u0, u1):  # type: ignore[no-untyped-
                 gu[j] = gv
                 gxs[j] = gv * du[j]
                 pw[j] = one
-            for k in range(r + 1):
-                lk = lanes[k]
+            for k in range(r + 1):  # sum g silu'(u) x^k (a read-only reduction), then pw <- x^(k+1)
+                acc[k] += block_dot(gu, pw, m)
                 for j in range(m):
-                    p = pw[j]
-                    lk[j] += gu[j] * p
-                    pw[j] = p * xs[j]
-        reduce_lanes(lanes, part, ch)
+                    pw[j] *= xs[j]
+        for k in range(r + 1):
+            part[ch, k] = acc[k]
 
 
 __all__ = ["polyact_fwd", "polyact_bwd"]

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from approxlab.kernels._numba._common import block_helper, kernel, njit
+from approxlab.kernels._numba._common import block_helper, reduction_helper, reduction_kernel
 
 
 @block_helper
@@ -41,9 +41,8 @@ def _row_scale(xi, bits, fb, eps_pos):  # type: ignore[no-untyped-def]
     return m if m > 0.0 else 1.0
 
 
-# Row sums in float64 of dtype products: "reassoc" (LLVM may split each sum over vector lanes; the
-# order is fixed by the compiled code, so the value does not depend on the thread count).
-@njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+# Row sums in float64 of dtype products (a vector reduction).
+@reduction_helper
 def _power_pass(y, yp, g, first, with_g):  # type: ignore[no-untyped-def]
     """yp <- y (first) or yp * y; returns (sum yp^2, sum g yp if with_g, sum g if first and with_g)."""
     s2 = 0.0
@@ -61,7 +60,7 @@ def _power_pass(y, yp, g, first, with_g):  # type: ignore[no-untyped-def]
     return s2, sg, s0
 
 
-@kernel
+@reduction_kernel
 def polynorm_fwd(x, xi, bits, w, bias, eps_root, out, u0, u1):  # type: ignore[no-untyped-def]
     """xi: x viewed as integers; bits: see :func:`_row_scale` (copied: a scratch per call); eps_root[p-1] = eps^(1/(2p)) (float64)."""
     R, d = x.shape
@@ -96,7 +95,7 @@ def polynorm_fwd(x, xi, bits, w, bias, eps_root, out, u0, u1):  # type: ignore[n
             orow[j] += b0
 
 
-@kernel
+@reduction_kernel
 def polynorm_bwd(x, xi, bits, w, eps_root, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """part[row]: sum_j g_j (the bias), then sum_j g_j y_j^p rho_p for p = 1..r."""
     R, d = x.shape

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, kernel, reduce_lanes
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_sum, kernel, reduction_helper, reduction_kernel
 
 
 @kernel
@@ -14,8 +14,9 @@ def polyrelu_fwd(x, w, bias, out, u0, u1):  # type: ignore[no-untyped-def]
     r = w.size
     zero = np.zeros(1, x.dtype)[0]
     for ch in range(u0, u1):
-        rr = np.empty(BLOCK, x.dtype)
-        acc = np.empty(BLOCK, x.dtype)
+        w2 = np.empty((2, BLOCK), x.dtype)
+        rr = w2[0]
+        acc = w2[1]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -36,17 +37,31 @@ def polyrelu_fwd(x, w, bias, out, u0, u1):  # type: ignore[no-untyped-def]
                 os_[j] = acc[j] + b0
 
 
-@kernel
+@reduction_helper
+def _power_step(rr, pw, d, gs, wi, m):  # type: ignore[no-untyped-def]
+    """d += i w_i r^{i-1} (wi = i w_i, pw = r^{i-1}), pw <- r^i; returns the block sum of g r^i."""
+    sm = rr.dtype.type(0)
+    for j in range(m):
+        p = pw[j]
+        d[j] += wi * p
+        p = p * rr[j]
+        pw[j] = p
+        sm += gs[j] * p
+    return np.float64(sm)
+
+
+@reduction_kernel
 def polyrelu_bwd(x, iw, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """iw_i = i w_i (i = 1..r); part columns: sum g (the bias), sum g r^i (i = 1..r)."""
     N = x.size
     r = iw.size
-    zero = np.zeros(1, x.dtype)[0]
+    zero = x.dtype.type(0)
     for ch in range(u0, u1):
-        rr = np.empty(BLOCK, x.dtype)
-        pw = np.empty(BLOCK, x.dtype)
-        d = np.empty(BLOCK, x.dtype)
-        lanes = np.zeros((r + 1, BLOCK), np.float64)
+        w = np.empty((3, BLOCK), x.dtype)
+        rr = w[0]
+        pw = w[1]
+        d = w[2]
+        acc = np.zeros(r + 1, np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -55,25 +70,17 @@ def polyrelu_bwd(x, iw, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
             gxs = gx[i0:i0 + m]
             for j in range(m):
                 xv = xs[j]
-                rv = zero if xv <= 0 else xv
-                rr[j] = rv
+                rr[j] = zero if xv <= 0 else xv
                 pw[j] = 1
                 d[j] = 0
-            l0 = lanes[0]
-            for j in range(m):
-                l0[j] += gs[j]
+            acc[0] += block_sum(gs, m)
             for i in range(1, r + 1):
-                wi = iw[i - 1]
-                li = lanes[i]
-                for j in range(m):
-                    d[j] += wi * pw[j]  # i w_i r^{i-1}
-                    p = pw[j] * rr[j]
-                    pw[j] = p
-                    li[j] += gs[j] * p
+                acc[i] += _power_step(rr, pw, d, gs, iw[i - 1], m)
             for j in range(m):
                 xv = xs[j]
                 gxs[j] = gs[j] * d[j] if xv > 0 else (zero if xv <= 0 else xv)
-        reduce_lanes(lanes, part, ch)
+        for k in range(r + 1):
+            part[ch, k] = acc[k]
 
 
 __all__ = ["polyrelu_fwd", "polyrelu_bwd"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, njit
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction_helper, reduction_kernel
 
 # Rows of the per-chunk scratch array.
 _Z, _AZ, _IN, _SG, _NUM, _DEN, _Q, _DNUM, _DDEN, _W1, _W2, _V1, _V2, _PW, _OUT = range(15)
@@ -166,10 +166,8 @@ def rational_fwd(x, coef, one_, safe, out, u0, u1):  # type: ignore[no-untyped-d
                     os_[j] = num[j] / (den[j] + abs(q[j]))
 
 
-# Block sums S_in[i], S_out[i] of the gradient weights times z^i: vector reductions, so "reassoc"
-# (LLVM may split each sum over vector lanes; the order is fixed by the compiled code, so the result
-# does not depend on the thread count).
-@njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+# Block sums S_in[i], S_out[i] of the gradient weights times z^i: vector reductions.
+@reduction_helper
 def _power_sums(w, safe, i, m):  # type: ignore[no-untyped-def]
     """With pw = z^i: the sums of (W1, W2) pw and of (V1, V2) pw (safe: |pw|) over the block, in
     float64; then pw <- pw z."""
@@ -194,7 +192,7 @@ def _power_sums(w, safe, i, m):  # type: ignore[no-untyped-def]
     return np.float64(s1), np.float64(s2), np.float64(s3), np.float64(s4)
 
 
-@kernel
+@reduction_kernel
 def rational_bwd(x, coef, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """coef: (5, 2, N + 1) = A, Dn, Q, then the derivative series DA (sum_p p a_p e_(p-1)) and DB
     (sum_k k |b_k| e_(k-1) on |z| if safe, sum_k k b_k e_(k-1) on z if not). part columns (4 (N+1)):

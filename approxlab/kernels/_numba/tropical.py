@@ -4,19 +4,17 @@ smaller slope, then the lower index.
 The forward needs only the maximum (ties do not change it); the backward also tracks the active line.
 Block scratch rows share one 2-D array (no runtime alias checks in the SIMD loops), the active
 line's index is kept in the compute dtype (exact for any number of lines a module can have), and the
-gradient lanes are accumulated in the compute dtype and widened to float64 every ``FLUSH`` blocks.
+parameter gradients are per-line block sums (vector reductions) added in float64.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, njit
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction
 
 
-# The per-line sums of a block: a vector reduction, so "reassoc" (LLVM may split the sum over vector
-# lanes; the order is fixed by the compiled code, so the result does not depend on the thread count).
-@njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+@reduction
 def _line_sums(arg, kf, gsc, xs, m):  # type: ignore[no-untyped-def]
     """(sum of gsc, sum of gsc x) over the elements of the block whose active line is kf, in float64."""
     zero = gsc.dtype.type(0)
