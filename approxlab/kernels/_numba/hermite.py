@@ -30,39 +30,51 @@ from approxlab.kernels._numba._common import BLOCK, CHUNK, block_dot, block_help
 
 @block_helper
 def _clenshaw_block(xs, os_, c, beta, s, w, m):  # type: ignore[no-untyped-def]
-    """os_[:m] = sum_k c_k Q_k(xs * s) by Clenshaw's recurrence; w: (3, BLOCK) scratch."""
+    """os_[:m] = sum_k c_k Q_k(xs * s) by Clenshaw's recurrence; w: (3, BLOCK) scratch.
+
+    u = b_{k+1} and v = b_{k+2} before b_k is formed; four degrees per pass over the block keep the
+    intermediate b's in registers, then single steps, then F = c_0 + y b_1 - beta_1 b_2."""
     n = c.size - 1
     y = w[0]
-    u = w[1]  # b_{k+1}, then b_{k-1}, ... (u and v alternate)
-    v = w[2]  # b_{k+2}
+    u = w[1]
+    v = w[2]
     cn = c[n]
     for j in range(m):
         y[j] = xs[j] * s
         u[j] = cn
         v[j] = 0
     k = n - 1
-    while k >= 2:  # two degrees per pass: v <- b_k, then u <- b_{k-1}
+    while k >= 4:
+        c0 = c[k]
+        c1 = c[k - 1]
+        c2 = c[k - 2]
+        c3 = c[k - 3]
+        b0 = beta[k + 1]
+        b1 = beta[k]
+        b2 = beta[k - 1]
+        b3 = beta[k - 2]
+        for j in range(m):
+            yv = y[j]
+            u1 = u[j]
+            t0 = c0 + yv * u1 - b0 * v[j]
+            t1 = c1 + yv * t0 - b1 * u1
+            t2 = c2 + yv * t1 - b2 * t0
+            t3 = c3 + yv * t2 - b3 * t1
+            u[j] = t3
+            v[j] = t2
+        k -= 4
+    while k >= 1:
         ck = c[k]
         bk = beta[k + 1]
         for j in range(m):
-            v[j] = ck + y[j] * u[j] - bk * v[j]
-        ck = c[k - 1]
-        bk = beta[k]
-        for j in range(m):
-            u[j] = ck + y[j] * v[j] - bk * u[j]
-        k -= 2
+            t = ck + y[j] * u[j] - bk * v[j]
+            v[j] = u[j]
+            u[j] = t
+        k -= 1
     c0 = c[0]
     b1 = beta[1]
-    if k == 1:  # one degree left: v <- b_1, then F = c_0 + y b_1 - beta_1 b_2
-        ck = c[1]
-        bk = beta[2]
-        for j in range(m):
-            v[j] = ck + y[j] * u[j] - bk * v[j]
-        for j in range(m):
-            os_[j] = c0 + y[j] * v[j] - b1 * u[j]
-    else:
-        for j in range(m):
-            os_[j] = c0 + y[j] * u[j] - b1 * v[j]
+    for j in range(m):
+        os_[j] = c0 + y[j] * u[j] - b1 * v[j]
 
 
 @kernel
