@@ -326,12 +326,21 @@ def _rational_series(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, g
     return np.stack([rows, rows[:, ::-1]], axis=1)
 
 
+def _rational_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype) -> np.ndarray:
+    """(1, L) in the compute dtype: |x| <= L is evaluated directly (no overflow is possible, the eager
+    path's bound: :func:`approxlab.activations.rational._direct_is_safe`), |x| > L on the scaled basis."""
+    big = max(a.numel() - 1, b.numel())
+    c = 1.0 + eps + float(a.detach().abs().sum()) + float(b.detach().abs().sum())
+    lim = math.inf if big == 0 else max(1.0, (torch.finfo(dtype).max / 4 / c) ** (1.0 / big))
+    return _const([1.0, lim], dtype)
+
+
 def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
     _check(x, a, b)
     k = load("rational")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     coef = _rational_series(a, b, eps, safe, grad=False).astype(_npdtype(x.dtype))
-    _run(k.rational_fwd, _chunks(x), _np(x).reshape(-1), coef, _const([1.0], x.dtype), bool(safe),
+    _run(k.rational_fwd, _chunks(x), _np(x).reshape(-1), coef, _rational_limit(a, b, eps, x.dtype), bool(safe),
          out.numpy().reshape(-1))
     return out
 
@@ -345,7 +354,7 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     coef = _rational_series(a, b, eps, safe, grad=True).astype(_npdtype(x.dtype))
     part = _partials(x.numel(), 4 * (big + 1))
-    _run(k.rational_bwd, part.shape[0], _np(x).reshape(-1), coef, _const([1.0], x.dtype), bool(safe),
+    _run(k.rational_bwd, part.shape[0], _np(x).reshape(-1), coef, _rational_limit(a, b, eps, x.dtype), bool(safe),
          _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     s_in, s_out, v_in, v_out = part.sum(axis=0).reshape(4, big + 1)
     ga = (s_in + s_out[::-1])[:m1]  # sum g e_p / D'

@@ -1,10 +1,14 @@
 """Safe rational kernels R = P / D, P = sum_{p<=m} a_p x^p, Q = sum_{1<=k<=n} b_k x^k and
 D = (1 + eps) + sum_k |b_k| |x|^k ("safe") or (1 + eps) + |Q(x)| ("abs"), without overflow.
 
-Everything is evaluated on the scaled basis e_p = x^p / M^N, M = max(1, |x|), N = max(m, n), so that
-numerator and denominator share the factor M^-N that cancels in R. With z = x where |x| <= 1 and
-z = 1 / x elsewhere (so |z| <= 1), e_p = z^p on the inside and e_p = sn z^(N - p) outside, with
-sn = sign(x)^N. A series sum_p c_p e_p is then one Horner evaluation in z whose coefficient of z^i
+Everything is evaluated on the scaled basis e_p = x^p / M^N, N = max(m, n), with M = 1 where
+|x| <= L ("inside") and M = |x| elsewhere, so that numerator and denominator share the factor M^-N
+that cancels in R. L = max(1, (f / (4 C))^(1/N)), f the dtype's largest value and
+C = 1 + eps + sum |a_j| + sum |b_k|, is the eager path's bound below which the direct evaluation
+cannot overflow (:func:`approxlab.activations.rational._direct_is_safe`): inside, the kernel
+evaluates P, D and Q at x itself, as the eager path does (so a root of Q that is exact in floating
+point gives Q = 0 and the subgradient 0 of |Q|). With z = x inside and z = 1 / x outside (|z| <= 1
+there), e_p = z^p inside and e_p = sn z^(N - p) outside, with sn = sign(x)^N. A series sum_p c_p e_p is then one Horner evaluation in z whose coefficient of z^i
 is c_i inside and c_(N - i) outside (per element c1 + ins (c0 - c1), ins = 1 inside and 0 outside:
 one fused multiply-add, no select): the caller passes each series as a (2, N + 1) array, rows
 "inside" and "outside" (the second the first reversed), see
@@ -26,7 +30,7 @@ _Z, _AZ, _IN, _SG, _NUM, _DEN, _Q, _DNUM, _DDEN, _W1, _W2, _V1, _V2, _PW, _OUT =
 
 
 @block_helper
-def _prepare(xs, w, big, one, m):  # type: ignore[no-untyped-def]
+def _prepare(xs, w, big, one, lim, m):  # type: ignore[no-untyped-def]
     """z (|z| <= 1), |z|, inside (1 or 0), outside (1 - inside) and sg (1 inside, sign(x)^N outside)
     of the block."""
     z = w[_Z]
@@ -38,7 +42,7 @@ def _prepare(xs, w, big, one, m):  # type: ignore[no-untyped-def]
     odd = big % 2 == 1
     for j in range(m):
         xv = xs[j]
-        small = abs(xv) <= one
+        small = abs(xv) <= lim
         zv = xv if small else one / xv
         z[j] = zv
         az[j] = abs(zv)
@@ -143,17 +147,18 @@ def _values(w, coef, safe, grad, m):  # type: ignore[no-untyped-def]
 
 @kernel
 def rational_fwd(x, coef, one_, safe, out, u0, u1):  # type: ignore[no-untyped-def]
-    """coef: (3, 2, N + 1) = the series A (numerator), Dn (denominator's |z| part), Q ("abs")."""
+    """coef: (3, 2, N + 1) = the series A (numerator), Dn (denominator's |z| part), Q ("abs"); one_ = (1, L)."""
     N = x.size
     big = coef.shape[2] - 1
     one = one_[0]
+    lim = one_[1]
     for ch in range(u0, u1):
         w = np.empty((15, BLOCK), x.dtype)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             os_ = out[i0:i0 + m]
-            _prepare(x[i0:i0 + m], w, big, one, m)
+            _prepare(x[i0:i0 + m], w, big, one, lim, m)
             _values(w, coef, safe, False, m)
             num = w[_NUM]
             den = w[_DEN]
@@ -201,6 +206,7 @@ def rational_bwd(x, coef, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-u
     N = x.size
     big = coef.shape[2] - 1
     one = one_[0]
+    lim = one_[1]
     zero = one - one
     for ch in range(u0, u1):
         w = np.empty((15, BLOCK), x.dtype)
@@ -210,7 +216,7 @@ def rational_bwd(x, coef, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-u
             m = min(BLOCK, stop - i0)
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
-            _prepare(x[i0:i0 + m], w, big, one, m)
+            _prepare(x[i0:i0 + m], w, big, one, lim, m)
             _values(w, coef, safe, True, m)
             num = w[_NUM]
             den = w[_DEN]
