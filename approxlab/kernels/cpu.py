@@ -10,8 +10,8 @@ Each function takes contiguous float32/float64 CPU tensors of one dtype (the cal
 tensors. Parameter gradients are summed from per-chunk float64 partials in a fixed order
 (deterministic, independent of the thread count), then cast to the parameter dtype.
 
-Threads: the kernels are serial numba functions that release the GIL; :func:`_run` cuts the chunks
-(PolyNorm: the rows) into one contiguous range per thread and runs them on a small thread pool, with
+Threads: the kernels are serial numba functions that release the GIL; :func:`_run` hands out the chunks
+(PolyNorm: the rows) in contiguous ranges from a shared counter to this thread and a small pool, with
 ``torch.get_num_threads()`` threads unless :func:`set_num_threads` says otherwise.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import itertools
 import math
 import os
 import threading
@@ -121,19 +122,33 @@ def threads() -> int:
     return _THREADS or torch.get_num_threads()
 
 
+#: Ranges each thread takes, on average, from the shared queue of units (see :func:`_run`).
+GRABS_PER_THREAD = 4
+
+
 def _run(fn, units: int, *args) -> None:  # type: ignore[no-untyped-def]
-    """``fn(*args, u0, u1)`` over the units (chunks or rows) ``0 <= u < units``, cut into contiguous
-    ranges, one per thread (this thread runs the first). The partition of the data into units does not
-    depend on the thread count, so neither do the results."""
+    """``fn(*args, u0, u1)`` over the units (chunks or rows) ``0 <= u < units``, in contiguous ranges of
+    about ``units / (threads * GRABS_PER_THREAD)`` units that the threads take from a shared counter
+    (this thread works too). Dynamic, because a core is often not wholly ours: right after a parallel
+    torch op, OpenMP's idle workers spin for a few milliseconds on the other cores, and a static split
+    would wait for the slowed thread (measured: 2 threads no faster than 1 right after a GELU). The
+    partition of the data into units does not depend on the thread count or on who runs a range, so
+    neither do the results."""
     t = max(1, min(threads(), units))
     if t == 1:
         fn(*args, 0, units)
         return
-    bounds = [units * i // t for i in range(t + 1)]
+    step = -(-units // (t * GRABS_PER_THREAD))
+    ranges = itertools.count()  # next() on it is atomic under the GIL
+
+    def work() -> None:
+        while (u0 := next(ranges) * step) < units:
+            fn(*args, u0, min(units, u0 + step))
+
     pool = _pool(t - 1)
-    futures = [pool.submit(fn, *args, bounds[i], bounds[i + 1]) for i in range(1, t)]
+    futures = [pool.submit(work) for _ in range(t - 1)]
     try:
-        fn(*args, bounds[0], bounds[1])
+        work()
     finally:
         for fut in futures:
             fut.result()
