@@ -6,10 +6,11 @@ views, writes into preallocated outputs, and follows one layout:
 
 * the flat input is cut into chunks of ``CHUNK`` elements (a fixed partition, independent of the
   number of threads); a kernel call runs the chunks ``u0 <= c < u1`` (PolyNorm: the rows), and
-  :mod:`approxlab.kernels.cpu` runs contiguous ranges of chunks on its threads (the kernels release
-  the GIL: ``nogil=True``);
+  :mod:`approxlab.kernels.cpu` hands out ranges of chunks to its threads (the kernels release the
+  GIL: ``nogil=True``);
 * inside a chunk, blocks of ``BLOCK`` elements are processed "degree outer, element inner", so the
-  recurrences (Hermite, Fourier rotation, Horner) are SIMD loops over the block without ``fastmath``;
+  recurrences (Hermite, Fourier rotation, Horner) are SIMD loops over the block; scratch rows of a
+  block are rows of one 2-D array (LLVM then proves they do not overlap);
 * a parameter gradient (a sum over all elements) is summed per block in the compute dtype by a
   vector reduction ("reassoc" lets LLVM split the sum of a block's 256 terms over its vector lanes,
   in an order fixed by the compiled code), the block sums are added in float64 per chunk into
@@ -20,8 +21,9 @@ views, writes into preallocated outputs, and follows one layout:
   :data:`reduction_kernel` (the whole kernel allows reassociation: only kernels without a
   Cody-Waite reduction or a compensated step, whose order matters, are written that way).
 
-Literal constants are avoided in float32 arithmetic (numba would promote to float64): every
-constant a kernel needs comes in as an array of the compute dtype.
+Python float literals are avoided in float32 arithmetic (numba would promote to float64): a constant
+comes in as an array of the compute dtype, or as a ``numpy.float32`` module global (numba keeps its
+type).
 
 Kernels are compiled lazily, on their first call, for the argument types of that call only (no
 eager signatures), and cached on disk in the user cache dir. They are serial numba functions

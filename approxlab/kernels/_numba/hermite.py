@@ -7,9 +7,10 @@ fused multiply-adds: with a scale ``s > 0``, y = x / s and Q_k = q_k k! / s^k,
     Q_0 = 1,   Q_1 = y,   Q_{k+1} = y Q_k - (k / s^2) Q_{k-1},   q_k = (s^k / k!) Q_k.
 
 The caller (:func:`approxlab.kernels.cpu.hermite_fwd`) passes ``c_k = a_k s^k / k!`` (so that
-F = sum_k c_k Q_k), ``beta_k = k / s^2`` and ``1 / s``, with s = max(1, n / e) for degree n: then
-c_k and Q_k / q_k stay within [1 / sqrt(2 pi n), e^(n/e)] of the eager path's magnitudes, where
-neither underflows nor overflows before the eager path does.
+F = sum_k c_k Q_k), ``beta_k = k / s^2`` and ``1 / s``, with s the power of two nearest to
+max(1, n / e) for degree n (so y and beta_k are exact and c_k correctly rounded): then c_k and
+Q_k / q_k stay within about [1 / sqrt(2 pi n), e^(n/e)] of the eager path's magnitudes, where neither
+underflows nor overflows before the eager path does.
 
 * forward: Clenshaw's algorithm, b_k = c_k + y b_{k+1} - beta_{k+1} b_{k+2}, F = b_0;
 * backward: dF/dx = sum_{k<n} e_k Q_k with e_k = a_{k+1} s^k / k!, and the parameter gradient
@@ -20,7 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_dot, block_helper, block_sum, kernel, reduction_helper, reduction_kernel
+from approxlab.kernels._numba._common import (BLOCK, CHUNK, block_dot, block_helper, block_sum, kernel, reduction_helper,
+                                             reduction_kernel)
 
 
 # Scratch rows live in one 2-D array per chunk (w[0], w[1], ...): LLVM then knows they do not
