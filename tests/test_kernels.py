@@ -367,8 +367,8 @@ def _forked_forward(act: torch.nn.Module, x: torch.Tensor) -> object:
 
 def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
     """The vectorised float32 sin/cos (Cody-Waite with FMAs + Taylor, libm fix-up past TRIG_LIMIT /
-    non-finite; within 1.25 * 2^-24 of the exact values, about 1.2 ulp near 1) and the float64 exp
-    (two exponent fields) against numpy over their whole ranges."""
+    non-finite; within 1.25 * 2^-24 of the exact values, about 1.2 ulp near 1) and the float64 and
+    float32 exp (two exponent fields) against numpy over their whole ranges."""
     import numpy as np
 
     from approxlab.kernels import cpu
@@ -396,3 +396,17 @@ def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
     fin = np.isfinite(u)
     assert fin.sum() == u.size - 1
     np.testing.assert_allclose(e[fin], want[fin], rtol=4e-16, atol=1e-322)
+    # the float32 exp of float32 inputs: within 2 float32 ulp, gradual underflow to 0 and overflow to inf
+    u32 = np.concatenate([rng.uniform(-88, 103, 4000), rng.uniform(-1, 1, 500),
+                          [0.0, -88.7, -88.72, 87.3, 103.0, 103.9, -100.0, 200.0, np.nan]]).astype(np.float32)
+    n = u32.size
+    e32 = np.empty(n, np.float32)
+    ib = np.empty((2, n), np.int32)
+    polyact._exp_neg_block32(u32, n, e32, ib[0], ib[1], ib[0].view(np.float32), ib[1].view(np.float32))
+    with np.errstate(over="ignore"):
+        want32 = np.exp(-u32.astype(np.float64))
+    fin = np.isfinite(u32)
+    assert np.isnan(u32).sum() == 1 and np.isinf(e32[u32 == -100.0]).all() and (e32[u32 == 200.0] == 0).all()
+    big = want32 < np.finfo(np.float32).max
+    ulp = np.spacing(want32[fin & big].astype(np.float32)).astype(np.float64)
+    assert (np.abs(e32[fin & big] - want32[fin & big]) <= 2 * ulp + 1.5e-45).all()

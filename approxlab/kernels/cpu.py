@@ -387,11 +387,17 @@ def _limits(dtype: torch.dtype) -> np.ndarray:
     return _const([fin.min, fin.max, 1.0], dtype)
 
 
+def _exp_kind(dtype: torch.dtype) -> tuple[bool, np.ndarray]:
+    """(the float32 exp, an integer array of the dtype's width) for the PolyAct kernels."""
+    return dtype == torch.float32, np.zeros(1, np.int32 if dtype == torch.float32 else np.int64)
+
+
 def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     _check(x, c)
     k = load("polyact")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.polyact_fwd, _chunks(x), _np(x).reshape(-1), _np(c), _limits(x.dtype), out.numpy().reshape(-1))
+    _run(k.polyact_fwd, _chunks(x), _np(x).reshape(-1), _np(c), _limits(x.dtype), *_exp_kind(x.dtype),
+         out.numpy().reshape(-1))
     return out
 
 
@@ -402,8 +408,8 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), r + 1)
     kc = torch.arange(1, r + 1, dtype=x.dtype) * c[1:]
-    _run(k.polyact_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(kc), _limits(x.dtype), _np(g).reshape(-1),
-         gx.numpy().reshape(-1), part)
+    _run(k.polyact_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(kc), _limits(x.dtype), *_exp_kind(x.dtype),
+         _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     return gx, _sum(part, c.dtype)
 
 

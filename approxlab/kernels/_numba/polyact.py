@@ -1,4 +1,5 @@
-"""PolyAct kernels: SiLU(clamp(u, lo, hi)), u = sum_i c_i x^i (Horner).
+"""PolyAct kernels: SiLU(clamp(u, lo, hi)), u = sum_i c_i x^i (Horner); exp(-u) vectorised, in
+float32 for float32 inputs and in float64 for float64 inputs.
 """
 
 from __future__ import annotations
@@ -41,13 +42,56 @@ def _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-
         e[j] = pr[j] * fb1[j] * fb2[j]
 
 
+# exp(-u) for float32 inputs, all in float32 (a third of the float64 work): t = -u clamped to
+# [-104, 89] (the float32 range of exp; NaN -> -104), n = round(t / ln 2), r = t - n ln 2 by a
+# two-part Cody-Waite split with fused multiply-adds (t - n LN2_1 is exact: both are multiples of
+# 2^-24 below 1 apart), the Taylor polynomial to r^7 on |r| <= ln(2)/2 (truncation < 6e-9), times 2^n
+# in two exponent fields as above: within 2 float32 ulp of exp (tested against numpy).
+F32 = np.float32
+LOG2E_32 = F32(1.4426950408889634)
+LN2_1 = F32(0.6931471805599453)
+LN2_2 = F32(0.6931471805599453 - float(F32(0.6931471805599453)))
+T_LO, T_HI = F32(-104.0), F32(89.0)
+HALF32, ONE32, BIAS32, MAGIC32 = F32(0.5), F32(1.0), F32(127.0), F32(8388608.0)
+E2, E3, E4, E5, E6, E7 = F32(1 / 2), F32(1 / 6), F32(1 / 24), F32(1 / 120), F32(1 / 720), F32(1 / 5040)
+
+
 @block_helper
-def _silu_input(xs, m, c, lim, u, ins, e, pr, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-def]
-    """u[:m] = clamp(sum_i c_i x^i, lo, hi) (Horner), ins = lo <= u <= hi before the clamp, e = exp(-u);
-    lim = (lo, hi, 1). pr, ib1, ib2, fb1, fb2: the scratch of :func:`_exp_neg_block`."""
+def _exp_neg_block32(u, m, e, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-def]
+    """e[:m] = exp(-u[:m]) in float32; ib1, ib2 int32 scratch rows, fb1/fb2 their float32 views."""
+    for j in range(m):
+        t = -u[j]
+        t = t if t > T_LO else T_LO
+        t = t if t < T_HI else T_HI
+        nf = np.floor(t * LOG2E_32 + HALF32)
+        r = t - nf * LN2_1
+        r = r - nf * LN2_2
+        e[j] = ONE32 + r * (ONE32 + r * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * E7))))))
+        n1 = np.floor(nf * HALF32)
+        # biased exponent in the low mantissa bits (+ 2^23), moved into the exponent field below
+        fb1[j] = n1 + BIAS32 + MAGIC32
+        fb2[j] = nf - n1 + BIAS32 + MAGIC32
+    for j in range(m):
+        ib1[j] = ib1[j] << 23
+        ib2[j] = ib2[j] << 23
+    for j in range(m):
+        e[j] = e[j] * fb1[j] * fb2[j]
+
+
+@block_helper
+def _silu_input(xs, m, c, lim, w, fast, ib, fb):  # type: ignore[no-untyped-def]
+    """Rows of w: u = clamp(sum_i c_i x^i, lo, hi) (Horner), ins = 1 where lo <= u <= hi before the
+    clamp (else 0), e = exp(-u), then pr (float64 inputs: scratch of :func:`_exp_neg_block`);
+    lim = (lo, hi, 1); fast: float32 inputs (:func:`_exp_neg_block32`); ib, fb: (2, BLOCK) integer
+    rows of the dtype's width and their float views."""
+    u = w[0]
+    ins = w[1]
+    e = w[2]
     r = c.size - 1
     lo = lim[0]
     hi = lim[1]
+    one = lim[2]
+    zero = one - one
     cr = c[r]
     for j in range(m):
         u[j] = cr * xs[j]
@@ -58,49 +102,51 @@ def _silu_input(xs, m, c, lim, u, ins, e, pr, ib1, ib2, fb1, fb2):  # type: igno
     c0 = c[0]
     for j in range(m):
         uv = u[j] + c0
-        ins[j] = (uv >= lo) & (uv <= hi)
+        ins[j] = one if (uv >= lo) & (uv <= hi) else zero
         u[j] = lo if uv < lo else (hi if uv > hi else uv)
-    _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2)
+    if fast:
+        _exp_neg_block32(u, m, e, ib[0], ib[1], fb[0], fb[1])
+    else:
+        _exp_neg_block(u, m, e, w[3], ib[0], ib[1], fb[0], fb[1])
 
 
 @kernel
-def polyact_fwd(x, c, lim, out, u0, u1):  # type: ignore[no-untyped-def]
-    """lim = (lo, hi, 1) in the compute dtype."""
+def polyact_fwd(x, c, lim, fast, itype, out, u0, u1):  # type: ignore[no-untyped-def]
+    """lim = (lo, hi, 1) in the compute dtype; itype: an integer array of the dtype's width."""
     N = x.size
     one = lim[2]
     for ch in range(u0, u1):
-        u = np.empty(BLOCK, x.dtype)
-        ins = np.empty(BLOCK, np.bool_)
-        e = np.empty(BLOCK, x.dtype)
-        pr = np.empty(BLOCK, np.float64)
-        ib = np.empty((2, BLOCK), np.int64)
-        fb = ib.view(np.float64)
+        w = np.empty((4, BLOCK), x.dtype)
+        ib = np.empty((2, BLOCK), itype.dtype)
+        fb = ib.view(x.dtype)
+        u = w[0]
+        e = w[2]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             os_ = out[i0:i0 + m]
-            _silu_input(x[i0:i0 + m], m, c, lim, u, ins, e, pr, ib[0], ib[1], fb[0], fb[1])
+            _silu_input(x[i0:i0 + m], m, c, lim, w, fast, ib, fb)
             for j in range(m):
                 os_[j] = u[j] / (one + e[j])
 
 
 @kernel
-def polyact_bwd(x, c, kc, lim, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+def polyact_bwd(x, c, kc, lim, fast, itype, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """kc_k = k c_k (k = 1..r); part columns: sum g silu'(u) x^k for k = 0..r."""
     N = x.size
     r = c.size - 1
     one = lim[2]
     zero = one - one
     for ch in range(u0, u1):
-        u = np.empty(BLOCK, x.dtype)
-        du = np.empty(BLOCK, x.dtype)
-        ins = np.empty(BLOCK, np.bool_)
-        e = np.empty(BLOCK, x.dtype)
-        gu = np.empty(BLOCK, x.dtype)
-        pw = np.empty(BLOCK, x.dtype)
-        pr = np.empty(BLOCK, np.float64)
-        ib = np.empty((2, BLOCK), np.int64)
-        fb = ib.view(np.float64)
+        w = np.empty((7, BLOCK), x.dtype)
+        ib = np.empty((2, BLOCK), itype.dtype)
+        fb = ib.view(x.dtype)
+        u = w[0]
+        ins = w[1]
+        e = w[2]
+        du = w[4]
+        gu = w[5]
+        pw = w[6]
         acc = np.zeros(r + 1, np.float64)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
@@ -108,7 +154,7 @@ def polyact_bwd(x, c, kc, lim, g, gx, part, u0, u1):  # type: ignore[no-untyped-
             xs = x[i0:i0 + m]
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
-            _silu_input(xs, m, c, lim, u, ins, e, pr, ib[0], ib[1], fb[0], fb[1])
+            _silu_input(xs, m, c, lim, w, fast, ib, fb)
             kr = kc[r - 1]
             for j in range(m):
                 du[j] = kr
@@ -120,7 +166,7 @@ def polyact_bwd(x, c, kc, lim, g, gx, part, u0, u1):  # type: ignore[no-untyped-
                 uc = u[j]
                 sg = one / (one + e[j])
                 dsv = sg * (one + uc * (one - sg))
-                ds = dsv if ins[j] else zero
+                ds = dsv if ins[j] != zero else zero
                 gv = gs[j] * ds
                 gu[j] = gv
                 gxs[j] = gv * du[j]
