@@ -92,9 +92,14 @@ DELTAS = (1e-1, 1e-2, 1e-3)
 BATCH_KEYS = ("type", "target", "lambda", "gate", "adam_steps", "lbfgs_steps", "n_points", "kink_points", "lr",
               "grid", "w_scale", "d", "device", "deltas", "dtype", "perturb_steps", "perturb_points")
 
+#: Smallest distance of the perturbed protocol's training points from the target's kinks (see
+#: :func:`run_networks`): the m copies of a split construction neuron whose kinks stay apart by less
+#: than the nearest training point cost the loss nothing (an L_inf error ~ their spread is invisible).
+PERTURB_KINK_DMIN = 1e-7
+
 #: Defaults of one probe network config (the CLI's defaults; small enough for a 2-core CPU).
 DEFAULTS: dict[str, Any] = {"gate": "tanh", "adam_steps": 300, "lbfgs_steps": 0, "n_points": 256, "kink_points": 64,
-                            "lr": 5e-2, "grid": 61, "perturb_steps": 200, "perturb_points": 1024, "w_scale": 1.0,
+                            "lr": 5e-2, "grid": 61, "perturb_steps": 500, "perturb_points": 2048, "w_scale": 1.0,
                             "d": 2, "device": "auto",
                             "deltas": list(DELTAS), "dtype": "float32", "noise": None}
 
@@ -240,7 +245,7 @@ def _run_networks(configs: Sequence[dict[str, Any]], *, progress: bool) -> list[
         tcs = tc if not start else TrainConfig(
             n_points=pp, kink_points=pp // 4, adam_steps=0, lbfgs_loss="l2", dtype=torch.float64,
             lbfgs_steps=check_positive_int("perturb_steps", int(base["perturb_steps"]), minimum=0), seed=0,
-            polish="lm")
+            polish="lm", kink_dmin=PERTURB_KINK_DMIN)
         out = train(nb, target, tcs, device=str(dev), progress=progress)
         meas = measure(nb, target, grid, dev, [float(x) for x in base["deltas"]])
         for j, i in enumerate(idx):
