@@ -2,7 +2,8 @@
 
 ``construction`` (Props. B.2, B.3, B.6, B.10 and the adaptive ridge of B.1.4), ``la_as_moa``
 (B.1.1: an LA network as an MoA network), ``perturbed_start`` (the construction carried into any
-class plus noise, the probe's second protocol) and ``relu_staircase`` (the width-m ReLU network behind
+class, split into m copies per neuron -- an exact width-m network -- plus relative noise: the probe's
+second protocol) and ``relu_staircase`` (the width-m ReLU network behind
 the sharper bound of Prop. B.2's proof).
 
 Examples

@@ -5,9 +5,12 @@ For a type (I/II), a target (la/moa/adaptive), widths and seeds, :func:`probe` t
 each network has its own generator, Adam and Levenberg-Marquardt state) and measures each one (:func:`measure`):
 L_inf, W^{1,2} (with an error bar), W^{1,inf} and the W^{1,inf} error outside delta-neighbourhoods of
 the target's kink set (:data:`DELTAS`). Two protocols: a random start (Adam on the W^{1,2} loss), and
-the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class and perturbed by
-noise s (``noises``), retrained by Levenberg-Marquardt on the value loss (float64,
-:func:`~approxlab.expressivity.train.batched_lm`). Every row carries the bound the paper
+the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class, embedded at width m
+by splitting each construction neuron into copies whose output weights sum to its own (an exact width-m
+member of the class), every parameter perturbed by relative noise s (``noises``), retrained by
+Levenberg-Marquardt on the value loss (float64, :func:`~approxlab.expressivity.train.batched_lm`; see
+:func:`~approxlab.expressivity.constructions.perturbed_start` and docs/guide/probes.md for why this
+protocol). Every row carries the bound the paper
 states for its class (:func:`paper_bound`); the exact constructions (and the ReLU staircase for T_LA)
 are measured too (rows with ``construction`` set). The sweep store keeps one run per network; a
 killed probe resumes with what is missing (see :func:`probe`). :func:`run_probe` is the older
