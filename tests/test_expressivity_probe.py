@@ -250,6 +250,8 @@ def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path,
     assert pair["value"] == 0.3 and pair["pair"] == "relu*relu" and pair["bound"] is None
     assert data[("II", "bi-la", "random", "w1inf")]["value"] == 0.1
     assert data[("II", "bi-la", "perturb", "w1inf")]["value"] == 2e-4
+    assert data[("II", "bi-la", "perturb", "w1inf")]["reached"] == 2
+    assert data[("II", "bi-la", "random", "w1inf")]["reached"] == 0
     assert data[("II", "bi-la", "perturb", "out:0.01")]["value"] == 5e-5
     assert data[("I", "relu", "random", "w1inf")]["bound"] == 0.25
     rec = tmp_path / "rows.jsonl"

@@ -140,8 +140,9 @@ def thm42_eq6(p) -> Verdict:
         return Verdict.failed(f"a width-{width} network is the zero function, and T_LA is not zero")
     if ("relu", "relu") in pairs:
         ok = _kind(propB6) == "holds"
-        return (Verdict.proved("the pair (ReLU, ReLU) is in the sum: Proposition B.6's witness (moa/Proposition B.6, "
-                               f"checked) is a width-1 network, hence one of every width {width} >= 1 (a_k = 0 for k > 1).")
+        return (Verdict.proved("the pair (ReLU, ReLU) is in the sum: Proposition B.6's witness (moa/Proposition "
+                               f"B.6, checked) is a width-1 network, hence one of every width {width} >= 1 "
+                               "(a_k = 0 for k > 1).")
                 if ok else Verdict.failed("moa/Proposition B.6 did not hold"))
     eta = _eta_exact()
     if not (0 < eta < 1):
@@ -153,7 +154,8 @@ def thm42_eq6(p) -> Verdict:
     expect_a = sorted(["relu2", "leaky-relu", "gelu", "silu", "tanh"])
     if kinked != ["leaky-relu", "relu"] or z_side != ["identity", "relu", "relu2"] or y_side != expect_a:
         return Verdict.unchecked(f"the proof's premises differ here: kinked {kinked}, spans {z_side}, {y_side}")
-    if jump1["leaky-relu"] != 1 - eta or _jump("relu2", 2) == 0 or any(_jump(n, 2) != 0 for n in ("relu", "leaky-relu")):
+    if (jump1["leaky-relu"] != 1 - eta or _jump("relu2", 2) == 0
+            or any(_jump(n, 2) != 0 for n in ("relu", "leaky-relu"))):
         return Verdict.unchecked("the derivative jumps of the zoo formulas differ from the proof's")
     # step 3: the even parts of GELU and SiLU, u (phi(u) - 1/2): u^2 and u^4 coefficients are independent
     even = [sp.series((_base_sym(n, _u) + _base_sym(n, -_u)) / 2, _u, 0, 6).removeO() for n in ("gelu", "silu")]
@@ -162,8 +164,9 @@ def thm42_eq6(p) -> Verdict:
     res = sp.limit((zc - pole) * sp.tanh(zc), zc, pole)
     kappas = (eta / (1 - eta), -1 / (1 - eta))
     taylor3 = sp.diff(sp.tanh(_u), _u, 3).subs(_u, sp.Rational(-1, 2))  # tanh is no quadratic on x1 < 0
-    if det == 0 or res != 1 or any(k == 0 for k in kappas) or taylor3 == 0:
-        return Verdict.failed(f"a proof step does not hold: det {det}, residue {res}, kappa {kappas}, tanh''' {taylor3}")
+    if det == 0 or res != 1 or any(k == 0 for k in kappas) or taylor3 == 0:  # the proof does not go through
+        return Verdict.unchecked(f"a proof step does not hold: det {det}, residue {res}, kappa {kappas}, "
+                                 f"tanh''' {taylor3}")
     # a search that would find a width-1 representation of the jump profile if there were one
     r_a, t_a = _min_residual(y_side)
     r_b, t_b = _min_residual(z_side)
@@ -175,8 +178,8 @@ def thm42_eq6(p) -> Verdict:
                 f"T_LA is a width-2 Eq. 6 network (strict pairs): y = x2, z = +-x1, alpha_(ReLU,LeakyReLU) = 1, "
                 f"alpha_(ReLU,tanh) = 1 + eta, a = (1, eta)/(1 - eta^2) (sympy, every quadrant; zoo module "
                 f"pairs='k<l' max diff {d2:.1e}); width {width} >= 2 contains it (a_k = 0 for k > 2).")
-        return Verdict.failed(f"the numerical evidence disagrees with the proof: residuals {r_a:.2e}, {r_b:.2e}, "
-                              f"control {r_ctrl:.1e}, width-2 witness exact {exact2} ({d2:.1e})")
+        return Verdict.unchecked(f"the numerical evidence disagrees with the proof: residuals {r_a:.2e}, "
+                                 f"{r_b:.2e}, control {r_ctrl:.1e}, width-2 witness exact {exact2} ({d2:.1e})")
     return Verdict.failed(
         "T_LA is not a width-1 network of Eq. 6's class (strict pairs k < l, no (ReLU, ReLU)). Proof (docstring of "
         "proofs_check.moa.type2_eq6.thm42_eq6): the two kink lines of the one neuron must be x2 = 0 and x1 = 0; the "
