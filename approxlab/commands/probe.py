@@ -72,10 +72,10 @@ def probe_cmd(
     noise: Annotated[str, typer.Option("--noise", help="Perturbed-construction protocol: sizes s, e.g. "
                                                        "0.001,0.01,0.1 (empty: off).")] = "",
     perturb_steps: Annotated[int, typer.Option("--perturb-steps", help="Levenberg-Marquardt iterations of the "
-                                                                       "perturbed constructions (value loss).")] = 200,
+                                                                       "perturbed constructions (value loss).")] = 500,
     perturb_points: Annotated[int, typer.Option(
         "--perturb-points", help="Uniform training points of the perturbed constructions (plus 1/4 at the kinks).")
-    ] = 1024,
+    ] = 2048,
     no_random: Annotated[bool, typer.Option("--no-random", help="Only the perturbed-construction protocol.")] = False,
     chunk: Annotated[int, typer.Option("--chunk", help="Most networks per batch (store commit per batch).")] = 4096,
     store: StoreOption = None,

@@ -2,7 +2,8 @@
 
 ``construction`` (Props. B.2, B.3, B.6, B.10 and the adaptive ridge of B.1.4), ``la_as_moa``
 (B.1.1: an LA network as an MoA network), ``perturbed_start`` (the construction carried into any
-class plus noise, the probe's second protocol) and ``relu_staircase`` (the width-m ReLU network behind
+class, split into m copies per neuron -- an exact width-m network -- plus relative noise: the probe's
+second protocol) and ``relu_staircase`` (the width-m ReLU network behind
 the sharper bound of Prop. B.2's proof).
 
 Examples
@@ -19,6 +20,7 @@ import math
 import numpy as np
 import torch
 
+from approxlab.activations import create
 from approxlab.activations.base import check_positive_int
 from approxlab.activations.moa import TYPE_I_DICTIONARY
 from approxlab.expressivity.classes import DICTIONARY, Layout, NetworkBatch
@@ -114,21 +116,48 @@ def la_as_moa(nb: NetworkBatch, rho: float = 0.5) -> NetworkBatch:
 def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, noise: float,
                     g: torch.Generator, target: str, lam: float, params: dict, gate: str) -> None:
     """Overwrite one network's parameter views ``v`` with the exact construction for ``target``
-    (moa Props. B.2/B.3/B.6/B.10, B.1.4) carried into ``klass``, plus ``noise * N(0, 1)`` on every entry.
+    (moa Props. B.2/B.3/B.6/B.10, B.1.4) carried into ``klass`` and embedded at width ``m``, then
+    perturb every parameter by relative noise ``noise`` (the probe's second protocol).
 
-    Neuron 0 carries the construction; neurons 1..m-1 get ``a = 0`` and random hyperplanes. The
-    construction's class takes it as it is. Another class takes the construction where it contains
-    the target: an MoA network takes an LA construction through moa B.1.1 (bias-only gates
-    ``arctanh(alpha / 2)``, ``a = 2``); Type II: bi-LA takes T_LA as ``beta = e_ReLU``, ``alpha =
-    e_ReLU + e_tanh``, bi-MoA takes T_LA and T_MoA with constant gates ``1/2`` (bias ``arctanh(1/2)``)
-    and, for T_MoA, ``rho_ReLU = tanh(lam x1)``. Any other class keeps the construction's hyperplanes
-    and output weight with its own activation(s) -- the nearest start a class that cannot contain the
-    target has (one-sided classes: SiLU in place of the y branch's ReLU; LA for T_MoA: the pair
-    (ReLU, ReLU), Eq. 6's strict pairs (ReLU, LeakyReLU)). Frozen entries are put back by
-    :meth:`NetworkBatch.enforce`.
+    **Width-m embedding (neuron splitting).** The constructions have width 1. At width m the one
+    construction neuron ``a sigma(w . xb)`` (Type II: ``a sum C_pq sigma_p(w . xb) sigma_q(u . xb)``)
+    is split into m copies with the same hyperplanes and output weights ``a / m``: the network
+    function is unchanged (the mixing coefficients / gates are shared by the neurons of a layer), so
+    the start is an exact width-m member of the class (or the width-m version of the nearest start,
+    below) -- no neuron with an arbitrary hyperplane, whose kink the noise would place at random.
+
+    **Carrying the construction into a class.** The construction's class takes it as it is. Another
+    class takes it where it contains the target: an MoA network takes an LA construction through moa
+    B.1.1 (bias-only gates ``arctanh(alpha / 2)``, ``a = 2``); Type II: bi-LA takes T_LA as ``beta =
+    e_ReLU``, ``alpha = e_ReLU + e_tanh``, bi-MoA takes T_LA and T_MoA with constant gates ``1/2`` (bias
+    ``arctanh(1/2)``) and, for T_MoA, ``rho_ReLU = tanh(lam x1)``; Eq. 6's strict pairs (``la-eq6``) take
+    T_LA from width 2 on by the width-2 construction of proofs_check ``moa/Theorem 4.2 (qd-LA of Eq.
+    6)`` (two neurons ``z = +-x1``, split as above into ceil(m/2) and floor(m/2) copies), at width 1
+    its first neuron (the nearest start: the class has no width-1 T_LA). Any other class keeps the
+    construction's hyperplanes and output weight with its own activation(s) -- the nearest start a
+    class that cannot contain the target has (one-sided classes: SiLU in place of the y branch's ReLU;
+    LA for T_MoA: the pair (ReLU, ReLU); Eq. 6's strict pairs: (ReLU, LeakyReLU); a fixed class or
+    pair: its own activation(s)).
+
+    **Relative noise.** Each parameter tensor (``a``, ``w``, ``u``, coefficients, gate weights) gets
+    ``noise * scale * N(0, 1)`` on every entry, ``scale`` the largest absolute entry of that tensor in
+    the embedded start (1 where the start's tensor is 0): at width m the output weights ``a / m`` get
+    noise ``noise * |a| / m``, as a width-1 start's ``a`` gets ``noise * |a|``. Frozen entries
+    (padding beyond width m, what a class does not train) are put back by :meth:`NetworkBatch.enforce`.
+
+    Examples
+    --------
+    >>> from approxlab.expressivity.classes import Layout
+    >>> L = Layout("I", 2, 4, 6)
+    >>> th = torch.zeros(1, L.P, dtype=torch.float64)
+    >>> v = {k: L.view(th, k)[0] for k in L.shapes}
+    >>> perturbed_start(v, "I", "la", 4, 0.0, torch.Generator(), "la", 1.0, {}, "tanh")
+    >>> v["a"].tolist(), v["w"][:, 0].tolist()
+    ([0.25, 0.25, 0.25, 0.25], [1.0, 1.0, 1.0, 1.0])
     """
     if gate != "tanh":
         raise ValueError("the perturbed-construction protocol needs gate 'tanh' (the theory's gate)")
+    check_positive_int("m", m)
     name = {("I", "la"): "B.2", ("I", "moa"): "B.3", ("II", "la"): "B.6", ("II", "moa"): "B.10",
             ("I", "adaptive"): "B.1.4"}[(type, target)]
     ex = construction(name, lam=lam, d=v["w"].shape[-1] - 1, **(params if name == "B.1.4" else {}))
@@ -136,10 +165,8 @@ def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, n
     src = {k: L.view(ex.theta, k)[0] for k in L.shapes}
     for key in ("a", "w", "u"):
         if key in v:
-            v[key][0] = src[key][0]
-            v[key][1:m] = torch.randn(v[key][1:m].shape, generator=g, dtype=torch.float64)
-            if key == "a":
-                v[key][1:m] = 0.0
+            v[key].zero_()
+            v[key][:m] = src[key][0]
     for key in ("gate", "side", "sgate"):
         if key in v:
             v[key].zero_()
@@ -147,12 +174,14 @@ def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, n
     names = DICTIONARY[type]
     ix = names.index
     half = math.atanh(0.5)
+    scale = 1.0  # the output weight of the construction carried into the class (before the split)
+    neurons = [(1.0, 1.0)]  # the construction's neurons: (output weight factor, sign of u)
     if klass == cklass:
         v["coef"].copy_(src["coef"])
         v["gate"].copy_(src["gate"])
     elif klass == "moa":  # an LA construction inside MoA (B.1.1), rho = 1/2
         v["gate"][..., -1] = torch.atanh(0.5 * src["coef"])
-        v["a"][0] = 2.0 * src["a"][0]
+        scale = 2.0
     elif type == "II" and klass in ("one-la", "bi-la", "one-moa", "bi-moa"):
         # T_LA = ReLU(y) (ReLU(z) + tanh(z)); T_MoA = tanh(lam x1) ReLU(y) ReLU(z); y = x2, z = x1
         right = [ix("relu"), ix("tanh")] if target == "la" else [ix("relu")]
@@ -169,7 +198,15 @@ def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, n
                     scale = 4.0
                 else:
                     v["sgate"][0, ix("relu")] = src["gate"][ix("relu"), ix("relu")]  # rho_ReLU = tanh(lam x1)
-            v["a"][0] = scale * src["a"][0]
+    elif klass == "la-eq6" and (type, target) == ("II", "la"):
+        # Eq. 6's strict pairs hold T_LA from width 2 on (proofs_check moa/Theorem 4.2 (qd-LA of Eq. 6)):
+        # y = x2 in both neurons, z = +-x1, alpha_(ReLU,LReLU) = 1, alpha_(ReLU,tanh) = 1 + eta,
+        # a = (1, eta) / (1 - eta^2); at width 1 the first neuron alone is the nearest start
+        eta = float(create("leaky-relu").negative_slope)
+        v["coef"].zero_()
+        v["coef"][ix("relu"), ix("leaky-relu")] = 1.0
+        v["coef"][ix("relu"), ix("tanh")] = 1.0 + eta
+        neurons = [(1.0 / (1 - eta**2), 1.0), (eta / (1 - eta**2), -1.0)][: min(m, 2)]
     elif klass in ("la", "la-eq6"):
         if cklass == "la":
             v["coef"].copy_(src["coef"])
@@ -180,8 +217,18 @@ def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, n
                 v["coef"][idx] = 1.0
             else:
                 v["coef"][idx, ix("leaky-relu") if klass == "la-eq6" else idx] = 1.0
+    # split: construction neuron j becomes counts[j] copies whose output weights sum to its own
+    counts = [m // len(neurons) + (j < m % len(neurons)) for j in range(len(neurons))]
+    rows = [j for j, c in enumerate(counts) for _ in range(c)]
+    for i, j in enumerate(rows):
+        a_j, u_sign = neurons[j]
+        v["a"][i] = scale * a_j * src["a"][0] / counts[j]
+        if "u" in v:
+            v["u"][i] = u_sign * src["u"][0]
     for key in v:
-        v[key].add_(noise * torch.randn(v[key].shape, generator=g, dtype=torch.float64))
+        amax = float(v[key].abs().max()) if v[key].numel() else 0.0
+        v[key].add_(noise * (amax if amax > 0 else 1.0) * torch.randn(v[key].shape, generator=g,
+                                                                        dtype=torch.float64))
 
 
 def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:

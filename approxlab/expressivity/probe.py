@@ -5,9 +5,12 @@ For a type (I/II), a target (la/moa/adaptive), widths and seeds, :func:`probe` t
 each network has its own generator, Adam and Levenberg-Marquardt state) and measures each one (:func:`measure`):
 L_inf, W^{1,2} (with an error bar), W^{1,inf} and the W^{1,inf} error outside delta-neighbourhoods of
 the target's kink set (:data:`DELTAS`). Two protocols: a random start (Adam on the W^{1,2} loss), and
-the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class and perturbed by
-noise s (``noises``), retrained by Levenberg-Marquardt on the value loss (float64,
-:func:`~approxlab.expressivity.train.batched_lm`). Every row carries the bound the paper
+the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class, embedded at width m
+by splitting each construction neuron into copies whose output weights sum to its own (an exact width-m
+member of the class), every parameter perturbed by relative noise s (``noises``), retrained by
+Levenberg-Marquardt on the value loss (float64, :func:`~approxlab.expressivity.train.batched_lm`; see
+:func:`~approxlab.expressivity.constructions.perturbed_start` and docs/guide/probes.md for why this
+protocol). Every row carries the bound the paper
 states for its class (:func:`paper_bound`); the exact constructions (and the ReLU staircase for T_LA)
 are measured too (rows with ``construction`` set). The sweep store keeps one run per network; a
 killed probe resumes with what is missing (see :func:`probe`). :func:`run_probe` is the older
@@ -92,9 +95,14 @@ DELTAS = (1e-1, 1e-2, 1e-3)
 BATCH_KEYS = ("type", "target", "lambda", "gate", "adam_steps", "lbfgs_steps", "n_points", "kink_points", "lr",
               "grid", "w_scale", "d", "device", "deltas", "dtype", "perturb_steps", "perturb_points")
 
+#: Smallest distance of the perturbed protocol's training points from the target's kinks (see
+#: :func:`run_networks`): the m copies of a split construction neuron whose kinks stay apart by less
+#: than the nearest training point cost the loss nothing (an L_inf error ~ their spread is invisible).
+PERTURB_KINK_DMIN = 1e-7
+
 #: Defaults of one probe network config (the CLI's defaults; small enough for a 2-core CPU).
 DEFAULTS: dict[str, Any] = {"gate": "tanh", "adam_steps": 300, "lbfgs_steps": 0, "n_points": 256, "kink_points": 64,
-                            "lr": 5e-2, "grid": 61, "perturb_steps": 200, "perturb_points": 1024, "w_scale": 1.0,
+                            "lr": 5e-2, "grid": 61, "perturb_steps": 500, "perturb_points": 2048, "w_scale": 1.0,
                             "d": 2, "device": "auto",
                             "deltas": list(DELTAS), "dtype": "float32", "noise": None}
 
@@ -240,7 +248,7 @@ def _run_networks(configs: Sequence[dict[str, Any]], *, progress: bool) -> list[
         tcs = tc if not start else TrainConfig(
             n_points=pp, kink_points=pp // 4, adam_steps=0, lbfgs_loss="l2", dtype=torch.float64,
             lbfgs_steps=check_positive_int("perturb_steps", int(base["perturb_steps"]), minimum=0), seed=0,
-            polish="lm")
+            polish="lm", kink_dmin=PERTURB_KINK_DMIN)
         out = train(nb, target, tcs, device=str(dev), progress=progress)
         meas = measure(nb, target, grid, dev, [float(x) for x in base["deltas"]])
         for j, i in enumerate(idx):

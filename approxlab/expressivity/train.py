@@ -90,11 +90,12 @@ class TrainConfig:
     polish: str = "lbfgs"
     seed: int = 0
     dtype: torch.dtype = torch.float32
+    kink_dmin: float = 1e-4
 
 
-def training_points(target: Target, n: int, kink_n: int, seed: int) -> torch.Tensor:
-    """Uniform points in the box, the box's corners, and points at distances 1e-4..1e-1 on both
-    sides of each target kink hyperplane (float64, shape (N, d))."""
+def training_points(target: Target, n: int, kink_n: int, seed: int, dmin: float = 1e-4) -> torch.Tensor:
+    """Uniform points in the box, the box's corners, and points at log-uniform distances
+    ``dmin..1e-1`` on both sides of each target kink hyperplane (float64, shape (N, d))."""
     g = np.random.default_rng(seed)
     d = target.d
     parts = [g.uniform(-1, 1, size=(n, d))]
@@ -106,7 +107,7 @@ def training_points(target: Target, n: int, kink_n: int, seed: int) -> torch.Ten
         x = g.uniform(-1, 1, size=(4 * kink_n, d))
         x = x - ((x @ w + b) / nw**2)[:, None] * w[None]
         x = x[np.all(np.abs(x) <= 1, axis=1)][:kink_n]
-        dist = 10 ** g.uniform(-4, -1, size=(len(x), 1))
+        dist = 10 ** g.uniform(math.log10(dmin), -1, size=(len(x), 1))
         sign = np.where(g.uniform(size=(len(x), 1)) < 0.5, -1.0, 1.0)
         parts.append(np.clip(x + sign * dist * w / nw, -1, 1))
     return torch.from_numpy(np.concatenate(parts))
@@ -335,7 +336,7 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
     check_choice("polish", cfg.polish, ("lbfgs", "lm"))
     dev = resolve_device(device)
     t0 = time.perf_counter()
-    x = training_points(target, cfg.n_points, cfg.kink_points, cfg.seed)
+    x = training_points(target, cfg.n_points, cfg.kink_points, cfg.seed, cfg.kink_dmin)
     t, gt = _target_value_grad(target, x)
     x, t, gt = (v.to(dev, cfg.dtype) for v in (x, t, gt))
     work = nb.to(dev, cfg.dtype)

@@ -17,10 +17,11 @@ Sections (one module each, in the paper's order; importing this package register
 - :mod:`proofs_check.moa.type1` -- B.1.1 inclusions, Lemma B.1, Proposition B.2
 - :mod:`proofs_check.moa.type1_bounds` -- B.1.3: Proposition B.3, Lemma B.4, Proposition B.5; B.1.4
 - :mod:`proofs_check.moa.type2` -- B.2 (Type II): inclusions, Propositions B.6, B.9, B.10, B.13, Lemmas B.7, B.8, B.11, B.12
+- :mod:`proofs_check.moa.type2_eq6` -- Theorem 4.2's T_LA with Eq. 6 as printed (strict pairs): not width 1, width 2
 - :mod:`proofs_check.moa.tables` -- Section 3 parameter counts (run on the zoo modules), Section 5.3, Tables 1-6
 - :mod:`proofs_check.moa.equations` -- Eqs. 4-10: the zoo's LA / MoA modules run against the equations (activations re-typed with torch)
 """
 
 from proofs_check.moa import (
-    _common, type1, type1_bounds, type2, tables, equations,
+    _common, type1, type1_bounds, type2, type2_eq6, tables, equations,
 )

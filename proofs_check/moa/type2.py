@@ -82,7 +82,8 @@ def eq6() -> Verdict:
             "In fact T_LA is not a width-1 Eq. 6 function: its jump profile (x1)_+ + tanh(x1) would have to lie in "
             "span{ReLU^2, LeakyReLU, GELU, SiLU, tanh}(r x1 + s) (ReLU side on y) -- the LeakyReLU term needed for the kink "
             "leaves a linear part eta/(1-eta) x1 that GELU, SiLU, tanh of the same ridge cannot cancel at both ends -- or in "
-            "span{Id, ReLU, ReLU^2}(r x1 + s) (ReLU side on z), which is piecewise polynomial and cannot give tanh.",
+            "span{Id, ReLU, ReLU^2}(r x1 + s) (ReLU side on z), which is piecewise polynomial and cannot give tanh "
+            "(proved, with the width-2 Eq. 6 network that does give T_LA, in moa/Theorem 4.2 (qd-LA of Eq. 6)).",
             correction="Define qd-LA with 1 <= k <= l <= |K_G| (as Eq. 10 does for qd-MoA), or state that Theorem 4.2 is "
             "about the class with diagonal pairs; the zoo's LearnableActivationQuadratic offers both (pairs='k<l' | 'k<=l').", severity="minor"
         )
