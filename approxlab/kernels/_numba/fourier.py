@@ -109,8 +109,8 @@ def _harmonics_fwd(w, a, b, k, two, m):  # type: ignore[no-untyped-def]
 def fourier_fwd(x, a, b, om, fast, out, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
     n = b.size
+    w = np.empty((6, BLOCK), x.dtype)
     for ch in range(u0, u1):
-        w = np.empty((6, BLOCK), x.dtype)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -176,9 +176,10 @@ def fourier_bwd(x, ka, kb, om, fast, g, gx, part, u0, u1):  # type: ignore[no-un
     """ka_k = k a_k, kb_k = k b_k (k = 1..n); part columns: sum g, sum g c_k (k=1..n), sum g s_k."""
     N = x.size
     n = kb.size
+    w = np.empty((6, BLOCK), x.dtype)
+    acc = np.zeros(2 * n + 1, np.float64)
     for ch in range(u0, u1):
-        w = np.empty((6, BLOCK), x.dtype)
-        acc = np.zeros(2 * n + 1, np.float64)
+        acc[:] = 0
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)

@@ -84,8 +84,8 @@ def hermite_fwd(x, c, beta, sc, out, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
     n = c.size - 1
     s = sc[0]
+    w = np.empty((3, BLOCK), x.dtype)
     for ch in range(u0, u1):
-        w = np.empty((3, BLOCK), x.dtype)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -151,13 +151,14 @@ def hermite_bwd(x, e, beta, sc, g, gx, part, u0, u1):  # type: ignore[no-untyped
     N = x.size
     n = e.size
     s = sc[0]
+    w = np.empty((4, BLOCK), x.dtype)
+    y = w[0]
+    q = w[1]
+    qp = w[2]
+    d = w[3]
+    acc = np.zeros(n + 1, np.float64)
     for ch in range(u0, u1):
-        w = np.empty((4, BLOCK), x.dtype)
-        y = w[0]
-        q = w[1]
-        qp = w[2]
-        d = w[3]
-        acc = np.zeros(n + 1, np.float64)
+        acc[:] = 0
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)

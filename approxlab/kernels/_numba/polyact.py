@@ -115,12 +115,12 @@ def polyact_fwd(x, c, lim, fast, itype, out, u0, u1):  # type: ignore[no-untyped
     """lim = (lo, hi, 1) in the compute dtype; itype: an integer array of the dtype's width."""
     N = x.size
     one = lim[2]
+    w = np.empty((4, BLOCK), x.dtype)
+    ib = np.empty((2, BLOCK), itype.dtype)
+    fb = ib.view(x.dtype)
+    u = w[0]
+    e = w[2]
     for ch in range(u0, u1):
-        w = np.empty((4, BLOCK), x.dtype)
-        ib = np.empty((2, BLOCK), itype.dtype)
-        fb = ib.view(x.dtype)
-        u = w[0]
-        e = w[2]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -137,17 +137,18 @@ def polyact_bwd(x, c, kc, lim, fast, itype, g, gx, part, u0, u1):  # type: ignor
     r = c.size - 1
     one = lim[2]
     zero = one - one
+    w = np.empty((7, BLOCK), x.dtype)
+    ib = np.empty((2, BLOCK), itype.dtype)
+    fb = ib.view(x.dtype)
+    u = w[0]
+    ins = w[1]
+    e = w[2]
+    du = w[4]
+    gu = w[5]
+    pw = w[6]
+    acc = np.zeros(r + 1, np.float64)
     for ch in range(u0, u1):
-        w = np.empty((7, BLOCK), x.dtype)
-        ib = np.empty((2, BLOCK), itype.dtype)
-        fb = ib.view(x.dtype)
-        u = w[0]
-        ins = w[1]
-        e = w[2]
-        du = w[4]
-        gu = w[5]
-        pw = w[6]
-        acc = np.zeros(r + 1, np.float64)
+        acc[:] = 0
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)

@@ -13,10 +13,10 @@ def polyrelu_fwd(x, w, bias, out, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
     r = w.size
     zero = np.zeros(1, x.dtype)[0]
+    w2 = np.empty((2, BLOCK), x.dtype)
+    rr = w2[0]
+    acc = w2[1]
     for ch in range(u0, u1):
-        w2 = np.empty((2, BLOCK), x.dtype)
-        rr = w2[0]
-        acc = w2[1]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -56,12 +56,13 @@ def polyrelu_bwd(x, iw, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
     r = iw.size
     zero = x.dtype.type(0)
+    w = np.empty((3, BLOCK), x.dtype)
+    rr = w[0]
+    pw = w[1]
+    d = w[2]
+    acc = np.zeros(r + 1, np.float64)
     for ch in range(u0, u1):
-        w = np.empty((3, BLOCK), x.dtype)
-        rr = w[0]
-        pw = w[1]
-        d = w[2]
-        acc = np.zeros(r + 1, np.float64)
+        acc[:] = 0
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)

@@ -152,8 +152,8 @@ def rational_fwd(x, coef, one_, safe, out, u0, u1):  # type: ignore[no-untyped-d
     big = coef.shape[2] - 1
     one = one_[0]
     lim = one_[1]
+    w = np.empty((15, BLOCK), x.dtype)
     for ch in range(u0, u1):
-        w = np.empty((15, BLOCK), x.dtype)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -208,9 +208,10 @@ def rational_bwd(x, coef, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-u
     one = one_[0]
     lim = one_[1]
     zero = one - one
+    w = np.empty((15, BLOCK), x.dtype)
+    acc = np.zeros(4 * (big + 1), np.float64)
     for ch in range(u0, u1):
-        w = np.empty((15, BLOCK), x.dtype)
-        acc = np.zeros(4 * (big + 1), np.float64)
+        acc[:] = 0
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)

@@ -58,9 +58,9 @@ def lines_fwd(x, cc, pp, scale, out, u0, u1):  # type: ignore[no-untyped-def]
     sc = scale[0]
     c0 = cc[0]
     p0 = pp[0]
+    w = np.empty((1, BLOCK), x.dtype)
+    best = w[0]
     for ch in range(u0, u1):
-        w = np.empty((1, BLOCK), x.dtype)
-        best = w[0]
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -85,13 +85,14 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
     N = x.size
     h = cc.size
     sc = scale[0]
+    w = np.empty((4, BLOCK), x.dtype)
+    best = w[0]
+    slope = w[1]
+    arg = w[2]
+    gsc = w[3]
+    acc = np.zeros(2 * h, np.float64)
     for ch in range(u0, u1):
-        w = np.empty((4, BLOCK), x.dtype)
-        best = w[0]
-        slope = w[1]
-        arg = w[2]
-        gsc = w[3]
-        acc = np.zeros(2 * h, np.float64)
+        acc[:] = 0
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
