@@ -364,6 +364,38 @@ def test_time_limit_survives_an_alarm_swallowed_by_a_callback() -> None:
     assert ref() is None
 
 
+def test_time_limit_does_not_raise_inside_a_gc_callback_or_the_unraisable_hook() -> None:
+    """An alarm inside a gc callback (hypothesis registers one) would be swallowed and reported through
+    sys.unraisablehook, and a repeat alarm inside that hook broke pytest's (CI failure): the limit must
+    raise in the block's own code, after the callback, with nothing reported as unraisable."""
+    import gc
+    import sys
+    import time
+
+    from approxlab.gains.exact import ExactUnavailable, time_limit
+
+    seen: list[object] = []
+
+    def slow_callback(phase: str, info: dict) -> None:  # the first alarm lands here
+        if phase == "start":
+            time.sleep(0.3)
+
+    old_hook = sys.unraisablehook
+    sys.unraisablehook = seen.append
+    gc.callbacks.append(slow_callback)
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(ExactUnavailable), time_limit(0.1):
+            gc.collect()
+            while time.perf_counter() - t0 < 3.0:
+                pass
+    finally:
+        gc.callbacks.remove(slow_callback)
+        sys.unraisablehook = old_hook
+    assert 0.3 <= time.perf_counter() - t0 < 2.5
+    assert seen == []
+
+
 def test_simplify_leaves_huge_exponents_alone() -> None:
     """tanh under uniform:-1e10,1e10 once made sympy.simplify expand exp(2e10) and exhaust memory (CI crash)."""
     import sympy

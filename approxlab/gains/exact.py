@@ -19,9 +19,12 @@ Examples
 from __future__ import annotations
 
 import functools
+import gc
 import signal
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -43,13 +46,33 @@ class Diverges(Exception):
     """An integral is infinite."""
 
 
+def _in_callback(frame: types.FrameType | None) -> bool:
+    """Whether ``frame`` runs (directly or further down) a ``gc.callbacks`` function or
+    ``sys.unraisablehook``, where an exception would be swallowed or would break the hook."""
+    codes = set()
+    for cb in [*gc.callbacks, sys.unraisablehook]:
+        while isinstance(cb, functools.partial):
+            cb = cb.func
+        code = getattr(cb, "__code__", None)
+        if code is not None:
+            codes.add(code)
+    while frame is not None:
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
+
+
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Interrupt the block with :class:`ExactUnavailable` after ``seconds`` (SIGALRM, main thread only).
 
     The alarm repeats every 50 ms after the first one until the block exits: an exception raised while
     Python runs a weakref or garbage-collector callback is swallowed by the interpreter, and a single
-    alarm would then be lost, leaving the block without a limit. Limits nest: an inner block never
+    alarm would then be lost, leaving the block without a limit. An alarm that lands inside a
+    garbage-collector callback (``gc.callbacks``) or inside ``sys.unraisablehook`` does not raise there
+    (it would be swallowed, or break the hook that reports a swallowed exception): the next alarm,
+    50 ms later, raises in the block's own code. Limits nest: an inner block never
     outlives an enclosing one, and on exit the enclosing limit goes on with the time it has left.
     Outside the main thread (or without SIGALRM) the block runs without a limit.
 
@@ -69,7 +92,8 @@ def time_limit(seconds: float | None) -> Iterator[None]:
         return
 
     def handler(signum, frame):  # noqa: ARG001
-        raise ExactUnavailable(f"sympy did not finish within {seconds:g} s")
+        if not _in_callback(frame):
+            raise ExactUnavailable(f"sympy did not finish within {seconds:g} s")
 
     t0 = time.monotonic()
     old_handler = signal.signal(signal.SIGALRM, handler)
