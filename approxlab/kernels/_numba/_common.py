@@ -10,7 +10,9 @@ views, writes into preallocated outputs, and follows one layout:
   GIL: ``nogil=True``);
 * inside a chunk, blocks of ``BLOCK`` elements are processed "degree outer, element inner", so the
   recurrences (Hermite, Fourier rotation, Horner) are SIMD loops over the block; scratch rows of a
-  block are rows of one 2-D array (LLVM then proves they do not overlap);
+  block are rows of one 2-D array (LLVM then proves they do not overlap; separate arrays cost the
+  Hermite forward 2x), allocated once per kernel call (per-chunk allocations made glibc trim the
+  heap, and the next 16 MB output faulted in again);
 * a parameter gradient (a sum over all elements) is summed per block in the compute dtype by a
   vector reduction ("reassoc" lets LLVM split the sum of a block's 256 terms over its vector lanes,
   in an order fixed by the compiled code), the block sums are added in float64 per chunk into
