@@ -64,17 +64,28 @@ def _poly(coeffs: torch.Tensor | list[torch.Tensor | None], z: torch.Tensor) -> 
     return out
 
 
-def _direct_is_safe(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, big: int) -> bool:
-    """True when evaluating P and D directly at x cannot overflow.
+def direct_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype, big: int) -> float:
+    """The bound L on |x| below which P and D of degree ``big`` >= 1 evaluate directly in ``dtype``
+    without overflow: every Horner intermediate and every term is bounded by C max(1, |x|)^N with
+    C = 1 + eps + sum |a_j| + sum |b_k|, kept below a quarter of the dtype's largest value.
 
-    Every Horner intermediate and every term is bounded by C max(1, |x|)^N with
-    C = 1 + eps + sum |a_j| + sum |b_k|; it is safe when that stays below a quarter of the dtype's
-    largest value. This fast path (one reduction) halves the work for ordinary inputs; otherwise the
-    two-branch evaluation in t = 1/x is used.
+    Examples
+    --------
+    >>> direct_limit(torch.tensor([0.0, 1.0]), torch.tensor([1.0]), 1.0, torch.float32, 2) > 1e18
+    True
     """
     with torch.no_grad():
         c = 1 + eps + float(a.detach().abs().sum()) + float(b.detach().abs().sum())
-        limit = (torch.finfo(x.dtype).max / 4 / c) ** (1.0 / big)
+    return (torch.finfo(dtype).max / 4 / c) ** (1.0 / big)
+
+
+def _direct_is_safe(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, big: int) -> bool:
+    """True when evaluating P and D directly at x cannot overflow (|x| <= :func:`direct_limit`
+    everywhere). This fast path (one reduction) halves the work for ordinary inputs; otherwise the
+    two-branch evaluation in t = 1/x is used.
+    """
+    limit = direct_limit(a, b, eps, x.dtype, big)
+    with torch.no_grad():
         return limit >= 1 and bool(x.detach().abs().amax() <= limit) if x.numel() else True
 
 

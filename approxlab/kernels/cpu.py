@@ -343,10 +343,12 @@ def _rational_series(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, g
 
 def _rational_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype) -> np.ndarray:
     """(1, L) in the compute dtype: |x| <= L is evaluated directly (no overflow is possible, the eager
-    path's bound: :func:`approxlab.activations.rational._direct_is_safe`), |x| > L on the scaled basis."""
+    path's bound :func:`approxlab.activations.rational.direct_limit`, at least 1), |x| > L on the
+    scaled basis."""
+    from approxlab.activations.rational import direct_limit  # not at import: that module imports the kernels
+
     big = max(a.numel() - 1, b.numel())
-    c = 1.0 + eps + float(a.detach().abs().sum()) + float(b.detach().abs().sum())
-    lim = math.inf if big == 0 else max(1.0, (torch.finfo(dtype).max / 4 / c) ** (1.0 / big))
+    lim = math.inf if big == 0 else max(1.0, direct_limit(a, b, eps, dtype, big))
     return _const([1.0, lim], dtype)
 
 

@@ -95,4 +95,5 @@ def block_dot(u, v, m):  # type: ignore[no-untyped-def]
     return np.float64(s)
 
 
-__all__ = ["BLOCK", "CHUNK", "MATH", "block_dot", "block_helper", "block_sum", "kernel", "n_chunks", "njit", "reduction"]
+__all__ = ["BLOCK", "CHUNK", "MATH", "block_dot", "block_helper", "block_sum", "kernel", "n_chunks", "njit", "reduction",
+           "reduction_helper", "reduction_kernel"]

@@ -146,9 +146,8 @@ def polyact_bwd(x, c, kc, lim, fast, itype, g, gx, part, u0, u1):  # type: ignor
     du = w[4]
     gu = w[5]
     pw = w[6]
-    acc = np.zeros(r + 1, np.float64)
     for ch in range(u0, u1):
-        acc[:] = 0
+        acc = part[ch]  # this chunk's partial sums (zeros from the caller)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -176,8 +175,6 @@ def polyact_bwd(x, c, kc, lim, fast, itype, g, gx, part, u0, u1):  # type: ignor
                 acc[k] += block_dot(gu, pw, m)
                 for j in range(m):
                     pw[j] *= xs[j]
-        for k in range(r + 1):
-            part[ch, k] = acc[k]
 
 
 __all__ = ["polyact_fwd", "polyact_bwd"]

@@ -60,9 +60,8 @@ def polyrelu_bwd(x, iw, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     rr = w[0]
     pw = w[1]
     d = w[2]
-    acc = np.zeros(r + 1, np.float64)
     for ch in range(u0, u1):
-        acc[:] = 0
+        acc = part[ch]  # this chunk's partial sums (zeros from the caller)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -80,8 +79,6 @@ def polyrelu_bwd(x, iw, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
             for j in range(m):
                 xv = xs[j]
                 gxs[j] = gs[j] * d[j] if xv > 0 else (zero if xv <= 0 else xv)
-        for k in range(r + 1):
-            part[ch, k] = acc[k]
 
 
 __all__ = ["polyrelu_fwd", "polyrelu_bwd"]

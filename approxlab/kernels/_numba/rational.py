@@ -5,7 +5,7 @@ Everything is evaluated on the scaled basis e_p = x^p / M^N, N = max(m, n), with
 |x| <= L ("inside") and M = |x| elsewhere, so that numerator and denominator share the factor M^-N
 that cancels in R. L = max(1, (f / (4 C))^(1/N)), f the dtype's largest value and
 C = 1 + eps + sum |a_j| + sum |b_k|, is the eager path's bound below which the direct evaluation
-cannot overflow (:func:`approxlab.activations.rational._direct_is_safe`): inside, the kernel
+cannot overflow (:func:`approxlab.activations.rational.direct_limit`): inside, the kernel
 evaluates P, D and Q at x itself, as the eager path does (so a root of Q that is exact in floating
 point gives Q = 0 and the subgradient 0 of |Q|). With z = x inside and z = 1 / x outside (|z| <= 1
 there), e_p = z^p inside and e_p = sn z^(N - p) outside, with sn = sign(x)^N. A series sum_p c_p e_p is then one Horner evaluation in z whose coefficient of z^i
@@ -209,9 +209,8 @@ def rational_bwd(x, coef, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-u
     lim = one_[1]
     zero = one - one
     w = np.empty((15, BLOCK), x.dtype)
-    acc = np.zeros(4 * (big + 1), np.float64)
     for ch in range(u0, u1):
-        acc[:] = 0
+        acc = part[ch]  # this chunk's partial sums (zeros from the caller)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -262,8 +261,6 @@ def rational_bwd(x, coef, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-u
                 acc[big + 1 + i] += s2
                 acc[2 * (big + 1) + i] += s3
                 acc[3 * (big + 1) + i] += s4
-        for k in range(4 * (big + 1)):
-            part[ch, k] = acc[k]
 
 
 __all__ = ["rational_fwd", "rational_bwd"]

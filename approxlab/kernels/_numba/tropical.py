@@ -90,9 +90,8 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
     slope = w[1]
     arg = w[2]
     gsc = w[3]
-    acc = np.zeros(2 * h, np.float64)
     for ch in range(u0, u1):
-        acc[:] = 0
+        acc = part[ch]  # this chunk's partial sums (zeros from the caller)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
@@ -108,8 +107,6 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
                 sc_k, sp_k = _line_sums(arg, x.dtype.type(k), gsc, xs, m)
                 acc[k] += sc_k
                 acc[h + k] += sp_k
-        for k in range(2 * h):
-            part[ch, k] = acc[k]
 
 
 __all__ = ["lines_fwd", "lines_bwd"]
