@@ -171,8 +171,10 @@ def _display_type(self: Any, ctx: Any) -> str | None:
     return shown
 
 
-_typer_display_type = {cls: cls.display_type_rich for cls in (TyperOption, TyperArgument)}
-for _cls in (TyperOption, TyperArgument):
+# typer versions without this hook (it is internal) keep their own type column
+_typer_display_type = {cls: cls.display_type_rich for cls in (TyperOption, TyperArgument)
+                       if callable(getattr(cls, "display_type_rich", None))}
+for _cls in _typer_display_type:
     _cls.display_type_rich = _display_type  # type: ignore[method-assign]
 
 

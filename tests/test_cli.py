@@ -164,3 +164,16 @@ def test_figures_list_json(capsys: pytest.CaptureFixture[str]) -> None:
         main(["figures", "--list", "--json"])
     assert exc.value.code == 0
     assert [f["name"] for f in json.loads(capsys.readouterr().out)] == list(all_figures())
+
+
+def test_cli_runs_on_a_typer_without_the_help_type_hook() -> None:
+    """typer < 0.2x has no ``display_type_rich``; importing the CLI there crashed (seen on a GPU
+    machine with an older typer). The hook is patched only where it exists."""
+    code = ("import typer.core as c\n"
+            "for cls in (c.TyperOption, c.TyperArgument):\n"
+            "    if 'display_type_rich' in vars(cls): delattr(cls, 'display_type_rich')\n"
+            "from approxlab.cli import main\n"
+            "main(['bench', '--help'])\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "--families" in proc.stdout
