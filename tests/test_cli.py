@@ -170,7 +170,7 @@ def test_cli_runs_on_a_typer_without_the_help_type_hook() -> None:
     """typer < 0.2x has no ``display_type_rich``; importing the CLI there crashed (seen on a GPU
     machine with an older typer). The hook is patched only where it exists."""
     code = ("import typer.core as c\n"
-            "for cls in (c.TyperOption, c.TyperArgument):\n"
+            "for cls in {k for t in (c.TyperOption, c.TyperArgument) for k in t.__mro__}:\n"
             "    if 'display_type_rich' in vars(cls): delattr(cls, 'display_type_rich')\n"
             "from approxlab.cli import main\n"
             "main(['bench', '--help'])\n")

@@ -30,10 +30,15 @@ def _model(name: str, opts: dict) -> nn.Module:
     return nn.Sequential(nn.Linear(8, 16), create(name, **opts), nn.Linear(16, 4))
 
 
+DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA"))]
+
+
+@pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("name, opts", FAMILIES, ids=[n for n, _ in FAMILIES])
-def test_compile_has_no_graph_break(name: str, opts: dict) -> None:
-    model = _model(name, opts)
-    x = torch.randn(5, 8)
+def test_compile_has_no_graph_break(name: str, opts: dict, device: str) -> None:
+    """On CPU the numba kernels, on a GPU the Triton ones: both are custom ops dynamo keeps whole."""
+    model = _model(name, opts).to(device)
+    x = torch.randn(5, 8).to(device)
     torch._dynamo.reset()
     explanation = torch._dynamo.explain(model)(x)
     assert explanation.graph_break_count == 0, explanation.break_reasons
