@@ -171,11 +171,20 @@ def _display_type(self: Any, ctx: Any) -> str | None:
     return shown
 
 
-# typer versions without this hook (it is internal) keep their own type column
-_typer_display_type = {cls: cls.display_type_rich for cls in (TyperOption, TyperArgument)
-                       if callable(getattr(cls, "display_type_rich", None))}
-for _cls in _typer_display_type:
-    _cls.display_type_rich = _display_type  # type: ignore[method-assign]
+def _patch_help_types(classes: tuple[type, ...]) -> dict[type, Any]:
+    """Route typer's help type column through :func:`_display_type`; returns the original hooks.
+
+    The hook (``display_type_rich``) is typer-internal and recent: classes without it (older typer)
+    are left alone and keep their own column.
+    """
+    found = {cls: cls.display_type_rich for cls in classes  # type: ignore[attr-defined]
+             if callable(getattr(cls, "display_type_rich", None))}
+    for cls in found:
+        cls.display_type_rich = _display_type  # type: ignore[attr-defined]
+    return found
+
+
+_typer_display_type = _patch_help_types((TyperOption, TyperArgument))
 
 
 def fail(message: str) -> None:
