@@ -62,7 +62,13 @@ cases = torch.load(sys.argv[1])
 out = {}
 for key, (name, x, params, consts, g) in cases.items():
     fwd, bwd = KERNELS[name]
-    out[key] = (fwd(x, *params, *consts), bwd(x, *params, *consts, g))
+    args = (x, *params, *consts)
+    y, grads = fwd(*args), bwd(*args, g)
+    # what torch checks for a custom op's outputs on CUDA (not for CPU kernels): no output shares
+    # storage with an input or another output
+    for res in ((y,), grads):
+        assert not torch._C._any_output_is_alias_to_input_or_output((*args, g), {}, res), (key, "aliased outputs")
+    out[key] = (y, grads)
 torch.save(out, sys.argv[2])
 """
 

@@ -9,11 +9,12 @@ Layout (every elementwise family): one program per ``BLOCK`` contiguous elements
 the degree loop runs inside the program ("degree outer, elements of the block inner") with the
 coefficients loaded as scalars, so memory traffic is one read of ``x`` (and ``g``) and one write per
 output whatever the degree. A parameter gradient (a sum over all elements) is reduced per program
-(``tl.sum`` of the block, in float64) into ``part[program, k]``; the host sums ``part`` over
+(``tl.sum`` of the block in the compute dtype, a tree of depth log2(BLOCK)) into the float64 ``part[program, k]``; the host sums ``part`` over
 programs with ``torch.sum`` (deterministic: fixed partition, no atomics).
 
 Constants that must keep the compute dtype (``omega``, ``scale``, ``1/(k+1)``) come in as tensors
-of that dtype, never as Python floats (Triton would pass those as float32).
+of that dtype, made once per value and device (``_const``: a host-to-device copy per call would wait
+for the stream), never as Python floats (Triton would pass those as float32).
 
 Formulas (the same as :mod:`approxlab.kernels._numba`, the eager path is the reference):
 
@@ -30,6 +31,8 @@ PolyNorm and the safe rational are in :mod:`approxlab.kernels.triton_polynorm` a
 
 from __future__ import annotations
 
+import functools
+
 import torch
 import triton
 import triton.language as tl
@@ -42,7 +45,14 @@ def _grid(n: int) -> tuple[int]:
 
 
 def _empty_part(x: torch.Tensor, cols: int) -> torch.Tensor:
-    return torch.zeros((_grid(x.numel())[0], cols), dtype=torch.float64, device=x.device)
+    """Per-program partial sums; every program writes every column of its row, so no zero fill."""
+    return torch.empty((_grid(x.numel())[0], cols), dtype=torch.float64, device=x.device)
+
+
+def _outputs(sums: torch.Tensor, *pieces: tuple[slice, torch.dtype]) -> tuple[torch.Tensor, ...]:
+    """Slices of the float64 parameter sums as separate tensors: a custom op's outputs must not
+    share storage (torch checks this on CUDA; ``.to`` of a float64 slice to float64 is a view)."""
+    return tuple(sums[sl].to(dt, copy=True) for sl, dt in pieces)
 
 
 def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
@@ -54,8 +64,16 @@ def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
                             f"got {p.dtype} on {p.device}")
 
 
+@functools.lru_cache(maxsize=1024)
+def _const(values: tuple[float, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+    """A small constant tensor, made once per (values, dtype, device): ``torch.tensor(..., device=cuda)``
+    is a blocking host-to-device copy that waits for the stream, so it must not run on every call.
+    Callers only read it."""
+    return torch.tensor(values, dtype=dtype, device=device)
+
+
 def _scalar(v: float, x: torch.Tensor) -> torch.Tensor:
-    return torch.tensor([v], dtype=x.dtype, device=x.device)
+    return _const((float(v),), x.dtype, x.device)
 
 
 # ---- Hermite ------------------------------------------------------------------------------------------
@@ -79,29 +97,29 @@ def _hermite_fwd(x_ptr, a_ptr, inv_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
 
 @triton.jit
 def _hermite_bwd(x_ptr, a_ptr, inv_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexpr):
-    """a_ptr holds a padded with one zero (a[n + 1] = 0); part row: sum g q_k, k = 0..n."""
+    """part row: sum g q_k, k = 0..n (a[n + 1] is read as 0)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
     row = part_ptr + pid * (n + 1)
-    tl.store(row, tl.sum(g.to(tl.float64), axis=0))
-    tl.store(row + 1, tl.sum((g * x).to(tl.float64), axis=0))
+    tl.store(row, tl.sum(g, axis=0).to(tl.float64))
+    tl.store(row + 1, tl.sum(g * x, axis=0).to(tl.float64))
     qp = tl.full(x.shape, 1.0, x.dtype)
     q = x
-    d = tl.load(a_ptr + 1) + tl.load(a_ptr + 2) * x
+    d = tl.load(a_ptr + 1) + tl.load(a_ptr + 2, mask=n >= 2, other=0.0) * x
     for k in range(1, n):
         t = (x * q - qp) * tl.load(inv_ptr + k)
         qp = q
         q = t
-        tl.store(row + k + 1, tl.sum((g * t).to(tl.float64), axis=0))
-        d += tl.load(a_ptr + k + 2) * t
+        tl.store(row + k + 1, tl.sum(g * t, axis=0).to(tl.float64))
+        d += tl.load(a_ptr + k + 2, mask=k + 2 <= n, other=0.0) * t
     tl.store(gx_ptr + offs, g * d, mask=mask)
 
 
 def _inv(n: int, x: torch.Tensor) -> torch.Tensor:
-    return torch.tensor([1.0 / (i + 1) for i in range(max(n, 1))], dtype=x.dtype, device=x.device)
+    return _const(tuple(1.0 / (i + 1) for i in range(max(n, 1))), x.dtype, x.device)
 
 
 def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
@@ -123,8 +141,7 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
         return torch.zeros_like(x, memory_format=torch.contiguous_format), g.sum().reshape(1).to(a.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, n + 1)
-    a_pad = torch.cat([a, a.new_zeros(1)])
-    _hermite_bwd[_grid(x.numel())](x, a_pad, _inv(n, x), g, gx, part, x.numel(), n, BLOCK=BLOCK)
+    _hermite_bwd[_grid(x.numel())](x, a, _inv(n, x), g, gx, part, x.numel(), n, BLOCK=BLOCK)
     return gx, part.sum(0).to(a.dtype)
 
 
@@ -144,8 +161,8 @@ def _polyrelu_fwd(x_ptr, w_ptr, b_ptr, out_ptr, N, r, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def _polyrelu_bwd(x_ptr, iw_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.constexpr):
-    """iw_i = i w_i (i = 1..r); part row: sum g, then sum g relu(x)^i (i = 1..r)."""
+def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.constexpr):
+    """part row: sum g, then sum g relu(x)^i (i = 1..r)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
@@ -153,13 +170,13 @@ def _polyrelu_bwd(x_ptr, iw_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.conste
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
     rr = tl.where(x <= 0, 0.0, x).to(x.dtype)
     row = part_ptr + pid * (r + 1)
-    tl.store(row, tl.sum(g.to(tl.float64), axis=0))
+    tl.store(row, tl.sum(g, axis=0).to(tl.float64))
     pw = tl.full(x.shape, 1.0, x.dtype)
     d = tl.zeros(x.shape, x.dtype)
     for i in range(1, r + 1):
-        d += tl.load(iw_ptr + i - 1) * pw
+        d += (tl.load(w_ptr + i - 1) * i) * pw
         pw = pw * rr
-        tl.store(row + i, tl.sum((g * pw).to(tl.float64), axis=0))
+        tl.store(row + i, tl.sum(g * pw, axis=0).to(tl.float64))
     gx = tl.where(x > 0, g * d, tl.where(x <= 0, 0.0, x).to(x.dtype))
     tl.store(gx_ptr + offs, gx, mask=mask)
 
@@ -179,10 +196,8 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, r + 1)
-    iw = torch.arange(1, r + 1, dtype=x.dtype, device=x.device) * w
-    _polyrelu_bwd[_grid(x.numel())](x, iw, g, gx, part, x.numel(), r, BLOCK=BLOCK)
-    sums = part.sum(0)
-    return gx, sums[1:].to(w.dtype), sums[:1].to(b.dtype)
+    _polyrelu_bwd[_grid(x.numel())](x, w, g, gx, part, x.numel(), r, BLOCK=BLOCK)
+    return (gx, *_outputs(part.sum(0), (slice(1, None), w.dtype), (slice(0, 1), b.dtype)))
 
 
 # ---- Fourier (sine-cosine) ------------------------------------------------------------------------------
@@ -208,8 +223,8 @@ def _fourier_fwd(x_ptr, a_ptr, b_ptr, om_ptr, out_ptr, N, n, BLOCK: tl.constexpr
 
 
 @triton.jit
-def _fourier_bwd(x_ptr, ka_ptr, kb_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexpr):
-    """ka_k = k a_k, kb_k = k b_k (k = 1..n); part row: sum g, sum g cos(k w x), sum g sin(k w x)."""
+def _fourier_bwd(x_ptr, a_ptr, b_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexpr):
+    """part row: sum g, sum g cos(k w x), sum g sin(k w x) (k = 1..n)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
@@ -223,11 +238,11 @@ def _fourier_bwd(x_ptr, ka_ptr, kb_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, B
     s = s1
     d = tl.zeros(x.shape, x.dtype)
     row = part_ptr + pid * (2 * n + 1)
-    tl.store(row, tl.sum(g.to(tl.float64), axis=0))
+    tl.store(row, tl.sum(g, axis=0).to(tl.float64))
     for k in range(1, n + 1):
-        d += tl.load(kb_ptr + k - 1) * c - tl.load(ka_ptr + k - 1) * s
-        tl.store(row + k, tl.sum((g * c).to(tl.float64), axis=0))
-        tl.store(row + n + k, tl.sum((g * s).to(tl.float64), axis=0))
+        d += (tl.load(b_ptr + k - 1) * k) * c - (tl.load(a_ptr + k) * k) * s
+        tl.store(row + k, tl.sum(g * c, axis=0).to(tl.float64))
+        tl.store(row + n + k, tl.sum(g * s, axis=0).to(tl.float64))
         cn = c * c1 - s * s1
         s = s * c1 + c * s1
         c = cn
@@ -247,13 +262,10 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     """``(g F'(x), dL/da, dL/db)``."""
     _check(x, a, b, g)
     n = b.numel()
-    kk = torch.arange(1, n + 1, dtype=x.dtype, device=x.device)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 2 * n + 1)
-    _fourier_bwd[_grid(x.numel())](x, kk * a[1:], kk * b, _scalar(omega, x), g, gx, part, x.numel(), n,
-                                   BLOCK=BLOCK)
-    sums = part.sum(0)
-    return gx, sums[: n + 1].to(a.dtype), sums[n + 1:].to(b.dtype)
+    _fourier_bwd[_grid(x.numel())](x, a, b, _scalar(omega, x), g, gx, part, x.numel(), n, BLOCK=BLOCK)
+    return (gx, *_outputs(part.sum(0), (slice(0, n + 1), a.dtype), (slice(n + 1, None), b.dtype)))
 
 
 # ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------
@@ -297,8 +309,8 @@ def _lines_bwd(x_ptr, c_ptr, p_ptr, sc_ptr, g_ptr, gx_ptr, part_ptr, N, h, BLOCK
     row = part_ptr + pid * (2 * h)
     for k in range(0, h):
         w = tl.where(arg == k, gsc, 0.0).to(x.dtype)
-        tl.store(row + k, tl.sum(w.to(tl.float64), axis=0))
-        tl.store(row + h + k, tl.sum((w * x).to(tl.float64), axis=0))
+        tl.store(row + k, tl.sum(w, axis=0).to(tl.float64))
+        tl.store(row + h + k, tl.sum(w * x, axis=0).to(tl.float64))
 
 
 def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
@@ -317,44 +329,44 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 2 * h)
     _lines_bwd[_grid(x.numel())](x, c, p, _scalar(scale, x), g, gx, part, x.numel(), h, BLOCK=BLOCK)
-    sums = part.sum(0)
-    return gx, sums[:h].to(c.dtype), sums[h:].to(p.dtype)
+    return (gx, *_outputs(part.sum(0), (slice(0, h), c.dtype), (slice(h, None), p.dtype)))
 
 
 # ---- PolyAct: silu(clamp(poly(x))) ------------------------------------------------------------------------
 
 
 @triton.jit
-def _polyact_poly(x, c_ptr, kc_ptr, r):
+def _polyact_poly(x, c_ptr, r):
+    """(poly(x), poly'(x)) by Horner; the derivative's coefficients k c_k are formed here."""
     u = tl.load(c_ptr + r) * x
-    du = tl.zeros(x.shape, x.dtype) + tl.load(kc_ptr + r - 1)
+    du = tl.zeros(x.shape, x.dtype) + tl.load(c_ptr + r) * r
     for ii in range(0, r - 1):
         k = r - 1 - ii
         u = (u + tl.load(c_ptr + k)) * x
-        du = du * x + tl.load(kc_ptr + k - 1)
+        du = du * x + tl.load(c_ptr + k) * k
     return u + tl.load(c_ptr), du
 
 
 @triton.jit
-def _polyact_fwd(x_ptr, c_ptr, kc_ptr, lim_ptr, out_ptr, N, r, BLOCK: tl.constexpr):
+def _polyact_fwd(x_ptr, c_ptr, lim_ptr, out_ptr, N, r, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    u, du = _polyact_poly(x, c_ptr, kc_ptr, r)
+    u, du = _polyact_poly(x, c_ptr, r)
     uc = tl.minimum(tl.maximum(u, tl.load(lim_ptr)), tl.load(lim_ptr + 1))
     uc = tl.where(u != u, u, uc)  # NaN propagates
     tl.store(out_ptr + offs, uc / (1.0 + tl.exp(-uc)), mask=mask)
 
 
 @triton.jit
-def _polyact_bwd(x_ptr, c_ptr, kc_ptr, lim_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.constexpr):
-    """kc_k = k c_k (k = 1..r); part row: sum g silu'(u) x^k, k = 0..r."""
+def _polyact_bwd(x_ptr, c_ptr, lim_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.constexpr):
+    """part row: sum g silu'(u) x^k, k = 0..r."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
-    u, du = _polyact_poly(x, c_ptr, kc_ptr, r)
+    u, du = _polyact_poly(x, c_ptr, r)
     lo = tl.load(lim_ptr)
     hi = tl.load(lim_ptr + 1)
     inside = (u >= lo) & (u <= hi)
@@ -366,15 +378,13 @@ def _polyact_bwd(x_ptr, c_ptr, kc_ptr, lim_ptr, g_ptr, gx_ptr, part_ptr, N, r, B
     row = part_ptr + pid * (r + 1)
     pw = tl.full(x.shape, 1.0, x.dtype)
     for k in range(0, r + 1):
-        tl.store(row + k, tl.sum((gu * pw).to(tl.float64), axis=0))
+        tl.store(row + k, tl.sum(gu * pw, axis=0).to(tl.float64))
         pw = pw * x
 
 
-def _polyact_consts(x: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def _polyact_limits(x: torch.Tensor) -> torch.Tensor:
     fin = torch.finfo(x.dtype)
-    r = c.numel() - 1
-    kc = torch.arange(1, r + 1, dtype=x.dtype, device=x.device) * c[1:]
-    return kc, torch.tensor([fin.min, fin.max], dtype=x.dtype, device=x.device)
+    return _const((fin.min, fin.max), x.dtype, x.device)
 
 
 def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
@@ -382,9 +392,8 @@ def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     _check(x, c)
     if c.numel() < 2:
         raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
-    kc, lim = _polyact_consts(x, c)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _polyact_fwd[_grid(x.numel())](x, c, kc, lim, out, x.numel(), c.numel() - 1, BLOCK=BLOCK)
+    _polyact_fwd[_grid(x.numel())](x, c, _polyact_limits(x), out, x.numel(), c.numel() - 1, BLOCK=BLOCK)
     return out
 
 
@@ -394,10 +403,9 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     if c.numel() < 2:
         raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
     r = c.numel() - 1
-    kc, lim = _polyact_consts(x, c)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, r + 1)
-    _polyact_bwd[_grid(x.numel())](x, c, kc, lim, g, gx, part, x.numel(), r, BLOCK=BLOCK)
+    _polyact_bwd[_grid(x.numel())](x, c, _polyact_limits(x), g, gx, part, x.numel(), r, BLOCK=BLOCK)
     return gx, part.sum(0).to(c.dtype)
 
 

@@ -14,7 +14,7 @@ import torch
 import triton
 import triton.language as tl
 
-from approxlab.kernels.triton_kernels import _check
+from approxlab.kernels.triton_kernels import _check, _const, _outputs
 
 
 # ---- PolyNorm: one program per row ------------------------------------------------------------------------
@@ -98,7 +98,7 @@ def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) 
 
         return reference_forward("polynorm", x, w, b, eps)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    eps_t = torch.tensor([eps], dtype=torch.float64, device=x.device)
+    eps_t = _const((float(eps),), torch.float64, x.device)
     _polynorm_fwd[(rows,)](x, w, b, eps_t, out, d, w.numel(), BLOCK_D=triton.next_power_of_2(d))
     return out
 
@@ -114,11 +114,10 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
         return reference_backward("polynorm", x, w, b, eps, g)  # type: ignore[return-value]
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = torch.zeros((rows, r + 1), dtype=torch.float64, device=x.device)
-    eps_t = torch.tensor([eps], dtype=torch.float64, device=x.device)
+    part = torch.empty((rows, r + 1), dtype=torch.float64, device=x.device)  # every column written
+    eps_t = _const((float(eps),), torch.float64, x.device)
     _polynorm_bwd[(rows,)](x, w, eps_t, g, gx, part, d, r, BLOCK_D=triton.next_power_of_2(d))
-    sums = part.sum(0)
-    return gx, sums[1:].to(w.dtype), sums[:1].to(b.dtype)
+    return (gx, *_outputs(part.sum(0), (slice(1, None), w.dtype), (slice(0, 1), b.dtype)))
 
 
 KERNELS = {"polynorm": (polynorm_fwd, polynorm_bwd)}

@@ -8,14 +8,15 @@ import torch
 import triton
 import triton.language as tl
 
-from approxlab.kernels.triton_kernels import BLOCK, _check, _empty_part, _grid
+from approxlab.kernels.triton_kernels import BLOCK, _check, _empty_part, _grid, _scalar
 
 
 # ---- safe / abs rational P / D on the scaled basis --------------------------------------------------------
 # e_p = x^p where |x| <= 1, else sign(x)^N t^{N-p} with t = 1/x (= x^p / |x|^N), p = 0..N = max(m, n):
 # numerator and denominator are both divided by |x|^N where |x| > 1, so nothing overflows. With
 # z = x or t and u = z^j (j = 0..N), e_p = u for p = j (|x| <= 1) or sn u for p = N - j (|x| > 1):
-# the coefficient of u is gathered from a padded array at j or N - j.
+# the coefficient of u is read from a or b at j or N - j (masked scalar loads, 0 outside). Nothing is
+# prepared on the host: on a GPU every small torch op costs microseconds of launch time.
 
 
 @triton.jit
@@ -24,8 +25,27 @@ def _sgn(v):
 
 
 @triton.jit
-def _rational_sums(x, A_ptr, D_ptr, Q_ptr, JA_ptr, KB_ptr, N, SAFE: tl.constexpr, GRAD: tl.constexpr):
-    """num, den (sum of |e| terms), q (abs mode), and with GRAD their derivatives (scaled)."""
+def _coef(ptr, i, count):
+    """ptr[i] where 0 <= i < count, else 0 (a scalar; the coefficient arrays are not padded)."""
+    return tl.load(ptr + i, mask=(i >= 0) & (i < count), other=0.0)
+
+
+@triton.jit
+def _den_coef(b_ptr, ope, j, n, SAFE: tl.constexpr):
+    """Coefficient of |e_j| in the denominator: 1 + eps at j = 0, |b_j| (safe) or 0 (abs) above."""
+    if SAFE:
+        return tl.where(j == 0, ope, tl.abs(_coef(b_ptr, j - 1, n)))
+    else:
+        return tl.where(j == 0, ope, 0.0 * ope)
+
+
+@triton.jit
+def _rational_sums(x, a_ptr, b_ptr, ope, m1, n, N, SAFE: tl.constexpr, GRAD: tl.constexpr):
+    """num, den (sum of |e| terms), q (abs mode), and with GRAD their derivatives (scaled).
+
+    The coefficients are read from a (m1 of them) and b (n) directly: A_p = a_p, D_0 = 1 + eps,
+    D_p = |b_p| (safe), Q_p = b_p (abs), and the derivative's p a_p, p b_p (|p b_p| in safe mode).
+    """
     small = tl.abs(x) <= 1
     z = tl.where(small, x, 1.0 / tl.where(small, 1.0, x)).to(x.dtype)
     odd = N % 2  # sn = sign(x)^N where |x| > 1 (arithmetic select: no scalar-bool broadcast)
@@ -37,15 +57,18 @@ def _rational_sums(x, A_ptr, D_ptr, Q_ptr, JA_ptr, KB_ptr, N, SAFE: tl.constexpr
     dnum = tl.zeros(x.shape, x.dtype)
     dden = tl.zeros(x.shape, x.dtype)
     for j in range(0, N + 1):
-        num += tl.where(small, tl.load(A_ptr + j), tl.load(A_ptr + N - j)) * u
-        den += tl.where(small, tl.load(D_ptr + j), tl.load(D_ptr + N - j)) * tl.abs(u)
+        lo = j  # the power of u where |x| <= 1
+        hi = N - j  # ... and where |x| > 1
+        num += tl.where(small, _coef(a_ptr, lo, m1), _coef(a_ptr, hi, m1)) * u
+        den += tl.where(small, _den_coef(b_ptr, ope, lo, n, SAFE), _den_coef(b_ptr, ope, hi, n, SAFE)) * tl.abs(u)
         if not SAFE:
-            q += tl.where(small, tl.load(Q_ptr + j), tl.load(Q_ptr + N - j)) * u
+            q += tl.where(small, _coef(b_ptr, lo - 1, n), _coef(b_ptr, hi - 1, n)) * u
         if GRAD:
-            dnum += tl.where(small, tl.load(JA_ptr + j + 1), tl.load(JA_ptr + N + 1 - j)) * u
-            kb = tl.where(small, tl.load(KB_ptr + j + 1), tl.load(KB_ptr + N + 1 - j))
+            # derivative coefficients at power p: (p + 1) a_{p+1} and (p + 1) b_p
+            dnum += tl.where(small, _coef(a_ptr, lo + 1, m1) * (lo + 1), _coef(a_ptr, hi + 1, m1) * (hi + 1)) * u
+            kb = tl.where(small, _coef(b_ptr, lo, n) * (lo + 1), _coef(b_ptr, hi, n) * (hi + 1))
             if SAFE:
-                dden += kb * tl.abs(u)
+                dden += tl.abs(kb) * tl.abs(u)
             else:
                 dden += kb * u
         u = u * z
@@ -55,25 +78,35 @@ def _rational_sums(x, A_ptr, D_ptr, Q_ptr, JA_ptr, KB_ptr, N, SAFE: tl.constexpr
 
 
 @triton.jit
-def _rational_fwd(x_ptr, A_ptr, D_ptr, Q_ptr, out_ptr, N_el, N, SAFE: tl.constexpr, BLOCK: tl.constexpr):
+def _rational_fwd(x_ptr, a_ptr, b_ptr, ope_ptr, out_ptr, N_el, m1, n, N, SAFE: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N_el
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, A_ptr, D_ptr, Q_ptr, A_ptr, A_ptr, N, SAFE, False)
+    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.load(ope_ptr), m1, n, N, SAFE, False)
     tl.store(out_ptr + offs, num / (den + tl.abs(q)), mask=mask)
 
 
 @triton.jit
-def _rational_bwd(x_ptr, A_ptr, D_ptr, Q_ptr, JA_ptr, KB_ptr, g_ptr, gx_ptr, part_ptr, N_el, N,
+def _den_sign(b_ptr, p, n, SAFE: tl.constexpr):
+    """d(denominator)/d(b_p) = -(that sum) times sign(b_p) (safe, |b_p|) or 1 (abs): the factor."""
+    if SAFE:
+        return -_sgn(_coef(b_ptr, p - 1, n))
+    else:
+        return -1.0
+
+
+@triton.jit
+def _rational_bwd(x_ptr, a_ptr, b_ptr, ope_ptr, g_ptr, gx_ptr, part_ptr, N_el, m1, n, N,
                   SAFE: tl.constexpr, BLOCK: tl.constexpr):
-    """part row (4 (N+1) columns): sum g/d e_p split by |x| <= 1 / > 1, then the same for the
-    denominator terms (|e_k| g R / d in safe mode, sign(q) e_k g R / d in abs mode)."""
+    """part row, 4 (N+1) columns laid out as [numerator / denominator][|x| <= 1 / > 1][power p]:
+    sum g/d e_p (dL/da_p), then -sign(b_p) sum |e_p| g R / d (safe) or -sum sign(q) e_p g R / d
+    (abs) (dL/db_p), each split by |x| <= 1 and > 1; the host sums rows and the split."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N_el
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
-    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, A_ptr, D_ptr, Q_ptr, JA_ptr, KB_ptr, N, SAFE, True)
+    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.load(ope_ptr), m1, n, N, SAFE, True)
     d = den + tl.abs(q)
     rv = num / d
     if SAFE:
@@ -90,42 +123,27 @@ def _rational_bwd(x_ptr, A_ptr, D_ptr, Q_ptr, JA_ptr, KB_ptr, g_ptr, gx_ptr, par
     for j in range(0, N + 1):
         e = tl.where(small, u, sn * u)
         eb = tl.abs(e) if SAFE else e
-        tl.store(row + j, tl.sum(tl.where(small, gd * e, 0.0).to(tl.float64), axis=0))
-        tl.store(row + (N + 1) + N - j, tl.sum(tl.where(small, 0.0, gd * e).to(tl.float64), axis=0))
-        tl.store(row + 2 * (N + 1) + j, tl.sum(tl.where(small, grv * eb, 0.0).to(tl.float64), axis=0))
-        tl.store(row + 3 * (N + 1) + N - j, tl.sum(tl.where(small, 0.0, grv * eb).to(tl.float64), axis=0))
+        tl.store(row + j, tl.sum(tl.where(small, gd * e, 0.0), axis=0).to(tl.float64))
+        tl.store(row + (N + 1) + N - j, tl.sum(tl.where(small, 0.0, gd * e), axis=0).to(tl.float64))
+        s_lo = tl.sum(tl.where(small, grv * eb, 0.0), axis=0).to(tl.float64)
+        s_hi = tl.sum(tl.where(small, 0.0, grv * eb), axis=0).to(tl.float64)
+        tl.store(row + 2 * (N + 1) + j, s_lo * _den_sign(b_ptr, j, n, SAFE))
+        tl.store(row + 3 * (N + 1) + N - j, s_hi * _den_sign(b_ptr, N - j, n, SAFE))
         u = u * z
 
 
-def _rational_consts(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool
-                     ) -> tuple[int, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+def _launch_args(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float) -> tuple[torch.Tensor, int, int, int]:
+    """(1 + eps in x's dtype, number of a's, of b's, N = max(m, n))."""
     m1, n = a.numel(), b.numel()
-    big = max(m1 - 1, n)
-    z = x.new_zeros(big + 2)
-    A = z[: big + 1].clone()
-    A[:m1] = a
-    D = z[: big + 1].clone()
-    D[0] = 1.0 + eps
-    Q = z[: big + 1].clone()
-    JA = z.clone()
-    JA[1:m1] = torch.arange(1, m1, dtype=x.dtype, device=x.device) * a[1:]
-    KB = z.clone()
-    kb = torch.arange(1, n + 1, dtype=x.dtype, device=x.device) * b
-    if safe:
-        D[1: n + 1] = b.abs()
-        KB[1: n + 1] = kb.abs()
-    else:
-        Q[1: n + 1] = b
-        KB[1: n + 1] = kb
-    return big, A, D, Q, JA, KB
+    return _scalar(1.0 + eps, x), m1, n, max(m1 - 1, n)
 
 
 def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
     """``P(x) / (1 + eps + sum |b_k||x|^k)`` (safe) or ``P(x) / (1 + eps + |Q(x)|)`` (abs)."""
     _check(x, a, b)
-    big, A, D, Q, _, _ = _rational_consts(x, a, b, eps, safe)
+    ope, m1, n, big = _launch_args(x, a, b, eps)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _rational_fwd[_grid(x.numel())](x, A, D, Q, out, x.numel(), big, SAFE=bool(safe), BLOCK=BLOCK)
+    _rational_fwd[_grid(x.numel())](x, a, b, ope, out, x.numel(), m1, n, big, SAFE=bool(safe), BLOCK=BLOCK)
     return out
 
 
@@ -133,17 +151,12 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(g R'(x), dL/da, dL/db)``."""
     _check(x, a, b, g)
-    m1, n = a.numel(), b.numel()
-    big, A, D, Q, JA, KB = _rational_consts(x, a, b, eps, safe)
+    ope, m1, n, big = _launch_args(x, a, b, eps)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 4 * (big + 1))
-    _rational_bwd[_grid(x.numel())](x, A, D, Q, JA, KB, g, gx, part, x.numel(), big, SAFE=bool(safe), BLOCK=BLOCK)
-    sums = part.sum(0).reshape(4, big + 1)
-    ga = (sums[0] + sums[1])[:m1]
-    gb = -(sums[2] + sums[3])[1: n + 1]
-    if safe:
-        gb = gb * torch.sign(b.to(torch.float64))
-    return gx, ga.to(a.dtype), gb.to(b.dtype)
+    _rational_bwd[_grid(x.numel())](x, a, b, ope, g, gx, part, x.numel(), m1, n, big, SAFE=bool(safe), BLOCK=BLOCK)
+    sums = part.view(-1, 2, 2, big + 1).sum(dim=(0, 2))  # (numerator / denominator, power)
+    return gx, sums[0, :m1].to(a.dtype, copy=True), sums[1, 1: n + 1].to(b.dtype, copy=True)
 
 
 KERNELS = {"rational": (rational_fwd, rational_bwd)}

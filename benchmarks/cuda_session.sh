@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Everything the CUDA figures of issues 15 and 17 need, in one run on a GPU machine (the device tool
+# lends one to some sessions; the machine has torch and triton but no network). Writes logs and JSON
+# under $OUT (default ./cuda_out). Usage, from the repository root:
+#
+#     OUT=/tmp/cuda_out bash benchmarks/cuda_session.sh [tests|bench|profile|probe|all]
+#
+# Missing pure-Python dependencies (platformdirs; torchortho for the comparison) are installed from
+# wheels in .whl/ when that folder exists (pip download ... -d .whl).
+set -uo pipefail
+OUT=${OUT:-./cuda_out}
+mkdir -p "$OUT"
+what=${1:-all}
+export PYTHONUNBUFFERED=1
+if [ -d .whl ]; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl \
+        && export PYTHONPATH=/tmp/site:$PWD
+else
+    export PYTHONPATH=$PWD
+fi
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv | tee "$OUT/gpu.txt"
+python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__, torch.cuda.get_device_name())" | tee -a "$OUT/gpu.txt"
+
+if [ "$what" = tests ] || [ "$what" = all ]; then
+    # every test that needs CUDA, plus the Triton and compile files in full
+    timeout 300 python3 -m pytest -p no:cacheprovider -q -n 8 -o addopts="-m 'not slow' -ra" \
+        tests/test_triton.py tests/test_compile.py tests/test_act_adaptive.py tests/test_act_polycom.py \
+        tests/test_act_rational.py tests/test_ffn.py 2>&1 | tee "$OUT/tests.log" | tail -25
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+    # the issue's table: default backend (Triton), eager, torchortho; (4096, 1024) float32
+    timeout 200 python3 benchmarks/activations.py --device cuda --repeats 30 --out "$OUT/activations_cuda.json" \
+        2>&1 | tee "$OUT/activations_cuda.txt" | tail -40
+    # every family at degrees 3 and 32 (the CUDA targets), at the issue's shape and at 16x its size
+    for shape in 4096,1024 16384,4096; do
+        timeout 120 python3 -m approxlab bench --device cuda --repeats 30 --degrees 3,32 --shape $shape \
+            --families hermite,fourier,tropical,tropical-rational,polyrelu,polynorm,rational,rationalact,polyact \
+            2>&1 | tee "$OUT/bench_cuda_${shape/,/x}.txt" | tail -25
+    done
+fi
+if [ "$what" = profile ] || [ "$what" = all ]; then
+    # GPU kernel time vs host time per family (torch.profiler), degrees 3 and 32
+    timeout 200 python3 benchmarks/cuda_profile.py --kernels 2>&1 | tee "$OUT/cuda_profile.txt" | tail -60
+fi
+if [ "$what" = probe ] || [ "$what" = all ]; then
+    # >= 1000 networks in one batch: Type I, 8 classes x 4 widths x 32 seeds
+    t0=$(date +%s.%N)
+    timeout 300 python3 -m approxlab probe --type I --target la --widths 1,2,4,8 --seeds 32 --device cuda \
+        --json > "$OUT/probe_I_1024.jsonl" 2> "$OUT/probe_I_1024.err"
+    echo "probe rc=$? rows=$(wc -l < "$OUT/probe_I_1024.jsonl") wall=$(python3 -c "print(round($(date +%s.%N)-$t0, 1))") s" \
+        | tee "$OUT/probe_I_1024.time"; tail -3 "$OUT/probe_I_1024.err"
+    timeout 200 python3 benchmarks/probe_batched.py --device cuda --seeds 32 --adam-steps 10 2>&1 | tee "$OUT/probe_batched_cuda.txt" | tail -5
+fi
