@@ -1,5 +1,6 @@
-"""The zoo kernels as torch custom ops (``torch.ops.approxlab.*``), with fake (meta) and autograd
-registrations, so ``torch.compile`` traces them without graph breaks and ``torch.export`` works.
+"""The zoo kernels as torch custom ops (``torch.ops.approxlab.*``), with fake (meta) kernels and
+autograd Functions around them, so ``torch.compile`` traces them without graph breaks and
+``torch.export`` works.
 
 Every family registers two ops:
 
@@ -12,7 +13,8 @@ Every family registers two ops:
 implementation is :mod:`approxlab.kernels.cpu` (numba); the CUDA one is
 :mod:`approxlab.kernels.triton_ops` (Triton kernels, imported on the first CUDA call).
 
-Second derivatives: the backward op's own backward differentiates the family's eager reference
+Second derivatives: with ``create_graph=True`` the backward op runs inside its own Function, whose
+backward differentiates the family's eager reference
 (the same math in differentiable torch ops) once more, so ``create_graph=True`` /
 ``gradgradcheck`` work; third derivatives raise (use ``backend="eager"``).
 """
@@ -101,14 +103,29 @@ FAMILIES: dict[str, Family] = {
 }
 
 
-def _register(f: Family) -> tuple[torch._library.custom_ops.CustomOpDef, torch._library.custom_ops.CustomOpDef]:
+#: The operator library; ``define``/``impl`` registrations are kept alive by this reference.
+_LIB = torch.library.Library("approxlab", "DEF")
+
+
+def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOverload, torch._ops.OpOverload]:
+    """Define ``approxlab::<name>`` and ``approxlab::<name>_bwd`` (CPU and CUDA kernels, fake
+    kernels) and return the autograd Function that calls them, with the two op overloads.
+
+    Autograd lives in a :class:`torch.autograd.Function` around the ops, not in an autograd kernel
+    registered on them (``torch.library.custom_op`` + ``register_autograd``): that path costs about
+    30 us of Python per op call, more than a whole GELU forward + backward on a GPU at (4096, 1024)
+    (measured on an H100 machine, ``benchmarks/cuda_profile.py``). ``torch.compile`` traces the
+    Function and keeps each op whole (their fake kernels give the shapes).
+    """
     args = ["Tensor x", *[f"Tensor {p}" for p in f.params], *[f"{t} {c}" for c, t in f.consts]]
     n_p, n_c = len(f.params), len(f.consts)
-    fwd = torch.library.custom_op(f"approxlab::{f.name}", f.cpu_fwd, mutates_args=(), device_types="cpu",
-                                  schema=f"({', '.join(args)}) -> Tensor")
     outs = ", ".join(["Tensor"] * (1 + n_p))
-    bwd = torch.library.custom_op(f"approxlab::{f.name}_bwd", f.cpu_bwd, mutates_args=(), device_types="cpu",
-                                  schema=f"({', '.join([*args, 'Tensor g'])}) -> ({outs})")
+    _LIB.define(f"{f.name}({', '.join(args)}) -> Tensor")
+    _LIB.define(f"{f.name}_bwd({', '.join([*args, 'Tensor g'])}) -> ({outs})")
+    _LIB.impl(f.name, f.cpu_fwd, "CPU")
+    _LIB.impl(f"{f.name}_bwd", f.cpu_bwd, "CPU")
+    _LIB.impl(f.name, triton_ops.forward(f.name), "CUDA")  # Triton imported on the first CUDA call
+    _LIB.impl(f"{f.name}_bwd", triton_ops.backward(f.name), "CUDA")
 
     def fake_fwd(x: torch.Tensor, *rest: object) -> torch.Tensor:
         return torch.empty_like(x, memory_format=torch.contiguous_format)
@@ -118,47 +135,59 @@ def _register(f: Family) -> tuple[torch._library.custom_ops.CustomOpDef, torch._
         return (torch.empty_like(x, memory_format=torch.contiguous_format),
                 *[torch.empty_like(p, memory_format=torch.contiguous_format) for p in params])  # type: ignore[arg-type]
 
-    fwd.register_fake(fake_fwd)
-    bwd.register_fake(fake_bwd)
-    fwd.register_kernel("cuda", triton_ops.forward(f.name))  # Triton imported on the first CUDA call
-    bwd.register_kernel("cuda", triton_ops.backward(f.name))
+    torch.library.register_fake(f"approxlab::{f.name}", fake_fwd, lib=_LIB)
+    torch.library.register_fake(f"approxlab::{f.name}_bwd", fake_bwd, lib=_LIB)
+    fwd_op = getattr(torch.ops.approxlab, f.name).default
+    bwd_op = getattr(torch.ops.approxlab, f"{f.name}_bwd").default
 
-    def setup_fwd(ctx, inputs, output):  # type: ignore[no-untyped-def]
-        ctx.save_for_backward(*inputs[: 1 + n_p])
-        ctx.consts = tuple(inputs[1 + n_p:])
+    class Backward(torch.autograd.Function):
+        """``approxlab::<name>_bwd`` with its own backward (second derivatives, through the eager
+        reference); used only when the first backward builds a graph (``create_graph=True``)."""
 
-    def backward_fwd(ctx, g):  # type: ignore[no-untyped-def]
-        saved = ctx.saved_tensors
-        grads = bwd(*saved, *ctx.consts, g.contiguous())
-        return (*[gr if need else None for gr, need in zip(grads, ctx.needs_input_grad)], *([None] * n_c))
+        @staticmethod
+        def forward(ctx, *inputs):  # type: ignore[no-untyped-def, override]
+            ctx.save_for_backward(*inputs[: 1 + n_p], inputs[-1])
+            ctx.consts = tuple(inputs[1 + n_p: 1 + n_p + n_c])
+            return bwd_op(*inputs)
 
-    fwd.register_autograd(backward_fwd, setup_context=setup_fwd)
+        @staticmethod
+        def backward(ctx, *ggs):  # type: ignore[no-untyped-def, override]
+            if torch.is_grad_enabled():
+                raise RuntimeError(f"third derivatives of the {f.name} kernel are not supported; use backend='eager'")
+            *xp, g = ctx.saved_tensors
+            with torch.enable_grad():
+                leaves = [t.detach().requires_grad_(True) for t in (*xp, g)]
+                y = f.reference(*leaves[:-1], *ctx.consts)
+                first = torch.autograd.grad(y, leaves[:-1], leaves[-1], create_graph=True, allow_unused=True)
+                terms = [(gg * fg).sum() for gg, fg in zip(ggs, first) if gg is not None and fg is not None
+                         and fg.requires_grad]
+                if terms:
+                    second = torch.autograd.grad(torch.stack(terms).sum(), leaves, allow_unused=True)
+                else:
+                    second = (None,) * len(leaves)
+            return (*second[:-1], *([None] * n_c), second[-1])
 
-    def setup_bwd(ctx, inputs, output):  # type: ignore[no-untyped-def]
-        ctx.save_for_backward(*inputs[: 1 + n_p], inputs[-1])
-        ctx.consts = tuple(inputs[1 + n_p: 1 + n_p + n_c])
+    class Forward(torch.autograd.Function):
+        """``approxlab::<name>`` with the backward op as its backward."""
 
-    def backward_bwd(ctx, *ggs):  # type: ignore[no-untyped-def]
-        if torch.is_grad_enabled():
-            raise RuntimeError(f"third derivatives of the {f.name} kernel are not supported; use backend='eager'")
-        *xp, g = ctx.saved_tensors
-        with torch.enable_grad():
-            leaves = [t.detach().requires_grad_(True) for t in (*xp, g)]
-            y = f.reference(*leaves[:-1], *ctx.consts)
-            first = torch.autograd.grad(y, leaves[:-1], leaves[-1], create_graph=True, allow_unused=True)
-            terms = [(gg * fg).sum() for gg, fg in zip(ggs, first) if gg is not None and fg is not None
-                     and fg.requires_grad]
-            if terms:
-                second = torch.autograd.grad(torch.stack(terms).sum(), leaves, allow_unused=True)
-            else:
-                second = (None,) * len(leaves)
-        out = [None if s is None else s for s in second]
-        return (*out[:-1], *([None] * n_c), out[-1])
+        @staticmethod
+        def forward(ctx, *inputs):  # type: ignore[no-untyped-def, override]
+            ctx.save_for_backward(*inputs[: 1 + n_p])
+            ctx.consts = tuple(inputs[1 + n_p:])
+            return fwd_op(*inputs)
 
-    bwd.register_autograd(backward_bwd, setup_context=setup_bwd)
-    return fwd, bwd
+        @staticmethod
+        def backward(ctx, g):  # type: ignore[no-untyped-def, override]
+            args = (*ctx.saved_tensors, *ctx.consts, g.contiguous())
+            grads = Backward.apply(*args) if torch.is_grad_enabled() else bwd_op(*args)
+            return (*[gr if need else None for gr, need in zip(grads, ctx.needs_input_grad)], *([None] * n_c))
+
+    Forward.__name__ = Forward.__qualname__ = f"{f.name}_function"
+    Backward.__name__ = Backward.__qualname__ = f"{f.name}_bwd_function"
+    return Forward, fwd_op, bwd_op
 
 
+#: name -> (autograd Function, forward op overload, backward op overload)
 OPS = {name: _register(f) for name, f in FAMILIES.items()}
 
 
@@ -170,7 +199,7 @@ def call(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: t
         dt = torch.promote_types(dt, p.dtype)
     if dt in (torch.float16, torch.bfloat16):
         dt = torch.float32
-    y = OPS[name][0](x.to(dt).contiguous(), *[p.to(dt).contiguous() for p in params], *consts)
+    y = OPS[name][0].apply(x.to(dt).contiguous(), *[p.to(dt).contiguous() for p in params], *consts)
     return y.to(x.dtype)
 
 
