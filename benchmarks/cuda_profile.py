@@ -10,6 +10,9 @@ For every family at one shape, forward + backward, against GELU in the same proc
   call would cost if the host were free;
 * ``host``: the host time of one call without waiting for the GPU (``latency`` minus the wait).
 
+With ``--compile`` every module (GELU too) runs as ``torch.compile(mode="reduce-overhead")``: CUDA
+graphs replay the launches, which shows what a compiled training step pays once the host work is gone.
+
 Usage (on a CUDA machine)::
 
     python benchmarks/cuda_profile.py [--shape 4096,1024] [--degrees 3,32] [--families hermite,...]
@@ -84,6 +87,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--repeats", type=int, default=30)
     ap.add_argument("--iters", type=int, default=50)
     ap.add_argument("--kernels", action="store_true", help="also print the top GPU kernels of each row")
+    ap.add_argument("--compile", action="store_true",
+                    help="time torch.compile(mode='reduce-overhead') of each module and of GELU instead "
+                         "(CUDA graphs: the host work of a call is replayed, not redone)")
     a = ap.parse_args(argv)
     if not torch.cuda.is_available():
         raise SystemExit("cuda_profile.py needs a CUDA device")
@@ -91,8 +97,11 @@ def main(argv: list[str] | None = None) -> None:
     gen = torch.Generator().manual_seed(0)
     x = torch.randn(shape, generator=gen).cuda().requires_grad_(True)
     g = torch.randn(shape, generator=gen).cuda()
-    base = measure(nn.GELU().cuda(), x, g, a.repeats, a.iters)
-    print(f"# {torch.cuda.get_device_name()} | torch {torch.__version__} | shape {shape} float32 | backend {a.backend}")
+    wrap = ((lambda m: torch.compile(m, mode="reduce-overhead", fullgraph=True)) if a.compile
+            else (lambda m: m))
+    base = measure(wrap(nn.GELU().cuda()), x, g, a.repeats, a.iters)
+    print(f"# {torch.cuda.get_device_name()} | torch {torch.__version__} | shape {shape} float32 | backend {a.backend}"
+          f"{' | torch.compile reduce-overhead' if a.compile else ''}")
     print(f"{'family':<18}{'deg':>4}{'latency ms':>12}{'x GELU':>8}{'pipelined ms':>14}{'x GELU':>8}"
           f"{'gpu ms':>9}{'x GELU':>8}{'host ms':>9}")
 
@@ -108,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
     degrees = [int(v) for v in a.degrees.split(",")]
     for fam in a.families.split(","):
         for d in degrees:
-            m = make_module(fam, d, a.backend).cuda()
+            m = wrap(make_module(fam, d, a.backend).cuda())
             line(fam, d, measure(m, x, g, a.repeats, a.iters))
             del m
 
