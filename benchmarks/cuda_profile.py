@@ -31,7 +31,14 @@ from approxlab.bench import FAMILIES, make_module
 
 def _fwd_bwd(m: nn.Module, x: torch.Tensor, g: torch.Tensor) -> None:
     x.grad = None
+    if COMPILED:  # CUDA graphs reuse their output buffers: each call is a new step
+        torch.compiler.cudagraph_mark_step_begin()
+        for p in m.parameters():
+            p.grad = None
     m(x).backward(g)
+
+
+COMPILED = False
 
 
 def _gpu_ms(m: nn.Module, x: torch.Tensor, g: torch.Tensor) -> tuple[float, list[tuple[str, float]]]:
@@ -97,6 +104,8 @@ def main(argv: list[str] | None = None) -> None:
     gen = torch.Generator().manual_seed(0)
     x = torch.randn(shape, generator=gen).cuda().requires_grad_(True)
     g = torch.randn(shape, generator=gen).cuda()
+    global COMPILED
+    COMPILED = a.compile
     wrap = ((lambda m: torch.compile(m, mode="reduce-overhead", fullgraph=True)) if a.compile
             else (lambda m: m))
     base = measure(wrap(nn.GELU().cuda()), x, g, a.repeats, a.iters)

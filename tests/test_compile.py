@@ -65,3 +65,23 @@ def test_export(name: str, opts: dict) -> None:
     targets = {str(n.target) for n in ep.graph.nodes if n.op == "call_function"}
     assert any(t.startswith("approxlab.") for t in targets), targets
     torch.testing.assert_close(ep.module()(x), model(x))
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA")
+@pytest.mark.parametrize("name, opts", FAMILIES, ids=[n for n, _ in FAMILIES])
+def test_cuda_graphs_reduce_overhead(name: str, opts: dict) -> None:
+    """torch.compile(mode="reduce-overhead") records the Triton ops in CUDA graphs: they make no
+    host-to-device copy and keep no tensor across calls (a cached constant made during the recording
+    belonged to the graph pool: "tensor(s) in the cudagraph pool not tracked as outputs" on an H100)."""
+    model = _model(name, opts).cuda()
+    compiled = torch.compile(model, mode="reduce-overhead", fullgraph=True)
+    for step in range(4):  # warm-up, recording, replays
+        torch.compiler.cudagraph_mark_step_begin()  # a new training step: earlier outputs may be reused
+        model.zero_grad(set_to_none=True)
+        x = torch.randn(64, 8, device="cuda")
+        xr, xc = x.clone().requires_grad_(True), x.clone().requires_grad_(True)
+        y, yc = model(xr), compiled(xc)
+        torch.testing.assert_close(yc, y, msg=f"step {step}")
+        yc.square().sum().backward()
+        y.square().sum().backward()
+        torch.testing.assert_close(xc.grad, xr.grad, msg=f"step {step}")

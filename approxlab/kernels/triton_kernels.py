@@ -13,8 +13,9 @@ output whatever the degree. A parameter gradient (a sum over all elements) is re
 programs with ``torch.sum`` (deterministic: fixed partition, no atomics).
 
 Constants that must keep the compute dtype (``omega``, ``scale``, ``1/(k+1)``) come in as tensors
-of that dtype, made once per value and device (``_const``: a host-to-device copy per call would wait
-for the stream), never as Python floats (Triton would pass those as float32).
+of that dtype made on the device by a fill (``_scalar``; a host-to-device copy per call would wait
+for the stream), never as Python floats (Triton would pass those as float32); ``1/(k+1)`` is divided
+in the kernel.
 
 Formulas (the same as :mod:`approxlab.kernels._numba`, the eager path is the reference):
 
@@ -31,22 +32,30 @@ PolyNorm and the safe rational are in :mod:`approxlab.kernels.triton_polynorm` a
 
 from __future__ import annotations
 
-import functools
-
 import torch
 import triton
 import triton.language as tl
 
+#: Elements per program and warps per program of the forward kernels ...
 BLOCK = 1024
+WARPS = 4
+#: ... and of the backward kernels, which also reduce the block once per parameter.
+BWD_BLOCK = 1024
+BWD_WARPS = 4
 
 
-def _grid(n: int) -> tuple[int]:
-    return (max(1, triton.cdiv(n, BLOCK)),)
+def _grid(n: int, block: int | None = None) -> tuple[int]:
+    return (max(1, triton.cdiv(n, BLOCK if block is None else block)),)
+
+
+def _bwd_grid(n: int) -> tuple[int]:
+    return _grid(n, BWD_BLOCK)
 
 
 def _empty_part(x: torch.Tensor, cols: int) -> torch.Tensor:
-    """Per-program partial sums; every program writes every column of its row, so no zero fill."""
-    return torch.empty((_grid(x.numel())[0], cols), dtype=torch.float64, device=x.device)
+    """Per-program partial sums of a backward kernel; every program writes every column of its
+    row, so no zero fill."""
+    return torch.empty((_bwd_grid(x.numel())[0], cols), dtype=torch.float64, device=x.device)
 
 
 def _outputs(sums: torch.Tensor, *pieces: tuple[slice, torch.dtype]) -> tuple[torch.Tensor, ...]:
@@ -64,23 +73,22 @@ def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
                             f"got {p.dtype} on {p.device}")
 
 
-@functools.lru_cache(maxsize=1024)
-def _const(values: tuple[float, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """A small constant tensor, made once per (values, dtype, device): ``torch.tensor(..., device=cuda)``
-    is a blocking host-to-device copy that waits for the stream, so it must not run on every call.
-    Callers only read it."""
-    return torch.tensor(values, dtype=dtype, device=device)
+def _scalar(v: float, x: torch.Tensor, dtype: torch.dtype | None = None) -> torch.Tensor:
+    """``v`` as a one-element tensor of x's dtype (or ``dtype``) on x's device, made by a fill kernel.
 
-
-def _scalar(v: float, x: torch.Tensor) -> torch.Tensor:
-    return _const((float(v),), x.dtype, x.device)
+    Not ``torch.tensor([v], device=cuda)``: that is a blocking host-to-device copy, which waits for
+    everything queued on the stream. Not cached either: a tensor kept from a call made while
+    ``torch.compile(mode="reduce-overhead")`` records a CUDA graph would belong to the graph's
+    memory pool.
+    """
+    return torch.full((1,), float(v), dtype=x.dtype if dtype is None else dtype, device=x.device)
 
 
 # ---- Hermite ------------------------------------------------------------------------------------------
 
 
 @triton.jit
-def _hermite_fwd(x_ptr, a_ptr, inv_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
+def _hermite_fwd(x_ptr, a_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
@@ -88,7 +96,7 @@ def _hermite_fwd(x_ptr, a_ptr, inv_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
     q = x
     acc = tl.load(a_ptr) + tl.load(a_ptr + 1) * x
     for k in range(1, n):
-        t = (x * q - qp) * tl.load(inv_ptr + k)
+        t = (x * q - qp) * (1.0 / tl.cast(k + 1, x.dtype))
         qp = q
         q = t
         acc += tl.load(a_ptr + k + 1) * t
@@ -96,7 +104,7 @@ def _hermite_fwd(x_ptr, a_ptr, inv_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def _hermite_bwd(x_ptr, a_ptr, inv_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexpr):
+def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexpr):
     """part row: sum g q_k, k = 0..n (a[n + 1] is read as 0)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
@@ -110,7 +118,7 @@ def _hermite_bwd(x_ptr, a_ptr, inv_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl
     q = x
     d = tl.load(a_ptr + 1) + tl.load(a_ptr + 2, mask=n >= 2, other=0.0) * x
     for k in range(1, n):
-        t = (x * q - qp) * tl.load(inv_ptr + k)
+        t = (x * q - qp) * (1.0 / tl.cast(k + 1, x.dtype))
         qp = q
         q = t
         tl.store(row + k + 1, tl.sum(g * t, axis=0).to(tl.float64))
@@ -118,8 +126,6 @@ def _hermite_bwd(x_ptr, a_ptr, inv_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl
     tl.store(gx_ptr + offs, g * d, mask=mask)
 
 
-def _inv(n: int, x: torch.Tensor) -> torch.Tensor:
-    return _const(tuple(1.0 / (i + 1) for i in range(max(n, 1))), x.dtype, x.device)
 
 
 def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
@@ -129,7 +135,7 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     if n == 0:
         return a[0].expand_as(x).clone(memory_format=torch.contiguous_format)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _hermite_fwd[_grid(x.numel())](x, a, _inv(n, x), out, x.numel(), n, BLOCK=BLOCK)
+    _hermite_fwd[_grid(x.numel())](x, a, out, x.numel(), n, BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -141,7 +147,7 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
         return torch.zeros_like(x, memory_format=torch.contiguous_format), g.sum().reshape(1).to(a.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, n + 1)
-    _hermite_bwd[_grid(x.numel())](x, a, _inv(n, x), g, gx, part, x.numel(), n, BLOCK=BLOCK)
+    _hermite_bwd[_bwd_grid(x.numel())](x, a, g, gx, part, x.numel(), n, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return gx, part.sum(0).to(a.dtype)
 
 
@@ -185,7 +191,7 @@ def polyrelu_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Ten
     """``b + sum_i w_i relu(x)^i``."""
     _check(x, w, b)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _polyrelu_fwd[_grid(x.numel())](x, w, b, out, x.numel(), w.numel(), BLOCK=BLOCK)
+    _polyrelu_fwd[_grid(x.numel())](x, w, b, out, x.numel(), w.numel(), BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -196,7 +202,7 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, r + 1)
-    _polyrelu_bwd[_grid(x.numel())](x, w, g, gx, part, x.numel(), r, BLOCK=BLOCK)
+    _polyrelu_bwd[_bwd_grid(x.numel())](x, w, g, gx, part, x.numel(), r, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return (gx, *_outputs(part.sum(0), (slice(1, None), w.dtype), (slice(0, 1), b.dtype)))
 
 
@@ -253,7 +259,7 @@ def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float)
     """``a_0 + sum_k a_k cos(k omega x) + b_k sin(k omega x)``."""
     _check(x, a, b)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _fourier_fwd[_grid(x.numel())](x, a, b, _scalar(omega, x), out, x.numel(), b.numel(), BLOCK=BLOCK)
+    _fourier_fwd[_grid(x.numel())](x, a, b, _scalar(omega, x), out, x.numel(), b.numel(), BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -264,7 +270,7 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     n = b.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 2 * n + 1)
-    _fourier_bwd[_grid(x.numel())](x, a, b, _scalar(omega, x), g, gx, part, x.numel(), n, BLOCK=BLOCK)
+    _fourier_bwd[_bwd_grid(x.numel())](x, a, b, _scalar(omega, x), g, gx, part, x.numel(), n, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return (gx, *_outputs(part.sum(0), (slice(0, n + 1), a.dtype), (slice(n + 1, None), b.dtype)))
 
 
@@ -317,7 +323,7 @@ def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -
     """``scale * max_k (c_k + p_k x)``."""
     _check(x, c, p)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _lines_fwd[_grid(x.numel())](x, c, p, _scalar(scale, x), out, x.numel(), c.numel(), BLOCK=BLOCK)
+    _lines_fwd[_grid(x.numel())](x, c, p, _scalar(scale, x), out, x.numel(), c.numel(), BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -328,7 +334,7 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     h = c.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 2 * h)
-    _lines_bwd[_grid(x.numel())](x, c, p, _scalar(scale, x), g, gx, part, x.numel(), h, BLOCK=BLOCK)
+    _lines_bwd[_bwd_grid(x.numel())](x, c, p, _scalar(scale, x), g, gx, part, x.numel(), h, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return (gx, *_outputs(part.sum(0), (slice(0, h), c.dtype), (slice(h, None), p.dtype)))
 
 
@@ -348,18 +354,19 @@ def _polyact_poly(x, c_ptr, r):
 
 
 @triton.jit
-def _polyact_fwd(x_ptr, c_ptr, lim_ptr, out_ptr, N, r, BLOCK: tl.constexpr):
+def _polyact_fwd(x_ptr, c_ptr, out_ptr, N, r, HI: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     u, du = _polyact_poly(x, c_ptr, r)
-    uc = tl.minimum(tl.maximum(u, tl.load(lim_ptr)), tl.load(lim_ptr + 1))
+    hi = tl.full((1,), HI, x.dtype)
+    uc = tl.minimum(tl.maximum(u, -hi), hi)
     uc = tl.where(u != u, u, uc)  # NaN propagates
     tl.store(out_ptr + offs, uc / (1.0 + tl.exp(-uc)), mask=mask)
 
 
 @triton.jit
-def _polyact_bwd(x_ptr, c_ptr, lim_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.constexpr):
+def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, part_ptr, N, r, HI: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g silu'(u) x^k, k = 0..r."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
@@ -367,8 +374,8 @@ def _polyact_bwd(x_ptr, c_ptr, lim_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
     u, du = _polyact_poly(x, c_ptr, r)
-    lo = tl.load(lim_ptr)
-    hi = tl.load(lim_ptr + 1)
+    hi = tl.full((1,), HI, x.dtype)
+    lo = -hi
     inside = (u >= lo) & (u <= hi)
     uc = tl.minimum(tl.maximum(u, lo), hi)
     sg = 1.0 / (1.0 + tl.exp(-uc))
@@ -382,9 +389,10 @@ def _polyact_bwd(x_ptr, c_ptr, lim_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl
         pw = pw * x
 
 
-def _polyact_limits(x: torch.Tensor) -> torch.Tensor:
-    fin = torch.finfo(x.dtype)
-    return _const((fin.min, fin.max), x.dtype, x.device)
+def _polyact_limit(x: torch.Tensor) -> float:
+    """The clamp bound of PolyAct: the largest finite value of x's dtype (a compile-time constant
+    of the kernel, built in x's dtype)."""
+    return float(torch.finfo(x.dtype).max)
 
 
 def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
@@ -393,7 +401,8 @@ def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     if c.numel() < 2:
         raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _polyact_fwd[_grid(x.numel())](x, c, _polyact_limits(x), out, x.numel(), c.numel() - 1, BLOCK=BLOCK)
+    _polyact_fwd[_grid(x.numel())](x, c, out, x.numel(), c.numel() - 1, HI=_polyact_limit(x), BLOCK=BLOCK,
+                                   num_warps=WARPS)
     return out
 
 
@@ -405,7 +414,8 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     r = c.numel() - 1
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, r + 1)
-    _polyact_bwd[_grid(x.numel())](x, c, _polyact_limits(x), g, gx, part, x.numel(), r, BLOCK=BLOCK)
+    _polyact_bwd[_bwd_grid(x.numel())](x, c, g, gx, part, x.numel(), r, HI=_polyact_limit(x), BLOCK=BWD_BLOCK,
+                                       num_warps=BWD_WARPS)
     return gx, part.sum(0).to(c.dtype)
 
 
@@ -418,4 +428,4 @@ KERNELS = {
     "polyact": (polyact_fwd, polyact_bwd),
 }
 
-__all__ = ["BLOCK", "KERNELS"]
+__all__ = ["BLOCK", "BWD_BLOCK", "BWD_WARPS", "KERNELS", "WARPS"]

@@ -14,13 +14,15 @@ import torch
 import triton
 import triton.language as tl
 
-from approxlab.kernels.triton_kernels import _check, _const, _outputs
+from approxlab.kernels.triton_kernels import _check, _outputs, _scalar
 
 
 # ---- PolyNorm: one program per row ------------------------------------------------------------------------
 
 #: Rows longer than this run the eager reference (one program holds a whole row in registers).
 MAX_ROW = 16384
+#: Warps per program (one program per row).
+WARPS = 4
 
 
 @triton.jit
@@ -98,8 +100,9 @@ def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) 
 
         return reference_forward("polynorm", x, w, b, eps)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    eps_t = _const((float(eps),), torch.float64, x.device)
-    _polynorm_fwd[(rows,)](x, w, b, eps_t, out, d, w.numel(), BLOCK_D=triton.next_power_of_2(d))
+    eps_t = _scalar(eps, x, torch.float64)
+    _polynorm_fwd[(rows,)](x, w, b, eps_t, out, d, w.numel(), BLOCK_D=triton.next_power_of_2(d),
+                               num_warps=WARPS)
     return out
 
 
@@ -115,8 +118,8 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = torch.empty((rows, r + 1), dtype=torch.float64, device=x.device)  # every column written
-    eps_t = _const((float(eps),), torch.float64, x.device)
-    _polynorm_bwd[(rows,)](x, w, eps_t, g, gx, part, d, r, BLOCK_D=triton.next_power_of_2(d))
+    eps_t = _scalar(eps, x, torch.float64)
+    _polynorm_bwd[(rows,)](x, w, eps_t, g, gx, part, d, r, BLOCK_D=triton.next_power_of_2(d), num_warps=WARPS)
     return (gx, *_outputs(part.sum(0), (slice(1, None), w.dtype), (slice(0, 1), b.dtype)))
 
 

@@ -8,7 +8,8 @@ import torch
 import triton
 import triton.language as tl
 
-from approxlab.kernels.triton_kernels import BLOCK, _check, _empty_part, _grid, _scalar
+from approxlab.kernels import triton_kernels as _tk
+from approxlab.kernels.triton_kernels import _bwd_grid, _check, _empty_part, _grid, _scalar
 
 
 # ---- safe / abs rational P / D on the scaled basis --------------------------------------------------------
@@ -143,7 +144,8 @@ def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     _check(x, a, b)
     ope, m1, n, big = _launch_args(x, a, b, eps)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _rational_fwd[_grid(x.numel())](x, a, b, ope, out, x.numel(), m1, n, big, SAFE=bool(safe), BLOCK=BLOCK)
+    _rational_fwd[_grid(x.numel())](x, a, b, ope, out, x.numel(), m1, n, big, SAFE=bool(safe), BLOCK=_tk.BLOCK,
+                                    num_warps=_tk.WARPS)
     return out
 
 
@@ -154,7 +156,8 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     ope, m1, n, big = _launch_args(x, a, b, eps)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 4 * (big + 1))
-    _rational_bwd[_grid(x.numel())](x, a, b, ope, g, gx, part, x.numel(), m1, n, big, SAFE=bool(safe), BLOCK=BLOCK)
+    _rational_bwd[_bwd_grid(x.numel())](x, a, b, ope, g, gx, part, x.numel(), m1, n, big, SAFE=bool(safe),
+                                        BLOCK=_tk.BWD_BLOCK, num_warps=_tk.BWD_WARPS)
     sums = part.view(-1, 2, 2, big + 1).sum(dim=(0, 2))  # (numerator / denominator, power)
     return gx, sums[0, :m1].to(a.dtype, copy=True), sums[1, 1: n + 1].to(b.dtype, copy=True)
 
