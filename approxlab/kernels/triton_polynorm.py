@@ -74,8 +74,8 @@ def _polynorm_bwd(x_ptr, w_ptr, eps_ptr, g_ptr, gx_ptr, part_ptr, d, r, BLOCK_D:
     for p in range(1, r + 1):
         yp = yq * y
         s2p = s2p * s64 * s64
-        ss = tl.sum((yp * yp).to(tl.float64), axis=0)
-        sgy = tl.sum((g * yp).to(tl.float64), axis=0)
+        # sum_j y_j^{2p} and sum_j g_j y_j^p in one reduction (one exchange between warps)
+        ss, sgy = tl.split(tl.sum(tl.join(yp * yp, g * yp).to(tl.float64), axis=0))
         rho = 1.0 / tl.sqrt(ss / d + eps / s2p)
         tl.store(prow + p, rho * sgy)
         wp = tl.load(w_ptr + p - 1).to(tl.float64)

@@ -124,12 +124,16 @@ def _rational_bwd(x_ptr, a_ptr, b_ptr, ope_ptr, g_ptr, gx_ptr, part_ptr, N_el, m
     for j in range(0, N + 1):
         e = tl.where(small, u, sn * u)
         eb = tl.abs(e) if SAFE else e
-        tl.store(row + j, tl.sum(tl.where(small, gd * e, 0.0), axis=0).to(tl.float64))
-        tl.store(row + (N + 1) + N - j, tl.sum(tl.where(small, 0.0, gd * e), axis=0).to(tl.float64))
-        s_lo = tl.sum(tl.where(small, grv * eb, 0.0), axis=0).to(tl.float64)
-        s_hi = tl.sum(tl.where(small, 0.0, grv * eb), axis=0).to(tl.float64)
-        tl.store(row + 2 * (N + 1) + j, s_lo * _den_sign(b_ptr, j, n, SAFE))
-        tl.store(row + 3 * (N + 1) + N - j, s_hi * _den_sign(b_ptr, N - j, n, SAFE))
+        ge = gd * e
+        gb = grv * eb * tl.where(small, _den_sign(b_ptr, j, n, SAFE), _den_sign(b_ptr, N - j, n, SAFE))
+        # the four sums in one reduction: [|x| <= 1, |x| > 1] x [numerator, denominator]
+        terms = tl.join(tl.join(tl.where(small, ge, 0.0), tl.where(small, 0.0, ge)),
+                        tl.join(tl.where(small, gb, 0.0), tl.where(small, 0.0, gb)))
+        sums = tl.sum(terms, axis=0)
+        side = tl.arange(0, 2)[:, None]  # 0: |x| <= 1 (power j), 1: |x| > 1 (power N - j)
+        kind = tl.arange(0, 2)[None, :]  # 0: numerator, 1: denominator
+        cols = kind * (2 * (N + 1)) + side * (N + 1) + tl.where(side == 0, j, N - j)
+        tl.store(row + cols, sums.to(tl.float64))
         u = u * z
 
 
