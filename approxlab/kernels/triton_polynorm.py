@@ -2,8 +2,10 @@
 
 One program per row of the last dimension, the row held in registers (rows longer than
 :data:`MAX_ROW` run the eager reference). Forward: the row scale ``s`` (max |x|, at least 1 when
-eps > 0), then ``r`` powers with their float64 row sums of squares. Backward: one pass over the
+eps > 0), then ``r`` powers with their row sums of squares (summed in the compute dtype, used in float64). Backward: one pass over the
 powers, the second-pass terms ``c2_p y^{2p-1}`` folded in as soon as ``sum_j g_j y_j^p`` is known;
+element-wise work and block sums in the compute dtype, the per-row scalars (``rho_p``, ``s^{2p}``,
+the coefficients) in float64;
 ``s`` is detached, as in the eager path (:func:`approxlab.activations.polycom.rms_normalized_powers`).
 The per-row parameter partials are summed on the host with ``torch.sum``.
 """
@@ -52,7 +54,7 @@ def _polynorm_fwd(x_ptr, w_ptr, b_ptr, eps_ptr, out_ptr, d, r, BLOCK_D: tl.const
     for p in range(1, r + 1):
         yp = yp * y
         s2p = s2p * s64 * s64
-        ss = tl.sum((yp * yp).to(tl.float64), axis=0)
+        ss = tl.sum(yp * yp, axis=0).to(tl.float64)  # |y| <= 1: a sum of d terms in [0, 1]
         rho = 1.0 / tl.sqrt(ss / d + eps / s2p)
         acc += (tl.load(w_ptr + p - 1) * rho).to(y.dtype) * yp
     tl.store(out_ptr + row * d + cols, acc, mask=mask)
@@ -68,22 +70,22 @@ def _polynorm_bwd(x_ptr, w_ptr, eps_ptr, g_ptr, gx_ptr, part_ptr, d, r, BLOCK_D:
     prow = part_ptr + row * (r + 1)
     tl.store(prow, tl.sum(g.to(tl.float64), axis=0))
     yq = tl.full(y.shape, 1.0, y.dtype)  # y^{p-1}
-    gy = tl.zeros(y.shape, tl.float64)
+    gy = tl.zeros(y.shape, y.dtype)
     s64 = s.to(tl.float64)
     s2p = s64 * 0.0 + 1.0
     for p in range(1, r + 1):
         yp = yq * y
         s2p = s2p * s64 * s64
         # sum_j y_j^{2p} and sum_j g_j y_j^p in one reduction (one exchange between warps)
-        ss, sgy = tl.split(tl.sum(tl.join(yp * yp, g * yp).to(tl.float64), axis=0))
+        ss, sgy = tl.split(tl.sum(tl.join(yp * yp, g * yp), axis=0).to(tl.float64))
         rho = 1.0 / tl.sqrt(ss / d + eps / s2p)
         tl.store(prow + p, rho * sgy)
         wp = tl.load(w_ptr + p - 1).to(tl.float64)
         c1 = wp * p * rho
         c2 = wp * rho * rho * rho * p * sgy / d
-        gy += c1 * (g * yq).to(tl.float64) - c2 * (yq * yp).to(tl.float64)
+        gy += c1.to(y.dtype) * (g * yq) - c2.to(y.dtype) * (yq * yp)
         yq = yp
-    tl.store(gx_ptr + row * d + cols, (gy / s64).to(y.dtype), mask=mask)
+    tl.store(gx_ptr + row * d + cols, gy / s, mask=mask)
 
 
 def _polynorm_shape(x: torch.Tensor) -> tuple[int, int]:
