@@ -4,7 +4,8 @@ For every family at degrees 3 and 32, ``(4096, 1024)`` float32, times the forwar
 kernel functions of :mod:`approxlab.kernels.triton_kernels` (``triton_polynorm``, ``triton_rational``)
 with ``triton.testing.do_bench_cudagraph`` (the calls captured in a CUDA graph and replayed, so the
 time is the GPU's alone, not the host's launch work; median) under each configuration of
-``BLOCK/WARPS`` (forward) and ``BWD_BLOCK/BWD_WARPS`` (backward), and checks that every configuration
+``BLOCK/WARPS`` (forward) and ``BWD_BLOCK/BWD_WARPS`` (backward) and unroll factor ``UNROLL`` of the
+degree loops, and checks that every configuration
 gives the same values and gradients as the first one (relative to their magnitude).
 
 Usage (on a CUDA machine)::
@@ -51,8 +52,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--degrees", default="3,32")
     ap.add_argument("--configs", default=",".join(f"{b}/{w}" for b, w in CONFIGS),
                     help="elements/warps per program, comma separated (the first is the reference)")
+    ap.add_argument("--unroll", default="1", help="unroll factors of the degree loops, comma separated")
     a = ap.parse_args(argv)
-    configs = [(int(c.split("/")[0]), int(c.split("/")[1])) for c in a.configs.split(",")]
+    configs = [(int(c.split("/")[0]), int(c.split("/")[1]), u) for c in a.configs.split(",")
+               for u in (int(v) for v in a.unroll.split(","))]
     kernels = triton_ops.load()
     assert kernels is not None, "triton is not installed"
     shape = [int(v) for v in a.shape.split(",")]
@@ -68,15 +71,15 @@ def main(argv: list[str] | None = None) -> None:
     t_gelu_b = bench(lambda: torch.ops.aten.gelu_backward(g, x))
     print(f"# {torch.cuda.get_device_name()} | shape {shape} float32 | GELU fwd {t_gelu * 1e3:.1f} us, "
           f"bwd {t_gelu_b * 1e3:.1f} us (CUDA-graph median)")
-    print(f"{'family':<10}{'deg':>4}  " + "".join(f"{f'{b}/{w} fwd':>13}{'bwd':>8}" for b, w in configs) + "   max rel diff")
+    print(f"{'family':<10}{'deg':>4}  " + "".join(f"{f'{b}/{w}/u{u} fwd':>15}{'bwd':>8}" for b, w, u in configs) + "   max rel diff")
     for fam in ["hermite", "fourier", "max_lines", "polyrelu", "polyact", "rational", "polynorm"]:
         fwd, bwd = kernels[fam]
         for d in [int(v) for v in a.degrees.split(",")]:
             params, consts = _params(fam, d, gen)
             params = tuple(p.cuda() for p in params)
             cells, ref, worst = [], None, 0.0
-            for block, warps in configs:
-                tk.BLOCK, tk.WARPS, tk.BWD_BLOCK, tk.BWD_WARPS = block, warps, block, warps
+            for block, warps, unroll in configs:
+                tk.BLOCK, tk.WARPS, tk.BWD_BLOCK, tk.BWD_WARPS, tk.UNROLL = block, warps, block, warps, unroll
                 triton_polynorm.WARPS = warps
                 out = [fwd(x, *params, *consts), *bwd(x, *params, *consts, g)]
                 if ref is None:
@@ -86,9 +89,9 @@ def main(argv: list[str] | None = None) -> None:
                         worst = max(worst, ((o - r).abs().max() / (r.abs().max() + 1e-30)).item())
                 tf = bench(lambda: fwd(x, *params, *consts))
                 tb = bench(lambda: bwd(x, *params, *consts, g))
-                cells.append(f"{tf * 1e3:>13.1f}{tb * 1e3:>8.1f}")
+                cells.append(f"{tf * 1e3:>15.1f}{tb * 1e3:>8.1f}")
             print(f"{fam:<10}{d:>4}  " + "".join(cells) + f"   {worst:.1e}")
-    tk.BLOCK, tk.WARPS, tk.BWD_BLOCK, tk.BWD_WARPS = 1024, 4, 1024, 4
+    tk.BLOCK, tk.WARPS, tk.BWD_BLOCK, tk.BWD_WARPS, tk.UNROLL = 1024, 4, 1024, 4, 1
 
 
 if __name__ == "__main__":

@@ -204,7 +204,8 @@ def test_kernels_compile_for_cuda(dtype: str, tmp_path: Path, monkeypatch: pytes
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # Triton's compile cache, not ~/.triton
     kernels = _jit_kernels()
     assert len(kernels) == 14
-    consts = {"BLOCK": 1024, "BLOCK_D": 256}
+    consts = {"BLOCK": 1024, "BLOCK_D": 256, "UNROLL": 2,
+              "HI": float(torch.finfo(torch.float32 if dtype == "fp32" else torch.float64).max)}
     for mod, name, fn in kernels:
         for safe in ((True, False) if mod == "triton_rational" else (None,)):
             sig, cex = {}, {}

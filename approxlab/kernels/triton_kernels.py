@@ -42,6 +42,8 @@ WARPS = 4
 #: ... and of the backward kernels, which also reduce the block once per parameter.
 BWD_BLOCK = 1024
 BWD_WARPS = 4
+#: Unroll factor of the degree loops (``tl.range(..., loop_unroll_factor=UNROLL)``).
+UNROLL = 1
 
 
 def _grid(n: int, block: int | None = None) -> tuple[int]:
@@ -88,14 +90,14 @@ def _scalar(v: float, x: torch.Tensor, dtype: torch.dtype | None = None) -> torc
 
 
 @triton.jit
-def _hermite_fwd(x_ptr, a_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
+def _hermite_fwd(x_ptr, a_ptr, out_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     qp = tl.full(x.shape, 1.0, x.dtype)
     q = x
     acc = tl.load(a_ptr) + tl.load(a_ptr + 1) * x
-    for k in range(1, n):
+    for k in tl.range(1, n, loop_unroll_factor=UNROLL):
         t = (x * q - qp) * (1.0 / tl.cast(k + 1, x.dtype))
         qp = q
         q = t
@@ -104,7 +106,7 @@ def _hermite_fwd(x_ptr, a_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
-def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexpr):
+def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, part_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g q_k, k = 0..n (a[n + 1] is read as 0)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
@@ -117,7 +119,7 @@ def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexp
     qp = tl.full(x.shape, 1.0, x.dtype)
     q = x
     d = tl.load(a_ptr + 1) + tl.load(a_ptr + 2, mask=n >= 2, other=0.0) * x
-    for k in range(1, n):
+    for k in tl.range(1, n, loop_unroll_factor=UNROLL):
         t = (x * q - qp) * (1.0 / tl.cast(k + 1, x.dtype))
         qp = q
         q = t
@@ -135,7 +137,7 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     if n == 0:
         return a[0].expand_as(x).clone(memory_format=torch.contiguous_format)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _hermite_fwd[_grid(x.numel())](x, a, out, x.numel(), n, BLOCK=BLOCK, num_warps=WARPS)
+    _hermite_fwd[_grid(x.numel())](x, a, out, x.numel(), n, UNROLL=UNROLL, BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -147,7 +149,7 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
         return torch.zeros_like(x, memory_format=torch.contiguous_format), g.sum().reshape(1).to(a.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, n + 1)
-    _hermite_bwd[_bwd_grid(x.numel())](x, a, g, gx, part, x.numel(), n, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
+    _hermite_bwd[_bwd_grid(x.numel())](x, a, g, gx, part, x.numel(), n, UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return gx, part.sum(0).to(a.dtype)
 
 
@@ -155,19 +157,19 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
 
 
 @triton.jit
-def _polyrelu_fwd(x_ptr, w_ptr, b_ptr, out_ptr, N, r, BLOCK: tl.constexpr):
+def _polyrelu_fwd(x_ptr, w_ptr, b_ptr, out_ptr, N, r, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     rr = tl.where(x <= 0, 0.0, x).to(x.dtype)  # NaN stays NaN, as in torch.relu
     acc = tl.load(w_ptr + r - 1) * rr
-    for ii in range(0, r - 1):
+    for ii in tl.range(0, r - 1, loop_unroll_factor=UNROLL):
         acc = (acc + tl.load(w_ptr + r - 2 - ii)) * rr
     tl.store(out_ptr + offs, acc + tl.load(b_ptr), mask=mask)
 
 
 @triton.jit
-def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.constexpr):
+def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, part_ptr, N, r, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g, then sum g relu(x)^i (i = 1..r)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
@@ -179,7 +181,7 @@ def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, part_ptr, N, r, BLOCK: tl.constex
     tl.store(row, tl.sum(g, axis=0).to(tl.float64))
     pw = tl.full(x.shape, 1.0, x.dtype)
     d = tl.zeros(x.shape, x.dtype)
-    for i in range(1, r + 1):
+    for i in tl.range(1, r + 1, loop_unroll_factor=UNROLL):
         d += (tl.load(w_ptr + i - 1) * i) * pw
         pw = pw * rr
         tl.store(row + i, tl.sum(g * pw, axis=0).to(tl.float64))
@@ -191,7 +193,7 @@ def polyrelu_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Ten
     """``b + sum_i w_i relu(x)^i``."""
     _check(x, w, b)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _polyrelu_fwd[_grid(x.numel())](x, w, b, out, x.numel(), w.numel(), BLOCK=BLOCK, num_warps=WARPS)
+    _polyrelu_fwd[_grid(x.numel())](x, w, b, out, x.numel(), w.numel(), UNROLL=UNROLL, BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -202,7 +204,7 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, r + 1)
-    _polyrelu_bwd[_bwd_grid(x.numel())](x, w, g, gx, part, x.numel(), r, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
+    _polyrelu_bwd[_bwd_grid(x.numel())](x, w, g, gx, part, x.numel(), r, UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return (gx, *_outputs(part.sum(0), (slice(1, None), w.dtype), (slice(0, 1), b.dtype)))
 
 
@@ -210,7 +212,7 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
 
 
 @triton.jit
-def _fourier_fwd(x_ptr, a_ptr, b_ptr, om_ptr, out_ptr, N, n, BLOCK: tl.constexpr):
+def _fourier_fwd(x_ptr, a_ptr, b_ptr, om_ptr, out_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
@@ -220,7 +222,7 @@ def _fourier_fwd(x_ptr, a_ptr, b_ptr, om_ptr, out_ptr, N, n, BLOCK: tl.constexpr
     c = c1
     s = s1
     acc = tl.zeros(x.shape, x.dtype) + tl.load(a_ptr)
-    for k in range(1, n + 1):
+    for k in tl.range(1, n + 1, loop_unroll_factor=UNROLL):
         acc += tl.load(a_ptr + k) * c + tl.load(b_ptr + k - 1) * s
         cn = c * c1 - s * s1
         s = s * c1 + c * s1
@@ -229,7 +231,7 @@ def _fourier_fwd(x_ptr, a_ptr, b_ptr, om_ptr, out_ptr, N, n, BLOCK: tl.constexpr
 
 
 @triton.jit
-def _fourier_bwd(x_ptr, a_ptr, b_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLOCK: tl.constexpr):
+def _fourier_bwd(x_ptr, a_ptr, b_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g, sum g cos(k w x), sum g sin(k w x) (k = 1..n)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
@@ -245,7 +247,7 @@ def _fourier_bwd(x_ptr, a_ptr, b_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, BLO
     d = tl.zeros(x.shape, x.dtype)
     row = part_ptr + pid * (2 * n + 1)
     tl.store(row, tl.sum(g, axis=0).to(tl.float64))
-    for k in range(1, n + 1):
+    for k in tl.range(1, n + 1, loop_unroll_factor=UNROLL):
         d += (tl.load(b_ptr + k - 1) * k) * c - (tl.load(a_ptr + k) * k) * s
         # both sums in one reduction (one exchange between warps instead of two): columns k, n + k
         sums = tl.sum(tl.join(g * c, g * s), axis=0)
@@ -260,7 +262,7 @@ def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float)
     """``a_0 + sum_k a_k cos(k omega x) + b_k sin(k omega x)``."""
     _check(x, a, b)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _fourier_fwd[_grid(x.numel())](x, a, b, _scalar(omega, x), out, x.numel(), b.numel(), BLOCK=BLOCK, num_warps=WARPS)
+    _fourier_fwd[_grid(x.numel())](x, a, b, _scalar(omega, x), out, x.numel(), b.numel(), UNROLL=UNROLL, BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -271,7 +273,7 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     n = b.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 2 * n + 1)
-    _fourier_bwd[_bwd_grid(x.numel())](x, a, b, _scalar(omega, x), g, gx, part, x.numel(), n, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
+    _fourier_bwd[_bwd_grid(x.numel())](x, a, b, _scalar(omega, x), g, gx, part, x.numel(), n, UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return (gx, *_outputs(part.sum(0), (slice(0, n + 1), a.dtype), (slice(n + 1, None), b.dtype)))
 
 
@@ -279,11 +281,11 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
 
 
 @triton.jit
-def _lines_best(x, c_ptr, p_ptr, h):
+def _lines_best(x, c_ptr, p_ptr, h, UNROLL: tl.constexpr):
     best = tl.load(c_ptr) + tl.load(p_ptr) * x
     slope = tl.zeros(x.shape, x.dtype) + tl.load(p_ptr)
     arg = tl.zeros(x.shape, tl.int32)
-    for k in range(1, h):
+    for k in tl.range(1, h, loop_unroll_factor=UNROLL):
         pk = tl.load(p_ptr + k)
         v = tl.load(c_ptr + k) + pk * x
         up = (v > best) | ((v == best) & (pk < slope))
@@ -294,27 +296,27 @@ def _lines_best(x, c_ptr, p_ptr, h):
 
 
 @triton.jit
-def _lines_fwd(x_ptr, c_ptr, p_ptr, sc_ptr, out_ptr, N, h, BLOCK: tl.constexpr):
+def _lines_fwd(x_ptr, c_ptr, p_ptr, sc_ptr, out_ptr, N, h, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    best, slope, arg = _lines_best(x, c_ptr, p_ptr, h)
+    best, slope, arg = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
     tl.store(out_ptr + offs, tl.load(sc_ptr) * best, mask=mask)
 
 
 @triton.jit
-def _lines_bwd(x_ptr, c_ptr, p_ptr, sc_ptr, g_ptr, gx_ptr, part_ptr, N, h, BLOCK: tl.constexpr):
+def _lines_bwd(x_ptr, c_ptr, p_ptr, sc_ptr, g_ptr, gx_ptr, part_ptr, N, h, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum of g scale where line k is active (k < h), of g scale x (h + k)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
-    best, slope, arg = _lines_best(x, c_ptr, p_ptr, h)
+    best, slope, arg = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
     gsc = g * tl.load(sc_ptr)
     tl.store(gx_ptr + offs, gsc * slope, mask=mask)
     row = part_ptr + pid * (2 * h)
-    for k in range(0, h):
+    for k in tl.range(0, h, loop_unroll_factor=UNROLL):
         w = tl.where(arg == k, gsc, 0.0).to(x.dtype)
         sums = tl.sum(tl.join(w, w * x), axis=0)  # columns k and h + k, one reduction
         tl.store(row + k + h * tl.arange(0, 2), sums.to(tl.float64))
@@ -324,7 +326,7 @@ def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -
     """``scale * max_k (c_k + p_k x)``."""
     _check(x, c, p)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _lines_fwd[_grid(x.numel())](x, c, p, _scalar(scale, x), out, x.numel(), c.numel(), BLOCK=BLOCK, num_warps=WARPS)
+    _lines_fwd[_grid(x.numel())](x, c, p, _scalar(scale, x), out, x.numel(), c.numel(), UNROLL=UNROLL, BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -335,7 +337,7 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     h = c.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 2 * h)
-    _lines_bwd[_bwd_grid(x.numel())](x, c, p, _scalar(scale, x), g, gx, part, x.numel(), h, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
+    _lines_bwd[_bwd_grid(x.numel())](x, c, p, _scalar(scale, x), g, gx, part, x.numel(), h, UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return (gx, *_outputs(part.sum(0), (slice(0, h), c.dtype), (slice(h, None), p.dtype)))
 
 
@@ -343,11 +345,11 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
 
 
 @triton.jit
-def _polyact_poly(x, c_ptr, r):
+def _polyact_poly(x, c_ptr, r, UNROLL: tl.constexpr):
     """(poly(x), poly'(x)) by Horner; the derivative's coefficients k c_k are formed here."""
     u = tl.load(c_ptr + r) * x
     du = tl.zeros(x.shape, x.dtype) + tl.load(c_ptr + r) * r
-    for ii in range(0, r - 1):
+    for ii in tl.range(0, r - 1, loop_unroll_factor=UNROLL):
         k = r - 1 - ii
         u = (u + tl.load(c_ptr + k)) * x
         du = du * x + tl.load(c_ptr + k) * k
@@ -355,11 +357,11 @@ def _polyact_poly(x, c_ptr, r):
 
 
 @triton.jit
-def _polyact_fwd(x_ptr, c_ptr, out_ptr, N, r, HI: tl.constexpr, BLOCK: tl.constexpr):
+def _polyact_fwd(x_ptr, c_ptr, out_ptr, N, r, HI: tl.constexpr, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    u, du = _polyact_poly(x, c_ptr, r)
+    u, du = _polyact_poly(x, c_ptr, r, UNROLL)
     hi = tl.full((1,), HI, x.dtype)
     uc = tl.minimum(tl.maximum(u, -hi), hi)
     uc = tl.where(u != u, u, uc)  # NaN propagates
@@ -367,14 +369,14 @@ def _polyact_fwd(x_ptr, c_ptr, out_ptr, N, r, HI: tl.constexpr, BLOCK: tl.conste
 
 
 @triton.jit
-def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, part_ptr, N, r, HI: tl.constexpr, BLOCK: tl.constexpr):
+def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, part_ptr, N, r, HI: tl.constexpr, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g silu'(u) x^k, k = 0..r."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
-    u, du = _polyact_poly(x, c_ptr, r)
+    u, du = _polyact_poly(x, c_ptr, r, UNROLL)
     hi = tl.full((1,), HI, x.dtype)
     lo = -hi
     inside = (u >= lo) & (u <= hi)
@@ -385,7 +387,7 @@ def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, part_ptr, N, r, HI: tl.constexpr, 
     tl.store(gx_ptr + offs, gu * du, mask=mask)
     row = part_ptr + pid * (r + 1)
     pw = tl.full(x.shape, 1.0, x.dtype)
-    for k in range(0, r + 1):
+    for k in tl.range(0, r + 1, loop_unroll_factor=UNROLL):
         tl.store(row + k, tl.sum(gu * pw, axis=0).to(tl.float64))
         pw = pw * x
 
@@ -402,7 +404,7 @@ def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     if c.numel() < 2:
         raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _polyact_fwd[_grid(x.numel())](x, c, out, x.numel(), c.numel() - 1, HI=_polyact_limit(x), BLOCK=BLOCK,
+    _polyact_fwd[_grid(x.numel())](x, c, out, x.numel(), c.numel() - 1, HI=_polyact_limit(x), UNROLL=UNROLL, BLOCK=BLOCK,
                                    num_warps=WARPS)
     return out
 
@@ -415,7 +417,7 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     r = c.numel() - 1
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, r + 1)
-    _polyact_bwd[_bwd_grid(x.numel())](x, c, g, gx, part, x.numel(), r, HI=_polyact_limit(x), BLOCK=BWD_BLOCK,
+    _polyact_bwd[_bwd_grid(x.numel())](x, c, g, gx, part, x.numel(), r, HI=_polyact_limit(x), UNROLL=UNROLL, BLOCK=BWD_BLOCK,
                                        num_warps=BWD_WARPS)
     return gx, part.sum(0).to(c.dtype)
 
@@ -429,4 +431,4 @@ KERNELS = {
     "polyact": (polyact_fwd, polyact_bwd),
 }
 
-__all__ = ["BLOCK", "BWD_BLOCK", "BWD_WARPS", "KERNELS", "WARPS"]
+__all__ = ["BLOCK", "BWD_BLOCK", "BWD_WARPS", "KERNELS", "UNROLL", "WARPS"]
