@@ -114,17 +114,20 @@ def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, part_ptr, N, n, UNROLL: tl.constex
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
     row = part_ptr + pid * (n + 1)
-    tl.store(row, tl.sum(g, axis=0).to(tl.float64))
-    tl.store(row + 1, tl.sum(g * x, axis=0).to(tl.float64))
+    two = tl.arange(0, 2)
+    tl.store(row + two, tl.sum(tl.join(g, g * x), axis=0).to(tl.float64))
     qp = tl.full(x.shape, 1.0, x.dtype)
     q = x
     d = tl.load(a_ptr + 1) + tl.load(a_ptr + 2, mask=n >= 2, other=0.0) * x
-    for k in tl.range(1, n, loop_unroll_factor=UNROLL):
-        t = (x * q - qp) * (1.0 / tl.cast(k + 1, x.dtype))
-        qp = q
-        q = t
-        tl.store(row + k + 1, tl.sum(g * t, axis=0).to(tl.float64))
-        d += tl.load(a_ptr + k + 2, mask=k + 2 <= n, other=0.0) * t
+    # two degrees per pass, their two sums in one reduction; past n the second is computed, never used
+    for k in tl.range(1, n, 2, loop_unroll_factor=UNROLL):
+        t1 = (x * q - qp) * (1.0 / tl.cast(k + 1, x.dtype))  # q_{k+1}
+        t2 = (x * t1 - q) * (1.0 / tl.cast(k + 2, x.dtype))  # q_{k+2}
+        qp = t1
+        q = t2
+        tl.store(row + k + 1 + two, tl.sum(tl.join(g * t1, g * t2), axis=0).to(tl.float64), mask=k + 1 + two <= n)
+        d += tl.load(a_ptr + k + 2, mask=k + 2 <= n, other=0.0) * t1
+        d += tl.where(k + 3 <= n, tl.load(a_ptr + k + 3, mask=k + 3 <= n, other=0.0) * t2, 0.0)
     tl.store(gx_ptr + offs, g * d, mask=mask)
 
 
@@ -181,10 +184,15 @@ def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, part_ptr, N, r, UNROLL: tl.conste
     tl.store(row, tl.sum(g, axis=0).to(tl.float64))
     pw = tl.full(x.shape, 1.0, x.dtype)
     d = tl.zeros(x.shape, x.dtype)
-    for i in tl.range(1, r + 1, loop_unroll_factor=UNROLL):
+    two = tl.arange(0, 2)
+    # two powers per pass, their two sums in one reduction; past r the second is computed, never used
+    for i in tl.range(1, r + 1, 2, loop_unroll_factor=UNROLL):
+        p1 = pw * rr  # relu(x)^i
+        p2 = p1 * rr
         d += (tl.load(w_ptr + i - 1) * i) * pw
-        pw = pw * rr
-        tl.store(row + i, tl.sum(g * pw, axis=0).to(tl.float64))
+        d += tl.where(i + 1 <= r, (tl.load(w_ptr + i, mask=i + 1 <= r, other=0.0) * (i + 1)) * p1, 0.0)
+        tl.store(row + i + two, tl.sum(tl.join(g * p1, g * p2), axis=0).to(tl.float64), mask=i + two <= r)
+        pw = p2
     gx = tl.where(x > 0, g * d, tl.where(x <= 0, 0.0, x).to(x.dtype))
     tl.store(gx_ptr + offs, gx, mask=mask)
 
@@ -387,9 +395,11 @@ def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, part_ptr, N, r, HI: tl.constexpr, 
     tl.store(gx_ptr + offs, gu * du, mask=mask)
     row = part_ptr + pid * (r + 1)
     pw = tl.full(x.shape, 1.0, x.dtype)
-    for k in tl.range(0, r + 1, loop_unroll_factor=UNROLL):
-        tl.store(row + k, tl.sum(gu * pw, axis=0).to(tl.float64))
-        pw = pw * x
+    two = tl.arange(0, 2)
+    for k in tl.range(0, r + 1, 2, loop_unroll_factor=UNROLL):  # two powers per reduction
+        p2 = pw * x
+        tl.store(row + k + two, tl.sum(tl.join(gu * pw, gu * p2), axis=0).to(tl.float64), mask=k + two <= r)
+        pw = p2 * x
 
 
 def _polyact_limit(x: torch.Tensor) -> float:
