@@ -9,8 +9,11 @@ Layout (every elementwise family): one program per ``BLOCK`` contiguous elements
 the degree loop runs inside the program ("degree outer, elements of the block inner") with the
 coefficients loaded as scalars, so memory traffic is one read of ``x`` (and ``g``) and one write per
 output whatever the degree. A parameter gradient (a sum over all elements) is reduced per program
-(``tl.sum`` of the block in the compute dtype, a tree of depth log2(BLOCK)) into the float64 ``part[program, k]``; the host sums ``part`` over
-programs with ``torch.sum`` (deterministic: fixed partition, no atomics).
+(``tl.sum`` of the block in the compute dtype, a tree of depth log2(BLOCK)) into the float64
+``part[program, k]``; the host sums ``part`` over programs with ``torch.sum`` (deterministic: fixed
+partition, no atomics). Sums that a pass produces together (a cosine and a sine, two consecutive
+degrees) go through one reduction of the joined pair (``tl.join``): the exchange between warps, which
+dominates a reduction's cost on a GPU, then happens once for both.
 
 Constants that must keep the compute dtype (``omega``, ``scale``, ``1/(k+1)``) come in as tensors
 of that dtype made on the device by a fill (``_scalar``; a host-to-device copy per call would wait
@@ -152,7 +155,8 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
         return torch.zeros_like(x, memory_format=torch.contiguous_format), g.sum().reshape(1).to(a.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, n + 1)
-    _hermite_bwd[_bwd_grid(x.numel())](x, a, g, gx, part, x.numel(), n, UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
+    _hermite_bwd[_bwd_grid(x.numel())](x, a, g, gx, part, x.numel(), n,
+                                       UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return gx, part.sum(0).to(a.dtype)
 
 
@@ -212,7 +216,8 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, r + 1)
-    _polyrelu_bwd[_bwd_grid(x.numel())](x, w, g, gx, part, x.numel(), r, UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
+    _polyrelu_bwd[_bwd_grid(x.numel())](x, w, g, gx, part, x.numel(), r,
+                                        UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return (gx, *_outputs(part.sum(0), (slice(1, None), w.dtype), (slice(0, 1), b.dtype)))
 
 
@@ -270,7 +275,8 @@ def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float)
     """``a_0 + sum_k a_k cos(k omega x) + b_k sin(k omega x)``."""
     _check(x, a, b)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _fourier_fwd[_grid(x.numel())](x, a, b, _scalar(omega, x), out, x.numel(), b.numel(), UNROLL=UNROLL, BLOCK=BLOCK, num_warps=WARPS)
+    _fourier_fwd[_grid(x.numel())](x, a, b, _scalar(omega, x), out, x.numel(), b.numel(),
+                                   UNROLL=UNROLL, BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -281,7 +287,8 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     n = b.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 2 * n + 1)
-    _fourier_bwd[_bwd_grid(x.numel())](x, a, b, _scalar(omega, x), g, gx, part, x.numel(), n, UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
+    _fourier_bwd[_bwd_grid(x.numel())](x, a, b, _scalar(omega, x), g, gx, part, x.numel(), n,
+                                       UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return (gx, *_outputs(part.sum(0), (slice(0, n + 1), a.dtype), (slice(n + 1, None), b.dtype)))
 
 
@@ -334,7 +341,8 @@ def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -
     """``scale * max_k (c_k + p_k x)``."""
     _check(x, c, p)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _lines_fwd[_grid(x.numel())](x, c, p, _scalar(scale, x), out, x.numel(), c.numel(), UNROLL=UNROLL, BLOCK=BLOCK, num_warps=WARPS)
+    _lines_fwd[_grid(x.numel())](x, c, p, _scalar(scale, x), out, x.numel(), c.numel(),
+                                 UNROLL=UNROLL, BLOCK=BLOCK, num_warps=WARPS)
     return out
 
 
@@ -345,7 +353,8 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     h = c.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, 2 * h)
-    _lines_bwd[_bwd_grid(x.numel())](x, c, p, _scalar(scale, x), g, gx, part, x.numel(), h, UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
+    _lines_bwd[_bwd_grid(x.numel())](x, c, p, _scalar(scale, x), g, gx, part, x.numel(), h,
+                                     UNROLL=UNROLL, BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
     return (gx, *_outputs(part.sum(0), (slice(0, h), c.dtype), (slice(h, None), p.dtype)))
 
 
@@ -377,7 +386,8 @@ def _polyact_fwd(x_ptr, c_ptr, out_ptr, N, r, HI: tl.constexpr, UNROLL: tl.const
 
 
 @triton.jit
-def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, part_ptr, N, r, HI: tl.constexpr, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, part_ptr, N, r,
+                 HI: tl.constexpr, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g silu'(u) x^k, k = 0..r."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
@@ -414,7 +424,8 @@ def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     if c.numel() < 2:
         raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _polyact_fwd[_grid(x.numel())](x, c, out, x.numel(), c.numel() - 1, HI=_polyact_limit(x), UNROLL=UNROLL, BLOCK=BLOCK,
+    _polyact_fwd[_grid(x.numel())](x, c, out, x.numel(), c.numel() - 1, HI=_polyact_limit(x),
+                                   UNROLL=UNROLL, BLOCK=BLOCK,
                                    num_warps=WARPS)
     return out
 
@@ -427,7 +438,8 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     r = c.numel() - 1
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _empty_part(x, r + 1)
-    _polyact_bwd[_bwd_grid(x.numel())](x, c, g, gx, part, x.numel(), r, HI=_polyact_limit(x), UNROLL=UNROLL, BLOCK=BWD_BLOCK,
+    _polyact_bwd[_bwd_grid(x.numel())](x, c, g, gx, part, x.numel(), r, HI=_polyact_limit(x),
+                                       UNROLL=UNROLL, BLOCK=BWD_BLOCK,
                                        num_warps=BWD_WARPS)
     return gx, part.sum(0).to(c.dtype)
 
