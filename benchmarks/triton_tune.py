@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     configs = [(int(c.split("/")[0]), int(c.split("/")[1]), u) for c in a.configs.split(",")
                for u in (int(v) for v in a.unroll.split(","))]
     kernels = triton_ops.load()
+    default_unroll = dict(tk.UNROLL)
     assert kernels is not None, "triton is not installed"
     shape = [int(v) for v in a.shape.split(",")]
     gen = torch.Generator().manual_seed(0)
@@ -79,7 +80,8 @@ def main(argv: list[str] | None = None) -> None:
             params = tuple(p.cuda() for p in params)
             cells, ref, worst = [], None, 0.0
             for block, warps, unroll in configs:
-                tk.BLOCK, tk.WARPS, tk.BWD_BLOCK, tk.BWD_WARPS, tk.UNROLL = block, warps, block, warps, unroll
+                tk.BLOCK, tk.WARPS, tk.BWD_BLOCK, tk.BWD_WARPS = block, warps, block, warps
+                tk.UNROLL = dict.fromkeys(default_unroll, unroll)
                 triton_polynorm.WARPS = warps
                 out = [fwd(x, *params, *consts), *bwd(x, *params, *consts, g)]
                 if ref is None:
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
                 tb = bench(lambda: bwd(x, *params, *consts, g))
                 cells.append(f"{tf * 1e3:>15.1f}{tb * 1e3:>8.1f}")
             print(f"{fam:<10}{d:>4}  " + "".join(cells) + f"   {worst:.1e}")
-    tk.BLOCK, tk.WARPS, tk.BWD_BLOCK, tk.BWD_WARPS, tk.UNROLL = 1024, 4, 1024, 4, 1
+    tk.BLOCK, tk.WARPS, tk.BWD_BLOCK, tk.BWD_WARPS, tk.UNROLL = 1024, 4, 1024, 4, default_unroll
 
 
 if __name__ == "__main__":
