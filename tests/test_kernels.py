@@ -410,3 +410,24 @@ def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
     big = want32 < np.finfo(np.float32).max
     ulp = np.spacing(want32[fin & big].astype(np.float32)).astype(np.float64)
     assert (np.abs(e32[fin & big] - want32[fin & big]) <= 2 * ulp + 1.5e-45).all()
+
+
+def test_direct_op_calls_are_differentiable() -> None:
+    """``torch.ops.approxlab.<name>`` called directly (not through a zoo module) has the same
+    first and second derivatives: its Autograd kernel routes through the autograd Function. Without
+    it torch only warned ("may lead to silently incorrect behavior") and backprop gave no gradient."""
+    import warnings
+
+    from approxlab.kernels import ops  # noqa: F401  (registers the ops)
+
+    gen = torch.Generator().manual_seed(5)
+    x = torch.randn(7, generator=gen, dtype=torch.float64, requires_grad=True)
+    a = torch.randn(4, generator=gen, dtype=torch.float64, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = torch.ops.approxlab.hermite(x, a)
+        assert y.grad_fn is not None
+        assert torch.autograd.gradcheck(lambda x, a: torch.ops.approxlab.hermite(x, a), (x, a))
+        assert torch.autograd.gradgradcheck(lambda x, a: torch.ops.approxlab.hermite(x, a), (x, a))
+    with torch.no_grad():  # no grad needed: straight to the kernel, no graph
+        assert torch.ops.approxlab.hermite(x, a).grad_fn is None

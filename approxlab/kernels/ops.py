@@ -174,7 +174,7 @@ def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOv
         def forward(ctx, *inputs):  # type: ignore[no-untyped-def, override]
             ctx.save_for_backward(*inputs[: 1 + n_p])
             ctx.consts = tuple(inputs[1 + n_p:])
-            return fwd_op(*inputs)
+            return fwd_op(*inputs)  # grad mode is off here: the Autograd kernel below passes it on
 
         @staticmethod
         def backward(ctx, g):  # type: ignore[no-untyped-def, override]
@@ -182,6 +182,20 @@ def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOv
             grads = Backward.apply(*args) if torch.is_grad_enabled() else bwd_op(*args)
             return (*[gr if need else None for gr, need in zip(grads, ctx.needs_input_grad)], *([None] * n_c))
 
+    def differentiable(function: type[torch.autograd.Function], op: torch._ops.OpOverload) -> Callable[..., object]:
+        def autograd_kernel(*args: object) -> object:
+            """A direct call of the op (``torch.ops.approxlab.<name>``) is differentiable too: with
+            grad mode on and an input that requires grad it goes through the Function; otherwise
+            (inside the Function, or no grad needed) straight to the device kernel."""
+            if torch.is_grad_enabled() and any(isinstance(t, torch.Tensor) and t.requires_grad for t in args):
+                return function.apply(*args)
+            with torch._C._AutoDispatchBelowAutograd():
+                return op(*args)
+
+        return autograd_kernel
+
+    _LIB.impl(f.name, differentiable(Forward, fwd_op), "Autograd")
+    _LIB.impl(f"{f.name}_bwd", differentiable(Backward, bwd_op), "Autograd")
     Forward.__name__ = Forward.__qualname__ = f"{f.name}_function"
     Backward.__name__ = Backward.__qualname__ = f"{f.name}_bwd_function"
     return Forward, fwd_op, bwd_op
