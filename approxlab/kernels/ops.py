@@ -1,6 +1,7 @@
 """The zoo kernels as torch custom ops (``torch.ops.approxlab.*``), with fake (meta) kernels and
 autograd Functions around them, so ``torch.compile`` traces them without graph breaks and
-``torch.export`` works.
+``torch.export`` works. The Functions are also the ops' Autograd kernels: a direct
+``torch.ops.approxlab.<family>(...)`` call is differentiable as well.
 
 Every family registers two ops:
 
