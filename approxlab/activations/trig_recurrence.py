@@ -87,9 +87,17 @@ def _harmonics_into(theta: torch.Tensor, rows: list[torch.Tensor], n: int) -> No
         torch.mul(s[k - 1], c1, out=s[k]).addcmul_(c[k - 1], s1)  # s_{k+1} = s_k c_1 + c_k s_1
 
 
-def _block_chunk(n: int) -> int:
+#: Most elements of the ``(2n, chunk)`` harmonics block on a GPU (128 MB in float32), where every
+#: op of a block is a kernel launch: with the CPU's block a (4096, 1024) input took 64 blocks, about
+#: 1600 launches and 25 ms per forward + backward on an H100.
+CUDA_BLOCK_ELEMENTS: int = 1 << 25
+
+
+def _block_chunk(n: int, device: torch.device | None = None) -> int:
     """Chunk length: long enough to amortise the per-op overhead, short enough that the
-    ``(2n, chunk)`` harmonics block stays at most 2^21 elements."""
+    ``(2n, chunk)`` harmonics block stays at most 2^21 elements (2^25 on a GPU)."""
+    if device is not None and device.type == "cuda":
+        return max(1 << 14, CUDA_BLOCK_ELEMENTS // (2 * n))
     return max(1 << 14, min(CHUNK, (1 << 20) // n))
 
 
@@ -97,7 +105,7 @@ def _blocks(xf: torch.Tensor, n: int, omega: float):  # type: ignore[no-untyped-
     """Yield ``(slice, block)`` over the flat ``xf``: ``block`` is a ``(2n, len)`` tensor holding
     cos(k omega x), k = 1..n, then sin(k omega x), for the elements in ``slice``. The block is one
     reused buffer (memory bounded independently of ``xf``), overwritten at the next step."""
-    m = max(1, min(_block_chunk(n), xf.numel()))
+    m = max(1, min(_block_chunk(n, xf.device), xf.numel()))
     buf = torch.empty(2 * n, m, dtype=xf.dtype, device=xf.device)
     theta_buf = torch.empty(m, dtype=xf.dtype, device=xf.device) if omega != 1.0 else None
     rows = list(buf.unbind(0))
