@@ -8,8 +8,10 @@ the target's kink set (:data:`DELTAS`). Two protocols: a random start (Adam on t
 the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class, embedded at width m
 by splitting each construction neuron into copies whose output weights sum to its own (an exact width-m
 member of the class), every parameter perturbed by relative noise s (``noises``), retrained by
-Levenberg-Marquardt on the value loss (float64, :func:`~approxlab.expressivity.train.batched_lm`; see
-:func:`~approxlab.expressivity.constructions.perturbed_start` and docs/guide/probes.md for why this
+Levenberg-Marquardt on the value loss (float64, :func:`~approxlab.expressivity.train.batched_lm`), a
+run that stops above training loss 1e-12 perturbed again by s from where it stopped and retrained, up to
+``perturb_restarts`` times, keeping the lowest loss (:func:`~approxlab.expressivity.train.lm_restarts`;
+see :func:`~approxlab.expressivity.constructions.perturbed_start` and docs/guide/probes.md for why this
 protocol). Every row carries the bound the paper
 states for its class (:func:`paper_bound`); the exact constructions (and the ReLU staircase for T_LA)
 are measured too (rows with ``construction`` set). The sweep store keeps one run per network; a
@@ -319,6 +321,11 @@ def network_configs(type: str, target: str, widths: Sequence[int] = (1, 2, 4, 8)
                     lam: float = 1.0, *, classes: str | Sequence[str] = "all", noises: Sequence[float] = (),
                     random_start: bool = True, **extra: Any) -> list[dict[str, Any]]:
     """One config per network: (class, width, seed) x (random start, and each perturbation size s).
+
+    ``extra`` holds the settings of :data:`DEFAULTS` to change, and ``perturb_restarts`` (default 0 here,
+    3 from the CLI): how many Levenberg-Marquardt restarts a perturbed run still above training loss 1e-12
+    may make (:func:`~approxlab.expressivity.train.lm_restarts`). It enters a config only where it is
+    > 0 and the start is perturbed, so the configs (store keys) of the other runs do not change.
 
     Examples
     --------
