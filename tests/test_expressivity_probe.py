@@ -335,17 +335,21 @@ def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path,
 def test_full_perturbed_protocol_type_i(tname):
     """The full second protocol of issue 17 (Type I, every class, widths 1, 2, 4, 8, 3 seeds, s = 0.01
     and 0.1, defaults: the construction split into m copies, relative noise, 500 LM iterations on
-    2048 + 512 points): the classes containing the target come back below 1e-3 in L_inf, W^{1,2} and
-    W^{1,inf} off the 0.01-neighbourhood for every seed and s at widths 1 and 2, and for every seed at
-    s = 0.01 at every width (at s = 0.1, widths 4 and 8, a few runs keep two copies' kinks ~1e-3 apart:
-    the recorded probe, docs/guide/probes.md); every fixed class (and LA for T_MoA) stays above its
-    paper bound."""
+    2048 + 512 points, 3 restarts as from the CLI): the classes containing the target come back below
+    1e-3 in L_inf, W^{1,2} and W^{1,inf} off the 0.01-neighbourhood for every seed and s at widths 1, 2
+    and 4 and at s = 0.01 everywhere; at m = 8, s = 0.1 at most two runs do not (the recorded probe: one,
+    MoA for T_LA, seed 0: two copies' kinks ~3e-4 apart after 4 tries, docs/guide/probes.md); every
+    fixed class (and LA for T_MoA) stays above its paper bound, restarts included."""
     cfgs = network_configs("I", tname, [1, 2, 4, 8], [0, 1, 2], noises=[1e-2, 1e-1], random_start=False,
-                           device="cpu")
+                           device="cpu", perturb_restarts=3)
     rows = P.run_networks(cfgs)
     inside = {"la", "moa"} if tname == "la" else {"moa"}
+    misses = []
     for r in rows:
-        if r["klass"] in inside and (r["width"] <= 2 or r["noise"] == 1e-2):
-            assert max(r["linf"], r["w12"], r["w1inf_out"]["0.01"]) < 1e-3, r
-        elif r["klass"] not in inside:
+        if r["klass"] in inside:
+            if max(r["linf"], r["w12"], r["w1inf_out"]["0.01"]) >= 1e-3:
+                misses.append(r)
+        else:
             assert r["held"] is True and r["w1inf"] >= r["bound"], r
+            assert r["restarts"] == 3  # a class that cannot reach its target never gets below 1e-12
+    assert len(misses) <= 2 and all(r["width"] == 8 and r["noise"] == 0.1 for r in misses), misses
