@@ -229,6 +229,31 @@ def test_batched_lm_solves_a_zero_residual_problem_and_keeps_frozen_entries():
     assert float(th[1, 0]) == 0.5
 
 
+def test_type_i_forward_equals_the_formula_in_a_mixed_batch():
+    """Type I network b: f_b(x) = sum_j a_j sum_k c_bk(x) sigma_k(w_j . (x, 1)), with c_bk(x) =
+    tanh(v_k . (x, 1)) for MoA (gates evaluated for the MoA networks only) and the coefficients
+    otherwise; checked against the registry's activations in a batch mixing MoA, LA and a fixed class,
+    with the MoA network first, last and alone."""
+    from approxlab.activations import create
+    from approxlab.activations.moa import TYPE_I_DICTIONARY
+
+    g = torch.Generator().manual_seed(3)
+    x = torch.rand(11, 2, generator=g, dtype=torch.float64) * 2 - 1
+    xb = torch.cat([x, torch.ones(11, 1, dtype=torch.float64)], 1)
+    bases = [create(n) for n in TYPE_I_DICTIONARY]
+    for ks in (["moa", "la", "relu"], ["la", "relu", "moa"], ["moa"]):
+        nb = NetworkBatch.from_specs("I", [(k, 2, 0) for k in ks])
+        L = nb.layout
+        out = nb.forward(x)
+        for b, k in enumerate(ks):
+            a, w = L.view(nb.theta, "a")[b], L.view(nb.theta, "w")[b]
+            coef = L.view(nb.theta, "coef")[b].expand(11, -1)
+            c = torch.tanh(xb @ L.view(nb.theta, "gate")[b].T) if k == "moa" else coef
+            h = xb @ w.T  # (N, M)
+            ref = sum((c[:, i : i + 1] * s(h) * a).sum(1) for i, s in enumerate(bases))
+            assert torch.allclose(out[b], ref, rtol=0, atol=1e-13), (ks, k)
+
+
 def test_lm_restarts_leave_a_spurious_minimum_and_never_make_a_network_worse():
     """r(theta) = theta^3 - 3 theta + 3 has a local minimum of r^2 at theta = 1 (r = 1, r' = 0) and one
     root, theta_* = -2.1038 (the real root of the cubic, from numpy). From 1.3 Levenberg-Marquardt stops
