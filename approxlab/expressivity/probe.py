@@ -202,7 +202,10 @@ def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -
     start, s for the perturbed exact construction, see :func:`~approxlab.expressivity.classes.perturbed_start`)
     and the batch settings :data:`BATCH_KEYS`, which must agree across ``configs``. Every network has
     its own generator, Adam and L-BFGS / Levenberg-Marquardt state (:mod:`~approxlab.expressivity.train`),
-    so its row does not depend on which other networks share the batch.
+    so its row does not depend on which other networks share the batch -- up to rounding: a batched
+    kernel may round differently for another batch size (seen: 1e-11 relative in a training loss after
+    500 Levenberg-Marquardt iterations), and a run that does not converge can then end elsewhere (Type II
+    T_MoA, bi-moa, m = 8, s = 0.1, seed 0, with restarts: loss 5.4e-10 next to seeds 1, 2, 7.6e-10 alone).
 
     Examples
     --------
