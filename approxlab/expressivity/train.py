@@ -297,13 +297,15 @@ def lm_restarts(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, pertur
     result replaces the kept one only where its loss is lower (so a restart never makes a network
     worse, and the choice uses the training loss alone). A network stops restarting once its loss is
     at most ``tol``. Only the restarted networks are evaluated, each with its own noise and state, so
-    a network's result does not depend on the batch. Returns ``theta``, losses and the number of
+    a network's result does not depend on the batch (up to rounding, see
+    :func:`~approxlab.expressivity.probe.run_networks`). Returns ``theta``, losses and the number of
     restarts each network made.
 
     Why: a perturbed width-m start whose copies' kinks separate can end in a region where the loss
     crawls (accepted steps, each tiny: the residual is piecewise linear in a kink position, with a
     break at every training point the kink crosses); the same protocol applied again from where it
-    stopped (perturb, retrain) lands elsewhere, and mostly in the basin of the exact solution.
+    stopped (perturb, retrain) lands elsewhere, often in the basin of an exact solution (the recorded
+    probe, docs/guide/probes.md: 9 of its 28 runs that had not come back did).
 
     Examples
     --------
@@ -316,10 +318,10 @@ def lm_restarts(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, pertur
     >>> round(float(th[0, 0]), 9), n.tolist()
     (3.0, [0])
     """
-    theta, loss = batched_lm(fun, theta, mask, steps)
     left = torch.as_tensor(list(restarts), dtype=torch.long, device=theta.device)
-    if left.shape != (theta.shape[0],):
-        raise ValueError(f"restarts must give one count per network ({theta.shape[0]})")
+    if left.shape != (theta.shape[0],) or bool((left < 0).any()):
+        raise ValueError(f"restarts must give one count >= 0 per network ({theta.shape[0]}), got {list(restarts)}")
+    theta, loss = batched_lm(fun, theta, mask, steps)
     made = torch.zeros_like(left)
     for k in range(1, int(left.max()) + 1 if left.numel() else 1):
         todo = ((left >= k) & ~(loss <= tol)).nonzero().flatten()
