@@ -218,6 +218,11 @@ def test_cli_json_lines_and_bad_input(capsys):
         main(["probe", "--type", "III"])
     assert ex.value.code == 2
     assert "--type" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as ex:
+        main(["probe", "--noise", "0.1", "--perturb-restarts", "-1"])
+    assert ex.value.code == 2
+    err = capsys.readouterr().err
+    assert "--perturb-restarts" in err and ">= 0" in err and "Traceback" not in err
 
 
 @pytest.mark.slow

@@ -229,6 +229,100 @@ def test_batched_lm_solves_a_zero_residual_problem_and_keeps_frozen_entries():
     assert float(th[1, 0]) == 0.5
 
 
+def test_type_i_forward_equals_the_formula_in_a_mixed_batch():
+    """Type I network b: f_b(x) = sum_j a_j sum_k c_bk(x) sigma_k(w_j . (x, 1)), with c_bk(x) =
+    tanh(v_k . (x, 1)) for MoA (gates evaluated for the MoA networks only) and the coefficients
+    otherwise; checked against the registry's activations in a batch mixing MoA, LA and a fixed class,
+    with the MoA network first, last and alone."""
+    from approxlab.activations import create
+    from approxlab.activations.moa import TYPE_I_DICTIONARY
+
+    g = torch.Generator().manual_seed(3)
+    x = torch.rand(11, 2, generator=g, dtype=torch.float64) * 2 - 1
+    xb = torch.cat([x, torch.ones(11, 1, dtype=torch.float64)], 1)
+    bases = [create(n) for n in TYPE_I_DICTIONARY]
+    for ks in (["moa", "la", "relu"], ["la", "relu", "moa"], ["moa"]):
+        nb = NetworkBatch.from_specs("I", [(k, 2, 0) for k in ks])
+        L = nb.layout
+        out = nb.forward(x)
+        for b, k in enumerate(ks):
+            a, w = L.view(nb.theta, "a")[b], L.view(nb.theta, "w")[b]
+            coef = L.view(nb.theta, "coef")[b].expand(11, -1)
+            c = torch.tanh(xb @ L.view(nb.theta, "gate")[b].T) if k == "moa" else coef
+            h = xb @ w.T  # (N, M)
+            ref = sum((c[:, i : i + 1] * s(h) * a).sum(1) for i, s in enumerate(bases))
+            assert torch.allclose(out[b], ref, rtol=0, atol=1e-13), (ks, k)
+
+
+def test_lm_restarts_leave_a_spurious_minimum_and_never_make_a_network_worse():
+    """r(theta) = theta^3 - 3 theta + 3 has a local minimum of r^2 at theta = 1 (r = 1, r' = 0) and one
+    root, theta_* = -2.1038 (the real root of the cubic, from numpy). From 1.3 Levenberg-Marquardt stops
+    at 1; a restart perturbed to 1 - 3.5 reaches the root; a restart that lands back in the spurious
+    basin (1 + 0.2) is not kept over a lower loss, and a network already below the tolerance is not
+    restarted. Each network's result is the one it gets alone."""
+    from approxlab.expressivity.train import batched_lm, lm_restarts
+
+    root = float(min(np.roots([1.0, 0.0, -3.0, 3.0]), key=lambda z: abs(z.imag)).real)
+
+    def fun(th, idx):
+        return th**3 - 3 * th + 3, (3 * th**2 - 3).unsqueeze(-1)
+
+    one = torch.ones(1, 1, dtype=torch.float64)
+    th, loss = batched_lm(fun, 1.3 * one, one, 200)
+    assert abs(float(th[0, 0]) - 1) < 1e-6 and abs(float(loss[0]) - 1) < 1e-10
+    calls = []
+
+    def jump(th, idx, k):
+        calls.append((list(idx), k))
+        return th + torch.tensor([[-3.5], [0.2]], dtype=th.dtype)[[{0: 0, 2: 1}[i] for i in idx]]
+
+    start = torch.tensor([[1.3], [root], [1.3]], dtype=torch.float64)
+    th, loss, made = lm_restarts(fun, start, torch.ones(3, 1), 200, jump, [1, 1, 0])
+    assert abs(float(th[0, 0]) - root) < 1e-9 and float(loss[0]) < 1e-24
+    assert abs(float(th[1, 0]) - root) < 1e-12 and abs(float(th[2, 0]) - 1) < 1e-6
+    assert made.tolist() == [1, 0, 0] and calls == [([0], 1)]
+    th2, loss2, made2 = lm_restarts(fun, torch.tensor([[1.3]], dtype=torch.float64), one, 200,
+                                    lambda th, idx, k: th + 0.2, [2])  # back to the spurious minimum twice
+    assert abs(float(th2[0, 0]) - 1) < 1e-6 and made2.tolist() == [2]
+    alone, _, _ = lm_restarts(fun, start[:1], one, 200, jump, [1])
+    assert torch.equal(alone[0], th[0])
+
+
+def test_restart_noise_is_relative_per_network_and_keeps_frozen_entries():
+    """A restart's perturbation (:func:`approxlab.expressivity.probe._restart_perturb`): each parameter
+    tensor moves by about s times its largest entry, from the network's own generator (the same network
+    in another batch gets the same draw, another restart k another), frozen entries stay."""
+    specs = [("relu", 2, 0), ("la", 2, 1)]
+    start = {"target": "la", "lam": 1.0, "params": {}, "noise": [0.0, 0.0]}
+    nb = NetworkBatch.from_specs("I", specs, start=start)
+    fn = P._restart_perturb(nb, [0.1, 0.1], specs)
+    th = fn(nb.theta.clone(), [0, 1], 1)
+    L = nb.layout
+    assert torch.equal(th * (1 - nb.trainable), nb.fixed)  # frozen: padding, ReLU's one-hot coefficients
+    d = th - nb.theta
+    for name in ("a", "w"):
+        rel = L.view(d, name).abs().amax((1, 2) if name == "w" else 1) / L.view(nb.theta, name).abs().amax(
+            (1, 2) if name == "w" else 1)
+        assert bool(((rel > 0.01) & (rel < 0.5)).all()), (name, rel)
+    alone = NetworkBatch.from_specs("I", specs[1:], start={**start, "noise": [0.0]})
+    assert torch.equal(P._restart_perturb(alone, [0.1], specs[1:])(alone.theta.clone(), [0], 1)[0], th[1])
+    assert not torch.equal(fn(nb.theta.clone(), [0, 1], 2), th)
+
+
+def test_restarts_bring_back_a_crawling_width_8_run():
+    """Type I T_LA, class la, m = 8, s = 0.1, seed 2: 500 Levenberg-Marquardt iterations leave two
+    copies' kinks ~1e-3 from the others (training loss 5.8e-9, W^{1,2} error 4.7e-3: the recorded probe
+    before restarts); one restart (the reached network perturbed by s again, retrained) brings it below
+    1e-3 in every measure of issue 17."""
+    cfgs = network_configs("I", "la", [8], [2], classes=["la"], noises=[0.1], random_start=False, grid=21,
+                           device="cpu", deltas=[1e-2])
+    (before,) = P.run_networks(cfgs)
+    assert before["train_loss"] > 1e-9 and before["w12"] > 1e-3 and "restarts" not in before
+    (row,) = P.run_networks([c | {"perturb_restarts": 2} for c in cfgs])
+    assert row["restarts"] >= 1 and row["train_loss"] < 1e-20
+    assert max(row["linf"], row["w12"] + row["w12_err"], row["w1inf_out"]["0.01"]) < 1e-3, row
+
+
 def _fake_row(type, target, klass, width, protocol, w1inf, seed=0):
     return {"type": type, "target": target, "lambda": 1.0, "klass": klass, "width": width, "seed": seed,
             "protocol": protocol, "noise": None if protocol == "random" else 0.1, "construction": None,
@@ -266,17 +360,21 @@ def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path,
 def test_full_perturbed_protocol_type_i(tname):
     """The full second protocol of issue 17 (Type I, every class, widths 1, 2, 4, 8, 3 seeds, s = 0.01
     and 0.1, defaults: the construction split into m copies, relative noise, 500 LM iterations on
-    2048 + 512 points): the classes containing the target come back below 1e-3 in L_inf, W^{1,2} and
-    W^{1,inf} off the 0.01-neighbourhood for every seed and s at widths 1 and 2, and for every seed at
-    s = 0.01 at every width (at s = 0.1, widths 4 and 8, a few runs keep two copies' kinks ~1e-3 apart:
-    the recorded probe, docs/guide/probes.md); every fixed class (and LA for T_MoA) stays above its
-    paper bound."""
+    2048 + 512 points, 3 restarts as from the CLI): the classes containing the target come back below
+    1e-3 in L_inf, W^{1,2} and W^{1,inf} off the 0.01-neighbourhood for every seed and s at widths 1, 2
+    and 4 and at s = 0.01 everywhere; at m = 8, s = 0.1 at most two runs do not (the recorded probe: one,
+    MoA for T_LA, seed 0: two copies' kinks ~3e-4 apart after 4 tries, docs/guide/probes.md); every
+    fixed class (and LA for T_MoA) stays above its paper bound, restarts included."""
     cfgs = network_configs("I", tname, [1, 2, 4, 8], [0, 1, 2], noises=[1e-2, 1e-1], random_start=False,
-                           device="cpu")
+                           device="cpu", perturb_restarts=3)
     rows = P.run_networks(cfgs)
     inside = {"la", "moa"} if tname == "la" else {"moa"}
+    misses = []
     for r in rows:
-        if r["klass"] in inside and (r["width"] <= 2 or r["noise"] == 1e-2):
-            assert max(r["linf"], r["w12"], r["w1inf_out"]["0.01"]) < 1e-3, r
-        elif r["klass"] not in inside:
+        if r["klass"] in inside:
+            if max(r["linf"], r["w12"], r["w1inf_out"]["0.01"]) >= 1e-3:
+                misses.append(r)
+        else:
             assert r["held"] is True and r["w1inf"] >= r["bound"], r
+            assert r["restarts"] == 3  # a class that cannot reach its target never gets below 1e-12
+    assert len(misses) <= 2 and all(r["width"] == 8 and r["noise"] == 0.1 for r in misses), misses

@@ -76,6 +76,9 @@ def probe_cmd(
     perturb_points: Annotated[int, typer.Option(
         "--perturb-points", help="Uniform training points of the perturbed constructions (plus 1/4 at the kinks).")
     ] = 2048,
+    perturb_restarts: Annotated[int, typer.Option(
+        "--perturb-restarts", help="Restarts of a perturbed run still above training loss 1e-12: perturbed again "
+                                   "by its s from where it stopped, retrained, kept if its loss is lower.")] = 3,
     no_random: Annotated[bool, typer.Option("--no-random", help="Only the perturbed-construction protocol.")] = False,
     chunk: Annotated[int, typer.Option("--chunk", help="Most networks per batch (store commit per batch).")] = 4096,
     store: StoreOption = None,
@@ -111,6 +114,7 @@ def probe_cmd(
     _at_least("--chunk", chunk, 1)
     _at_least("--perturb-steps", perturb_steps, 0)
     _at_least("--perturb-points", perturb_points, 1)
+    _at_least("--perturb-restarts", perturb_restarts, 0)
     ws = _ints("--widths", widths)
     noises = _floats("--noise", noise)
     if no_random and not noises:
@@ -131,7 +135,8 @@ def probe_cmd(
         raise ValueError("--backend local/ray: the probe trains all networks as one batch in this process; "
                          "use --backend serial (and --device cuda for speed)")
     extra = {"gate": gate, "adam_steps": adam_steps, "lbfgs_steps": lbfgs_steps, "n_points": n_points,
-             "grid": grid, "lr": lr, "device": device, "perturb_steps": perturb_steps, "perturb_points": perturb_points}
+             "grid": grid, "lr": lr, "device": device, "perturb_steps": perturb_steps, "perturb_points": perturb_points,
+             "perturb_restarts": perturb_restarts}
     if target == "adaptive":
         extra["w_scale"] = w_scale
     with opts.open_store() as st:

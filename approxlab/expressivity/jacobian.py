@@ -110,9 +110,9 @@ class JacobianMixin:
                 if gq is None:
                     blk = torch.zeros(len(idx), N, n, dtype=xb.dtype, device=xb.device)
                 else:
-                    if name == "gate" and self.type == "II":  # logits exist for the qd-MoA networks only
-                        full = torch.zeros(len(idx), N, self.K, self.K, dtype=xb.dtype, device=xb.device)
-                        full[(sub.is_moa & (sub.sided < 1)).nonzero().flatten()] = gq
+                    if name == "gate":  # logits exist for the (qd-)MoA networks only
+                        full = torch.zeros(len(idx), *gq.shape[1:], dtype=xb.dtype, device=xb.device)
+                        full[sub._gate_rows] = gq
                         gq = full
                     if through_x:
                         xs = xe.reshape(len(idx), N, *([1] * (gq.dim() - 2)), xe.shape[-1])

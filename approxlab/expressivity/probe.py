@@ -8,8 +8,10 @@ the target's kink set (:data:`DELTAS`). Two protocols: a random start (Adam on t
 the exact construction of Props. B.2/B.3/B.6/B.10 (B.1.4) carried into each class, embedded at width m
 by splitting each construction neuron into copies whose output weights sum to its own (an exact width-m
 member of the class), every parameter perturbed by relative noise s (``noises``), retrained by
-Levenberg-Marquardt on the value loss (float64, :func:`~approxlab.expressivity.train.batched_lm`; see
-:func:`~approxlab.expressivity.constructions.perturbed_start` and docs/guide/probes.md for why this
+Levenberg-Marquardt on the value loss (float64, :func:`~approxlab.expressivity.train.batched_lm`), a
+run that stops above training loss 1e-12 perturbed again by s from where it stopped and retrained, up to
+``perturb_restarts`` times, keeping the lowest loss (:func:`~approxlab.expressivity.train.lm_restarts`;
+see :func:`~approxlab.expressivity.constructions.perturbed_start` and docs/guide/probes.md for why this
 protocol). Every row carries the bound the paper
 states for its class (:func:`paper_bound`); the exact constructions (and the ReLU staircase for T_LA)
 are measured too (rows with ``construction`` set). The sweep store keeps one run per network; a
@@ -159,6 +161,31 @@ def _row(cfg: dict[str, Any], target, klass: str, width: int, meas: dict[str, np
             "w_scale": float(cfg.get("w_scale", 1.0)) if tname == "adaptive" else None}
 
 
+def _restart_perturb(nb: NetworkBatch, noise: Sequence[float], specs: Sequence[tuple[str, int, int]]):
+    """The perturbation of a Levenberg-Marquardt restart (:func:`~approxlab.expressivity.train.lm_restarts`)
+    of the perturbed protocol: the same relative noise as the start (each parameter tensor of network b
+    gets ``noise[b] * scale * N(0, 1)``, ``scale`` its largest absolute entry, now in the network the
+    retraining reached), drawn from the network's own generator for restart k (a CRC of
+    ``klass|width|seed|restart k``), frozen entries put back. Nothing of the construction is used."""
+    import zlib
+
+    L = nb.layout
+
+    def fn(th: torch.Tensor, ids: list[int], k: int) -> torch.Tensor:
+        for r, i in enumerate(ids):
+            klass, m, sd = specs[i]
+            g = torch.Generator().manual_seed(zlib.crc32(f"{klass}|{int(m)}|{int(sd)}|restart {k}".encode()))
+            for name in L.shapes:
+                v = L.view(th[r : r + 1], name)[0]
+                amax = float(v.abs().max()) if v.numel() else 0.0
+                v += (float(noise[i]) * (amax if amax > 0 else 1.0)
+                      * torch.randn(v.shape, generator=g, dtype=torch.float64).to(v))
+        trainable, fixed = nb.trainable[ids].to(th), nb.fixed[ids].to(th)
+        return th * trainable + fixed
+
+    return fn
+
+
 def _family(klass: str) -> str:
     """Which parameters a class trains: "fixed" (a, w, u), or the hybrid class itself."""
     return klass if klass in ("la", "moa", "la-eq6", "one-la", "bi-la", "one-moa", "bi-moa") else "fixed"
@@ -175,7 +202,10 @@ def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -
     start, s for the perturbed exact construction, see :func:`~approxlab.expressivity.classes.perturbed_start`)
     and the batch settings :data:`BATCH_KEYS`, which must agree across ``configs``. Every network has
     its own generator, Adam and L-BFGS / Levenberg-Marquardt state (:mod:`~approxlab.expressivity.train`),
-    so its row does not depend on which other networks share the batch.
+    so its row does not depend on which other networks share the batch -- up to rounding: a batched
+    kernel may round differently for another batch size (seen: 1e-11 relative in a training loss after
+    500 Levenberg-Marquardt iterations), and a run that does not converge can then end elsewhere (Type II
+    T_MoA, bi-moa, m = 8, s = 0.1, seed 0, with restarts: loss 5.4e-10 next to seeds 1, 2, 7.6e-10 alone).
 
     Examples
     --------
@@ -249,11 +279,18 @@ def _run_networks(configs: Sequence[dict[str, Any]], *, progress: bool) -> list[
             n_points=pp, kink_points=pp // 4, adam_steps=0, lbfgs_loss="l2", dtype=torch.float64,
             lbfgs_steps=check_positive_int("perturb_steps", int(base["perturb_steps"]), minimum=0), seed=0,
             polish="lm", kink_dmin=PERTURB_KINK_DMIN)
-        out = train(nb, target, tcs, device=str(dev), progress=progress)
+        kw: dict[str, Any] = {}
+        if start:
+            kw["restarts"] = [check_positive_int("perturb_restarts", int(cfgs[i].get("perturb_restarts", 0)),
+                                                 minimum=0) for i in idx]
+            kw["perturb"] = _restart_perturb(nb, st["noise"], [specs[i] for i in idx])
+        out = train(nb, target, tcs, device=str(dev), progress=progress, **kw)
         meas = measure(nb, target, grid, dev, [float(x) for x in base["deltas"]])
         for j, i in enumerate(idx):
             rows[i] = _row(cfgs[i], target, specs[i][0], specs[i][1], meas, j, None, float(out["loss"][j]))
             rows[i]["train_seconds"] = out["seconds"] / len(idx)
+            if "restarts" in out and cfgs[i].get("perturb_restarts"):
+                rows[i]["restarts"] = int(out["restarts"][j])
     return rows  # type: ignore[return-value]
 
 
@@ -288,6 +325,11 @@ def network_configs(type: str, target: str, widths: Sequence[int] = (1, 2, 4, 8)
                     random_start: bool = True, **extra: Any) -> list[dict[str, Any]]:
     """One config per network: (class, width, seed) x (random start, and each perturbation size s).
 
+    ``extra`` holds the settings of :data:`DEFAULTS` to change, and ``perturb_restarts`` (default 0 here,
+    3 from the CLI): how many Levenberg-Marquardt restarts a perturbed run still above training loss 1e-12
+    may make (:func:`~approxlab.expressivity.train.lm_restarts`). It enters a config only where it is
+    > 0 and the start is perturbed, so the configs (store keys) of the other runs do not change.
+
     Examples
     --------
     >>> len(network_configs("I", "la", [1, 2], 3, noises=[1e-2]))  # 8 classes x 2 widths x 3 seeds x 2 starts
@@ -310,10 +352,14 @@ def network_configs(type: str, target: str, widths: Sequence[int] = (1, 2, 4, 8)
         check_positive_float("noise", float(s), strict=False) for s in noises]
     if not starts:
         raise ValueError("nothing to run: random_start is False and no noises were given")
-    base = {k: v for k, v in (DEFAULTS | extra).items() if k != "noise"}
+    base = {k: v for k, v in (DEFAULTS | extra).items() if k not in ("noise", "perturb_restarts")}
     base["deltas"] = [float(x) for x in base["deltas"]]
-    return [base | {"type": type, "target": target, "lambda": lam, "klass": k, "width": m, "seed": s, "noise": n}
-            for n in starts for k in ks for m in ws for s in ss]
+    restarts = check_positive_int("perturb_restarts", int(extra.get("perturb_restarts", 0)), minimum=0)
+    # the restart count is part of a perturbed network's config only where it is > 0 (configs, hence
+    # store keys, of random starts and of perturbed runs without restarts are what they were before)
+    rs = [{"perturb_restarts": restarts} if n is not None and restarts else {} for n in starts]
+    return [base | {"type": type, "target": target, "lambda": lam, "klass": k, "width": m, "seed": s, "noise": n} | r
+            for n, r in zip(starts, rs) for k in ks for m in ws for s in ss]
 
 
 def run_probe(config: dict[str, Any]) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,6 +91,7 @@ class TrainConfig:
     seed: int = 0
     dtype: torch.dtype = torch.float32
     kink_dmin: float = 1e-4
+    restart_tol: float = 1e-12
 
 
 def training_points(target: Target, n: int, kink_n: int, seed: int, dmin: float = 1e-4) -> torch.Tensor:
@@ -288,6 +289,54 @@ def batched_lm(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, tol: fl
     return theta, loss
 
 
+def lm_restarts(fun, theta: torch.Tensor, mask: torch.Tensor, steps: int, perturb, restarts: Sequence[int],
+                tol: float = 1e-12) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """:func:`batched_lm`, then up to ``restarts[b]`` restarts of each network b whose loss is still
+    above ``tol``: the network it reached, perturbed again (``perturb(theta_rows, idx, k) -> theta_rows``
+    for restart k of the networks ``idx``), retrained by :func:`batched_lm` with the same budget; its
+    result replaces the kept one only where its loss is lower (so a restart never makes a network
+    worse, and the choice uses the training loss alone). A network stops restarting once its loss is
+    at most ``tol``. Only the restarted networks are evaluated, each with its own noise and state, so
+    a network's result does not depend on the batch (up to rounding, see
+    :func:`~approxlab.expressivity.probe.run_networks`). Returns ``theta``, losses and the number of
+    restarts each network made.
+
+    Why: a perturbed width-m start whose copies' kinks separate can end in a region where the loss
+    crawls (accepted steps, each tiny: the residual is piecewise linear in a kink position, with a
+    break at every training point the kink crosses); the same protocol applied again from where it
+    stopped (perturb, retrain) lands elsewhere, often in the basin of an exact solution (the recorded
+    probe, docs/guide/probes.md: 9 of its 28 runs that had not come back did).
+
+    Examples
+    --------
+    One fit of ``y = 3 t^2`` from 0 with one restart allowed (it converges first time: no restart):
+
+    >>> t = torch.linspace(0, 1, 5, dtype=torch.float64)
+    >>> fun = lambda th, idx: (th * t**2 - 3 * t**2, (t**2).expand(len(idx), 5).unsqueeze(-1))
+    >>> th, loss, n = lm_restarts(fun, torch.zeros(1, 1, dtype=torch.float64), torch.ones(1, 1), 50,
+    ...                           lambda th, idx, k: th + 1.0, [1])
+    >>> round(float(th[0, 0]), 9), n.tolist()
+    (3.0, [0])
+    """
+    left = torch.as_tensor(list(restarts), dtype=torch.long, device=theta.device)
+    if left.shape != (theta.shape[0],) or bool((left < 0).any()):
+        raise ValueError(f"restarts must give one count >= 0 per network ({theta.shape[0]}), got {list(restarts)}")
+    theta, loss = batched_lm(fun, theta, mask, steps)
+    made = torch.zeros_like(left)
+    for k in range(1, int(left.max()) + 1 if left.numel() else 1):
+        todo = ((left >= k) & ~(loss <= tol)).nonzero().flatten()
+        if todo.numel() == 0:
+            break
+        ids = todo.tolist()
+        start = perturb(theta[todo].clone(), ids, k)
+        th2, l2 = batched_lm(lambda th, j: fun(th, [ids[i] for i in j]), start, mask[todo], steps)
+        better = torch.isfinite(l2) & ~(l2 >= loss[todo])
+        theta[todo[better]] = th2[better]
+        loss[todo[better]] = l2[better]
+        made[todo] += 1
+    return theta, loss, made
+
+
 def _adam(work: NetworkBatch, theta: torch.Tensor, mask: torch.Tensor, lr: torch.Tensor, x: torch.Tensor,
           t: torch.Tensor, gt: torch.Tensor, steps: int, progress: bool, b1: float = 0.9, b2: float = 0.999,
           eps: float = 1e-8) -> torch.Tensor:
@@ -322,12 +371,15 @@ def _adam(work: NetworkBatch, theta: torch.Tensor, mask: torch.Tensor, lr: torch
 
 
 def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, device: str = "auto",
-          progress: bool = True, lrs: torch.Tensor | None = None) -> dict:
+          progress: bool = True, lrs: torch.Tensor | None = None, restarts: Sequence[int] | None = None,
+          perturb=None) -> dict:
     """Train every network of ``nb`` on ``target`` in place (Adam on W^{1,2}, then ``cfg.lbfgs_steps``
     of L-BFGS on ``cfg.lbfgs_loss``, or of Levenberg-Marquardt on the value residuals when
     ``cfg.polish == "lm"``); returns ``{"loss": (B,) final smoothed losses, "seconds": float}``.
 
-    ``lrs`` (B,) gives each network its own Adam learning rate (default ``cfg.lr`` for all)."""
+    ``lrs`` (B,) gives each network its own Adam learning rate (default ``cfg.lr`` for all).
+    ``restarts`` (B,) and ``perturb`` (Levenberg-Marquardt only): see :func:`lm_restarts`; the returned
+    dict then also has ``"restarts"``, the number each network made."""
     import time
 
     cfg = cfg or TrainConfig()
@@ -361,7 +413,10 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
         return f - t, torch.nan_to_num(J)
 
     th = theta.detach()
-    if cfg.lbfgs_steps and cfg.polish == "lm":
+    made = None
+    if cfg.lbfgs_steps and cfg.polish == "lm" and restarts is not None and perturb is not None:
+        th, final, made = lm_restarts(residuals, th, mask, cfg.lbfgs_steps, perturb, restarts, cfg.restart_tol)
+    elif cfg.lbfgs_steps and cfg.polish == "lm":
         th, final = batched_lm(residuals, th, mask, cfg.lbfgs_steps)
     elif cfg.lbfgs_steps:
         th, final = batched_lbfgs(closure, th, mask, cfg.lbfgs_steps, cfg.history)
@@ -369,4 +424,7 @@ def train(nb: NetworkBatch, target: Target, cfg: TrainConfig | None = None, *, d
         final = closure(th)[0]
     nb.theta = th.detach().to(nb.theta.device, nb.theta.dtype).clone()
     nb.enforce()
-    return {"loss": final.cpu().double().numpy(), "seconds": time.perf_counter() - t0}
+    out = {"loss": final.cpu().double().numpy(), "seconds": time.perf_counter() - t0}
+    if made is not None:
+        out["restarts"] = made.cpu().numpy()
+    return out
