@@ -15,10 +15,10 @@ partition, no atomics). Sums that a pass produces together (a cosine and a sine,
 degrees) go through one reduction of the joined pair (``tl.join``): the exchange between warps, which
 dominates a reduction's cost on a GPU, then happens once for both.
 
-Constants that must keep the compute dtype (``omega``, ``scale``, ``1/(k+1)``) come in as tensors
-of that dtype made on the device by a fill (``_scalar``; a host-to-device copy per call would wait
-for the stream), never as Python floats (Triton would pass those as float32); ``1/(k+1)`` is divided
-in the kernel.
+Constants that must keep the compute dtype (``omega``, ``scale``, ``1 + eps``) come in as tensors of
+that dtype made on the device by a fill (``_scalar``; a host-to-device copy per call would wait for
+the stream), never as Python floats (Triton would pass those as float32); Hermite's ``1/(k+1)`` is
+divided in the kernel and PolyAct's clamp bound is a compile-time constant.
 
 Formulas (the same as :mod:`approxlab.kernels._numba`, the eager path is the reference):
 
