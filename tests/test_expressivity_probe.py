@@ -323,23 +323,28 @@ def test_restarts_bring_back_a_crawling_width_8_run():
     assert max(row["linf"], row["w12"] + row["w12_err"], row["w1inf_out"]["0.01"]) < 1e-3, row
 
 
-def _fake_row(type, target, klass, width, protocol, w1inf, seed=0):
+def _fake_row(type, target, klass, width, protocol, w1inf, seed=0, noise=0.1):
     return {"type": type, "target": target, "lambda": 1.0, "klass": klass, "width": width, "seed": seed,
-            "protocol": protocol, "noise": None if protocol == "random" else 0.1, "construction": None,
+            "protocol": protocol, "noise": None if protocol == "random" else noise, "construction": None,
             "w1inf": w1inf, "linf": w1inf / 2, "w12": w1inf / 3, "w1inf_out": {"0.01": w1inf / 4},
             "bound": paper_bound(type, target, klass, width)["bound"]}
 
 
 def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path, monkeypatch):
     """Type II's 28 fixed pairs are one line, the best pair per width; random starts plot the best seed,
-    perturbed starts the worst; Type I rows carry the bound 1/(m+1) of Prop. B.2, Type II rows none."""
+    perturbed starts the worst seed of each noise size s (one line per s); Type I rows carry the bound
+    1/(m+1) of Prop. B.2, Type II rows none."""
     from approxlab.expressivity.figures import FIXED_PAIRS, panel_data, probe_figure
 
     rows = [_fake_row("II", "la", "relu*tanh", 2, "random", 0.5), _fake_row("II", "la", "relu*relu", 2, "random", 0.3),
             _fake_row("II", "la", "bi-la", 2, "random", 0.2), _fake_row("II", "la", "bi-la", 2, "random", 0.1, seed=1),
             _fake_row("II", "la", "bi-la", 2, "perturb", 1e-4), _fake_row("II", "la", "bi-la", 2, "perturb", 2e-4, 1),
+            _fake_row("II", "la", "bi-la", 2, "perturb", 3e-6, 0, 0.01), _fake_row("II", "la", "bi-la", 2, "perturb", 2e-3, 1, 0.01),
             _fake_row("I", "la", "relu", 3, "random", 0.4)]
-    data = {(d["type"], d["klass"], d["protocol"], d["measure"]): d for d in panel_data(rows)}
+    per_s = {(d["noise"], d["measure"]): d for d in panel_data(rows) if d["klass"] == "bi-la" and d["protocol"] == "perturb"}
+    assert per_s[(0.01, "w1inf")]["value"] == 2e-3 and per_s[(0.01, "w1inf")]["reached"] == 1
+    assert per_s[(0.01, "w1inf")]["n"] == 2 and per_s[(0.1, "w1inf")]["n"] == 2
+    data = {(d["type"], d["klass"], d["protocol"], d["measure"]): d for d in panel_data(rows) if d["noise"] != 0.01}
     pair = data[("II", FIXED_PAIRS, "random", "w1inf")]
     assert pair["value"] == 0.3 and pair["pair"] == "relu*relu" and pair["bound"] is None
     assert data[("II", "bi-la", "random", "w1inf")]["value"] == 0.1
@@ -353,6 +358,11 @@ def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path,
     monkeypatch.setenv("APPROXLAB_PROBE_RECORDED", str(rec))
     png, csvp = probe_figure(tmp_path / "out", 0)
     assert png.stat().st_size > 0 and FIXED_PAIRS in csvp.read_text()
+    import csv
+
+    with csvp.open() as fh:
+        noises = {r["noise"] for r in csv.DictReader(fh) if r["protocol"] == "perturb"}
+    assert noises == {"0.01", "0.1"}
 
 
 @pytest.mark.slow

@@ -3,10 +3,12 @@
 Rows: one per probe (type, target, lambda) found in the data. Columns: the W^{1,inf} error (moa's
 norm, with the paper's bound lines of Thm. 4.1 / Props. B.2, B.5), the W^{1,inf} error outside the
 0.01-neighbourhood of the target's kink set, the W^{1,2} error and the L_inf error. Solid lines:
-random starts, best over seeds; dashed lines: the second protocol (the exact construction of Props.
-B.2/B.3/B.6/B.10 embedded at width m by neuron splitting, perturbed by noise s and retrained), worst over
-seeds and s; the CSV's ``reached`` counts the runs below 1e-3 in each measure. The grey line at 1e-3 is
-the level below which a class "reaches" its target.
+random starts, best over seeds; one broken line per noise size s for the second protocol (the exact
+construction of Props. B.2/B.3/B.6/B.10 embedded at width m by neuron splitting, perturbed by noise s and
+retrained): dashed for the smallest s, dash-dotted, dotted, ... for the larger ones, each the worst over
+seeds (a perturbed point is below 1e-3 only if every run at that s came back); the CSV's ``reached``
+counts the runs below 1e-3 in each measure, per s. The grey line at 1e-3 is the level below which a
+class "reaches" its target.
 
 Data, in this order:
 
@@ -91,21 +93,24 @@ FIXED_PAIRS = "best fixed pair"
 
 
 def panel_data(rows: list[dict]) -> list[dict[str, Any]]:
-    """Per (type, target, lambda, klass, width, protocol, measure): the plotted value (best over seeds
-    for random starts, worst over seeds and s for perturbed starts) and the paper bound. Type II's 28
-    fixed pairs are one line, :data:`FIXED_PAIRS`: at each width the lowest of the pairs' values."""
+    """Per (type, target, lambda, klass, width, protocol, noise, measure): the plotted value (best over
+    seeds for random starts, worst over seeds for the perturbed starts of one noise size s) and the
+    paper bound. Type II's 28 fixed pairs are one line, :data:`FIXED_PAIRS`: at each width the lowest of
+    the pairs' values."""
     groups: dict[tuple, list[dict]] = {}
     for r in rows:
         if r.get("construction") is not None or "w1inf" not in r:
             continue
-        key = (r["type"], r["target"], r.get("lambda"), r["klass"], r["width"], r.get("protocol", "random"))
+        proto = r.get("protocol", "random")
+        noise = None if proto == "random" or r.get("noise") is None else float(r["noise"])
+        key = (r["type"], r["target"], r.get("lambda"), r["klass"], r["width"], proto, noise)
         groups.setdefault(key, []).append(r)
     out = _panel_values(groups)
     pairs: dict[tuple, dict[str, Any]] = {}
     keep = []
     for d in out:
         if d["type"] == "II" and "*" in d["klass"]:
-            key = tuple(d[k] for k in ("type", "target", "lambda", "width", "protocol", "measure"))
+            key = tuple(d[k] for k in ("type", "target", "lambda", "width", "protocol", "noise", "measure"))
             if key not in pairs or d["value"] < pairs[key]["value"]:
                 pairs[key] = d | {"klass": FIXED_PAIRS, "pair": d["klass"]}
         else:
@@ -115,7 +120,7 @@ def panel_data(rows: list[dict]) -> list[dict[str, Any]]:
 
 def _panel_values(groups: dict[tuple, list[dict]]) -> list[dict[str, Any]]:
     out = []
-    for (ty, tg, lam, k, m, proto), rs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
+    for (ty, tg, lam, k, m, proto, noise), rs in sorted(groups.items(), key=lambda kv: tuple(map(str, kv[0]))):
         for mkey, _ in MEASURES:
             vals = [v for v in (_measure(r, mkey) for r in rs) if v is not None]
             if not vals:
@@ -123,7 +128,7 @@ def _panel_values(groups: dict[tuple, list[dict]]) -> list[dict[str, Any]]:
             val = min(vals) if proto == "random" else max(vals)
             out.append({"type": ty, "target": tg, "lambda": lam, "klass": k, "width": m, "protocol": proto,
                         "measure": mkey, "value": val, "n": len(vals), "reached": sum(v < REACH for v in vals),
-                        "noises": ",".join(sorted({f"{r['noise']:g}" for r in rs if r.get("noise") is not None})),
+                        "noise": noise,
                         "bound": rs[0].get("bound") if mkey == "w1inf" else None})
     return out
 
@@ -146,22 +151,30 @@ def probe_figure(outdir: Path, seed: int) -> list[Path]:
     color = {k: palette[i % len(palette)] for i, k in enumerate(fixed)} | {
         "la": "crimson", "moa": "black", "la-eq6": "salmon", "one-la": "darkorange", "bi-la": "firebrick",
         "one-moa": "dimgray", "bi-moa": "darkviolet"}
+    # one series per start: random, then each noise size s (dashed, dash-dotted, ...; the paper's bound
+    # lines are the dotted black ones)
+    noises = sorted({d["noise"] for d in data if d["protocol"] == "perturb" and d["noise"] is not None})
+    styles = ("--", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (8, 2)))
+    marks = ("s", "^", "v", "D", "P", "X")
+    series = [("random", None, "-", "o")] + [("perturb", s_, styles[j % len(styles)], marks[j % len(marks)])
+                                             for j, s_ in enumerate(noises)]
     for r, (ty, tg, lam) in enumerate(probes):
         for c, (mkey, mname) in enumerate(MEASURES):
             ax = axes[r][c]
             sel = [d for d in data if (d["type"], d["target"], d["lambda"], d["measure"]) == (ty, tg, lam, mkey)]
             for k in classes:
-                for proto, ls in (("random", "-"), ("perturb", "--")):
-                    pts = sorted((d["width"], max(d["value"], 1e-12)) for d in sel
-                                 if d["klass"] == k and d["protocol"] == proto)
+                for j, (proto, noise, ls, mk) in enumerate(series):
+                    mine = [d for d in sel if d["klass"] == k and d["protocol"] == proto and d["noise"] == noise]
+                    pts = sorted((d["width"], max(d["value"], 1e-12)) for d in mine)
                     if pts:
-                        ax.plot(*zip(*pts), ls=ls, marker="o" if proto == "random" else "s", ms=3, lw=1.1,
-                                color=color[k], label=f"{k}" if proto == "random" else None)
+                        ax.plot(*zip(*pts), ls=ls, marker=mk, ms=3, lw=1.1, color=color[k],
+                                label=f"{k}" if proto == "random" else None)
                     if proto == "perturb" and mkey == "out:0.01":  # partial returns: how many of the runs
-                        for d in sel:
-                            if d["klass"] == k and d["protocol"] == proto and 0 < d["reached"] < d["n"]:
+                        for d in mine:
+                            if 0 < d["reached"] < d["n"]:
                                 ax.annotate(f"{d['reached']}/{d['n']}", (d["width"], max(d["value"], 1e-12)),
-                                            textcoords="offset points", xytext=(3, 3), fontsize=6, color=color[k])
+                                            textcoords="offset points", xytext=(3, 3 if j == 1 else -8),
+                                            fontsize=6, color=color[k])
             if mkey == "w1inf":
                 bnd = sorted({(d["width"], d["bound"]) for d in sel if d["bound"] is not None})
                 what = {"la": "bound $1/(m+1)$, fixed classes (Prop. B.2)",
@@ -173,17 +186,27 @@ def probe_figure(outdir: Path, seed: int) -> list[Path]:
                             ha="right", va="top")
             ax.axhline(REACH, color="0.6", lw=0.8, label="$10^{-3}$: reached" if c == 0 else None)
             ax.set_xscale("log", base=2)
+            ax.margins(x=0.08)  # room for the k/n labels right of the widest point
             ax.set_yscale("log")
             ax.set_xlabel("width m")
             ax.set_ylabel("error (log)")
             ax.set_title(f"type {ty}, target $T_{{\\mathrm{{{tg.upper()}}}}}$ ($\\lambda$={lam:g}): {mname}",
                          fontsize=9)
             if c == 0:
-                ax.legend(fontsize=6, ncol=2)
-    fig.suptitle("moa Thms. 4.1/4.2 probe. Solid, circles: random start, best of seeds. Dashed, squares: exact "
-                 "construction split into m neurons + noise s, retrained (with restarts), worst of seeds and s.\n"
-                 "'k/n' (second column): k of the n perturbed runs below 1e-3 in that measure, where some but not all "
-                 "are (each measure: column 'reached' of moa-probe.csv)."
+                from matplotlib.lines import Line2D
+
+                keys = [Line2D([], [], color="0.35", ls=ls, marker=mk, ms=3, lw=1.1,
+                                 label="random start" if proto == "random" else f"perturbed, s = {noise:g}")
+                          for proto, noise, ls, mk in series]
+                handles, _ = ax.get_legend_handles_labels()
+                ax.legend(handles=handles + keys, fontsize=6, ncol=2)
+    named = ["dashed", "dash-dotted", "dash-dot-dotted", "long-dashed"]
+    per_s = ", ".join(f"{named[j % len(named)]} (s = {noise:g})" for j, (_, noise, _, _) in enumerate(series[1:]))
+    fig.suptitle("moa Thms. 4.1/4.2 probe. Solid, circles: random start, best of seeds. "
+                 + (f"{per_s[0].upper()}{per_s[1:]}: exact construction split into m neurons + relative noise s, "
+                    "retrained (with restarts), worst of seeds.\n" if per_s else "\n")
+                 + "'k/n' (second column): k of the n perturbed runs at that s below 1e-3 in that measure, where some "
+                 "but not all are (each measure: column 'reached' of moa-probe.csv)."
                  f"\nDotted: the paper's lower bound for the classes that do not contain the target. Data: {source}",
                  fontsize=9)
     fig.tight_layout()
@@ -192,7 +215,7 @@ def probe_figure(outdir: Path, seed: int) -> list[Path]:
     fig.savefig(png, dpi=130)
     plt.close(fig)
     cols = ["type", "target", "lambda", "klass", "pair", "width", "protocol", "measure", "value", "n", "reached",
-            "noises", "bound", "source"]
+            "noise", "bound", "source"]
     with csvp.open("w", newline="") as fh:
         wr = csv.DictWriter(fh, fieldnames=cols, restval="")
         wr.writeheader()
