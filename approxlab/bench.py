@@ -85,6 +85,10 @@ class BenchResult:
         head = (f"# {m.get('machine')} | {m.get('date')} | torch {m.get('torch')} | threads {m.get('threads')} | "
                 f"shape {m.get('shape')} {m.get('dtype')} | load avg before {m.get('loadavg_before')} after "
                 f"{m.get('loadavg_after')}")
+        if m.get("wall_s") is not None:
+            faults = m.get("minor_faults")
+            head += (f" | system CPU {m.get('system_s')} s in {m.get('wall_s')} s wall"
+                     + ("" if faults is None else f", {faults} page faults"))
         lines = [head, f"{'family':18s} {'deg':>4s} {'backend':>8s} {'ms':>9s} {'GELU ms':>9s} {'ratio':>7s} "
                        f"{'first s':>8s} {'peak MB':>8s} {'GELU MB':>8s}"]
         for r in self.rows:
@@ -93,6 +97,15 @@ class BenchResult:
             lines.append(f"{r.family:18s} {r.degree:4d} {r.resolved:>8s} {r.seconds * 1e3:9.2f} "
                          f"{r.gelu_seconds * 1e3:9.2f} {r.ratio:6.2f}x {r.first_call_s:8.2f} {pk:>8s} {gk:>8s}")
         return "\n".join(lines)
+
+
+def _minor_faults() -> int | None:
+    """Minor page faults of this process so far (None where :mod:`resource` is missing: Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_minflt)
 
 
 def _status_kb(fld: str) -> int:
@@ -251,6 +264,7 @@ def run_bench(
     g = torch.randn(shp, generator=gen).to(dev, dt)
     gelu = nn.GELU()
     load_before = [round(v, 2) for v in os.getloadavg()]
+    wall0, sys0, faults0 = time.perf_counter(), os.times().system, _minor_faults()
     rows: list[BenchRow] = []
     jobs: list[tuple[str, int, Callable[[], nn.Module], str]] = []
     for fam in families:
@@ -278,6 +292,11 @@ def run_bench(
         "repeats": repeats,
         "loadavg_before": load_before,
         "loadavg_after": [round(v, 2) for v in os.getloadavg()],
+        # how much of the run the kernel spent on this process (page faults of fresh outputs, memory
+        # reclaim): on a VM under memory pressure it can be most of it, and the ratios move with it
+        "wall_s": round(time.perf_counter() - wall0, 2),
+        "system_s": round(os.times().system - sys0, 2),
+        "minor_faults": None if faults0 is None else _minor_faults() - faults0,  # type: ignore[operator]
         "note": "best-of-repeats forward+backward, GELU timed in alternation in the same process",
     }
     return BenchResult(rows, meta)

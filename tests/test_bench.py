@@ -25,6 +25,25 @@ def test_run_bench_rows_and_meta() -> None:
     data = json.loads(res.to_json())
     assert data["rows"][0]["family"] == "hermite" and data["meta"]["dtype"] == "float32"
     assert "hermite" in res.table() and "load avg" in res.table()
+    # the kernel's share of the run: system CPU within the wall time, page faults counted (POSIX)
+    assert 0 <= meta["system_s"] <= meta["wall_s"] * (torch.get_num_threads() + 1)
+    assert meta["wall_s"] >= sum(r.seconds + r.gelu_seconds for r in res.rows)
+    assert meta["minor_faults"] is None or meta["minor_faults"] >= 0
+    assert "system CPU" in res.table()
+
+
+def test_bench_counts_the_page_faults_of_fresh_outputs() -> None:
+    """A run that allocates and touches new 16 MB outputs faults pages in: the count is live, not 0."""
+    import os
+
+    if os.name != "posix":
+        pytest.skip("resource.getrusage is POSIX")
+    from approxlab.bench import _minor_faults
+
+    before = _minor_faults()
+    buf = torch.empty(4 * 2**20)  # 16 MB, first touched here
+    buf.fill_(1.0)
+    assert _minor_faults() - before >= 8  # 4096 pages of 4 KiB, or 8 huge pages of 2 MiB: never none
 
 
 def test_eager_backend_and_every_family_default_degree() -> None:
