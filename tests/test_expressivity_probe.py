@@ -363,6 +363,16 @@ def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path,
     with csvp.open() as fh:
         noises = {r["noise"] for r in csv.DictReader(fh) if r["protocol"] == "perturb"}
     assert noises == {"0.01", "0.1"}
+    # the title says "with restarts" only where the rows were allowed restarts
+    import matplotlib.pyplot as plt
+
+    seen = []
+    monkeypatch.setattr(plt.Figure, "suptitle", lambda self, t, **kw: seen.append(t))
+    probe_figure(tmp_path / "out", 0)
+    assert "with restarts" not in seen[-1]
+    rec.write_text("\n".join(json.dumps(r | ({"restarts": 1} if r["protocol"] == "perturb" else {})) for r in rows))
+    probe_figure(tmp_path / "out", 0)
+    assert "retrained (with restarts)" in seen[-1]
 
 
 @pytest.mark.slow

@@ -17,7 +17,8 @@ Data, in this order:
    recorded probe there: Types I and II, T_LA and T_MoA, widths 1-8, 3 seeds, both protocols, see
    docs/guide/probes.md for the commands that made it);
 3. otherwise the figure COMPUTES the small default probe itself (:data:`DEFAULT_PROBE`, in memory,
-   nothing written but the figure; measured 1 min 41 s (load 4) to 2 min 48 s (load 6-8) wall on the shared 2-core box).
+   nothing written but the figure; measured 4 min 22 s wall on the 2-core box at load 1, 2026-11-23; no
+   Levenberg-Marquardt restarts, unlike the recorded store).
 
 ``APPROXLAB_PROBE_RECORDED=PATH`` replots a recorded result instead (a JSON-lines export of probe
 rows, e.g. a GPU run); the title and the CSV then say ``RECORDED`` and name the file.
@@ -201,10 +202,12 @@ def probe_figure(outdir: Path, seed: int) -> list[Path]:
                 handles, _ = ax.get_legend_handles_labels()
                 ax.legend(handles=handles + keys, fontsize=6, ncol=2)
     named = ["dashed", "dash-dotted", "dash-dot-dotted", "long-dashed"]
+    # what the rows say, not what the recorded store did: a row of a run allowed restarts has "restarts"
+    restarted = " (with restarts)" if any("restarts" in r for r in rows if r.get("protocol") == "perturb") else ""
     per_s = ", ".join(f"{named[j % len(named)]} (s = {noise:g})" for j, (_, noise, _, _) in enumerate(series[1:]))
     fig.suptitle("moa Thms. 4.1/4.2 probe. Solid, circles: random start, best of seeds. "
                  + (f"{per_s[0].upper()}{per_s[1:]}: exact construction split into m neurons + relative noise s, "
-                    "retrained (with restarts), worst of seeds.\n" if per_s else "\n")
+                    f"retrained{restarted}, worst of seeds.\n" if per_s else "\n")
                  + "'k/n' (second column): k of the n perturbed runs at that s below 1e-3 in that measure, where some "
                  "but not all are (each measure: column 'reached' of moa-probe.csv)."
                  f"\nDotted: the paper's lower bound for the classes that do not contain the target. Data: {source}",
