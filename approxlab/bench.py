@@ -292,8 +292,8 @@ def run_bench(
         "repeats": repeats,
         "loadavg_before": load_before,
         "loadavg_after": [round(v, 2) for v in os.getloadavg()],
-        # how much of the run the kernel spent on this process (page faults of fresh outputs, memory
-        # reclaim): on a VM under memory pressure it can be most of it, and the ratios move with it
+        # the system CPU time the OS spent for this process (page faults of fresh outputs, memory
+        # reclaim): on a VM under memory pressure it can be most of the run, and the ratios move with it
         "wall_s": round(time.perf_counter() - wall0, 2),
         "system_s": round(os.times().system - sys0, 2),
         "minor_faults": None if faults0 is None else _minor_faults() - faults0,  # type: ignore[operator]

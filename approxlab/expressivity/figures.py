@@ -5,7 +5,7 @@ norm, with the paper's bound lines of Thm. 4.1 / Props. B.2, B.5), the W^{1,inf}
 0.01-neighbourhood of the target's kink set, the W^{1,2} error and the L_inf error. Solid lines:
 random starts, best over seeds; one broken line per noise size s for the second protocol (the exact
 construction of Props. B.2/B.3/B.6/B.10 embedded at width m by neuron splitting, perturbed by noise s and
-retrained): dashed for the smallest s, dash-dotted, dotted, ... for the larger ones, each the worst over
+retrained): dashed for the smallest s, then dash-dotted, dash-dot-dotted, long-dashed, each the worst over
 seeds (a perturbed point is below 1e-3 only if every run at that s came back); the CSV's ``reached``
 counts the runs below 1e-3 in each measure, per s. The grey line at 1e-3 is the level below which a
 class "reaches" its target.
@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
+from matplotlib.lines import Line2D
 
 from approxlab.figures import figure
 
@@ -194,11 +195,9 @@ def probe_figure(outdir: Path, seed: int) -> list[Path]:
             ax.set_title(f"type {ty}, target $T_{{\\mathrm{{{tg.upper()}}}}}$ ($\\lambda$={lam:g}): {mname}",
                          fontsize=9)
             if c == 0:
-                from matplotlib.lines import Line2D
-
                 keys = [Line2D([], [], color="0.35", ls=ls, marker=mk, ms=3, lw=1.1,
-                                 label="random start" if proto == "random" else f"perturbed, s = {noise:g}")
-                          for proto, noise, ls, mk in series]
+                               label="random start" if proto == "random" else f"perturbed, s = {noise:g}")
+                        for proto, noise, ls, mk in series]
                 handles, _ = ax.get_legend_handles_labels()
                 ax.legend(handles=handles + keys, fontsize=6, ncol=2)
     named = ["dashed", "dash-dotted", "dash-dot-dotted", "long-dashed"]
