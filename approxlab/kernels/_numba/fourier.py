@@ -171,6 +171,39 @@ def _harmonic_bwd(w, gs, ak, bk, m):  # type: ignore[no-untyped-def]
     return np.float64(sc), np.float64(ss)
 
 
+@reduction_helper
+def _harmonics2_bwd(w, gs, ak, bk, ak1, bk1, m):  # type: ignore[no-untyped-def]
+    """:func:`_harmonic_bwd` for harmonics k and k + 1 in one pass over the block (c_k, s_k stay in
+    registers between them; d gets the two terms in the same order as two single passes). Returns
+    (sum g c_k, sum g s_k, sum g c_{k+1}, sum g s_{k+1}); (c, s) advance two rotations."""
+    c1s = w[0]
+    s1s = w[1]
+    c = w[2]
+    s = w[3]
+    d = w[4]
+    z = c.dtype.type(0)
+    sc = z
+    ss = z
+    sc1 = z
+    ss1 = z
+    for j in range(m):
+        cj = c[j]
+        sj = s[j]
+        gj = gs[j]
+        cr = c1s[j]
+        sr = s1s[j]
+        c2 = cj * cr - sj * sr
+        s2 = sj * cr + cj * sr
+        sc += gj * cj
+        ss += gj * sj
+        sc1 += gj * c2
+        ss1 += gj * s2
+        d[j] = (d[j] + (bk * cj - ak * sj)) + (bk1 * c2 - ak1 * s2)
+        c[j] = c2 * cr - s2 * sr
+        s[j] = s2 * cr + c2 * sr
+    return np.float64(sc), np.float64(ss), np.float64(sc1), np.float64(ss1)
+
+
 @reduction_kernel
 def fourier_bwd(x, ka, kb, om, fast, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """ka_k = k a_k, kb_k = k b_k (k = 1..n); part columns: sum g, sum g c_k (k=1..n), sum g s_k."""
@@ -198,7 +231,15 @@ def fourier_bwd(x, ka, kb, om, fast, g, gx, part, u0, u1):  # type: ignore[no-un
                 d[j] = 0
                 sg += gs[j]
             acc[0] += sg
-            for k in range(1, n + 1):
+            k = 1
+            while k + 1 <= n:  # two harmonics per pass, as the forward
+                sc, ss, sc1, ss1 = _harmonics2_bwd(w, gs, ka[k - 1], kb[k - 1], ka[k], kb[k], m)
+                acc[k] += sc
+                acc[n + k] += ss
+                acc[k + 1] += sc1
+                acc[n + k + 1] += ss1
+                k += 2
+            if k <= n:
                 sc, ss = _harmonic_bwd(w, gs, ka[k - 1], kb[k - 1], m)
                 acc[k] += sc
                 acc[n + k] += ss
