@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_dot, block_helper, kernel
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction
 
 
 # exp(-u) vectorised (math.exp is a scalar libm call): in float64, t = -u clamped to [-1000, 710]
@@ -130,6 +130,36 @@ def polyact_fwd(x, c, lim, fast, itype, out, u0, u1):  # type: ignore[no-untyped
                 os_[j] = u[j] / (one + e[j])
 
 
+# The power sums of the backward: separate (non-inlined) functions compiled with "reassoc", so their
+# sums vectorise while the kernel's exp stays IEEE (see approxlab.kernels._numba._common).
+@reduction
+def _power_dots2(gu, pw, xs, m):  # type: ignore[no-untyped-def]
+    """(sum gu pw, sum gu pw x) over the block in float64, then pw <- pw x x (the powers formed as in
+    two single steps): two powers per pass."""
+    s0 = gu.dtype.type(0)
+    s1 = s0
+    for j in range(m):
+        p = pw[j]
+        xv = xs[j]
+        p1 = p * xv
+        gv = gu[j]
+        s0 += gv * p
+        s1 += gv * p1
+        pw[j] = p1 * xv
+    return np.float64(s0), np.float64(s1)
+
+
+@reduction
+def _power_dot(gu, pw, xs, m):  # type: ignore[no-untyped-def]
+    """sum gu pw over the block in float64, then pw <- pw x."""
+    s0 = gu.dtype.type(0)
+    for j in range(m):
+        p = pw[j]
+        s0 += gu[j] * p
+        pw[j] = p * xs[j]
+    return np.float64(s0)
+
+
 @kernel
 def polyact_bwd(x, c, kc, lim, fast, itype, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """kc_k = k c_k (k = 1..r); part columns: sum g silu'(u) x^k for k = 0..r."""
@@ -171,10 +201,14 @@ def polyact_bwd(x, c, kc, lim, fast, itype, g, gx, part, u0, u1):  # type: ignor
                 gu[j] = gv
                 gxs[j] = gv * du[j]
                 pw[j] = one
-            for k in range(r + 1):  # sum g silu'(u) x^k (a read-only reduction), then pw <- x^(k+1)
-                acc[k] += block_dot(gu, pw, m)
-                for j in range(m):
-                    pw[j] *= xs[j]
+            k = 0
+            while k + 1 <= r:  # sum g silu'(u) x^k, two powers per pass
+                s0, s1 = _power_dots2(gu, pw, xs, m)
+                acc[k] += s0
+                acc[k + 1] += s1
+                k += 2
+            if k <= r:
+                acc[k] += _power_dot(gu, pw, xs, m)
 
 
 __all__ = ["polyact_fwd", "polyact_bwd"]
