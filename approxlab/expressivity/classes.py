@@ -458,7 +458,7 @@ class NetworkBatch(JacobianMixin):
                 pre["glog"] = self._lin(xb if xb.dim() == 2 else xb[g], L.view(th3[g], "gate"))  # (B_moa, N, K)
             return xb, pre
         pre["z"] = self._lin(xb, L.view(th3, "u"))
-        qd_moa = (self.is_moa & (self.sided < 1)).nonzero().flatten()
+        qd_moa = self._gate_rows
         if qd_moa.numel():  # gate logits (N x K x K per network) only where a network has them
             xs = xb if xb.dim() == 2 else xb[qd_moa]
             pre["glog"] = self._lin(xs, L.view(th3[qd_moa], "gate"))
@@ -497,7 +497,7 @@ class NetworkBatch(JacobianMixin):
             else:
                 zc = torch.matmul(sz, c.transpose(-1, -2))
             if "glog" in pre:  # qd-MoA: a (K, K) gate matrix per point
-                qd = (self.is_moa & (self.sided < 1)).nonzero().flatten()
+                qd = self._gate_rows
                 cg = self._gate(pre["glog"], upper=True) * pm[qd].unsqueeze(1)
                 zc = zc.index_put((qd,), torch.matmul(sz[qd], cg.transpose(-1, -2)))
             mixed = mixed + (sy * zc).sum(-1)

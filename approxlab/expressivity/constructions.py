@@ -225,10 +225,25 @@ def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, n
         v["a"][i] = scale * a_j * src["a"][0] / counts[j]
         if "u" in v:
             v["u"][i] = u_sign * src["u"][0]
-    for key in v:
-        amax = float(v[key].abs().max()) if v[key].numel() else 0.0
-        v[key].add_(noise * (amax if amax > 0 else 1.0) * torch.randn(v[key].shape, generator=g,
-                                                                        dtype=torch.float64))
+    add_relative_noise(v, noise, g)
+
+
+def add_relative_noise(views: dict[str, torch.Tensor], s: float, g: torch.Generator) -> None:
+    """The probe's relative noise, in place: each parameter tensor of ``views`` (in order) gets
+    ``s * scale * N(0, 1)`` on every entry, ``scale`` its largest absolute entry (1 where it is 0),
+    drawn from ``g`` in float64. Used for the perturbed start (:func:`perturbed_start`) and for each
+    Levenberg-Marquardt restart of the perturbed protocol.
+
+    Examples
+    --------
+    >>> v = {"a": torch.tensor([2.0, -4.0], dtype=torch.float64), "b": torch.zeros(1, dtype=torch.float64)}
+    >>> add_relative_noise(v, 0.0, torch.Generator().manual_seed(0))
+    >>> v["a"].tolist(), v["b"].tolist()
+    ([2.0, -4.0], [0.0])
+    """
+    for v in views.values():
+        amax = float(v.abs().max()) if v.numel() else 0.0
+        v.add_(s * (amax if amax > 0 else 1.0) * torch.randn(v.shape, generator=g, dtype=torch.float64).to(v))
 
 
 def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:

@@ -48,6 +48,7 @@ import torch
 
 from approxlab.activations.base import check_choice, check_positive_float, check_positive_int
 from approxlab.expressivity.classes import KINKED, NetworkBatch, class_names, construction, relu_staircase
+from approxlab.expressivity.constructions import add_relative_noise
 from approxlab.expressivity.sobolev import TOLERANCE, w12_error, w1inf_error
 from approxlab.expressivity.targets import TARGETS, TYPES, make_target, ridge_oscillation
 from approxlab.expressivity.train import TrainConfig, resolve_device, small_batch_threads, train
@@ -175,11 +176,7 @@ def _restart_perturb(nb: NetworkBatch, noise: Sequence[float], specs: Sequence[t
         for r, i in enumerate(ids):
             klass, m, sd = specs[i]
             g = torch.Generator().manual_seed(zlib.crc32(f"{klass}|{int(m)}|{int(sd)}|restart {k}".encode()))
-            for name in L.shapes:
-                v = L.view(th[r : r + 1], name)[0]
-                amax = float(v.abs().max()) if v.numel() else 0.0
-                v += (float(noise[i]) * (amax if amax > 0 else 1.0)
-                      * torch.randn(v.shape, generator=g, dtype=torch.float64).to(v))
+            add_relative_noise({name: L.view(th[r : r + 1], name)[0] for name in L.shapes}, float(noise[i]), g)
         trainable, fixed = nb.trainable[ids].to(th), nb.fixed[ids].to(th)
         return th * trainable + fixed
 

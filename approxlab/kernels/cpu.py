@@ -176,7 +176,7 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     npd = _npdtype(x.dtype)
     c = (a.detach().double().numpy() * fac).astype(npd)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.hermite_fwd, _chunks(x), _np(x).reshape(-1), c, beta.astype(npd), np.array([1.0 / s], npd),
+    _run(k.hermite_fwd, _chunks(x), _np(x).reshape(-1), c, beta.astype(npd), _const([1.0 / s], x.dtype),
          out.numpy().reshape(-1))
     return out
 
@@ -185,12 +185,12 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
     _check(x, a, g)
     k = load("hermite")
     n = a.numel() - 1
-    fac, s, beta = _hermite_scaled(a.numel() - 1)
+    fac, s, beta = _hermite_scaled(n)
     npd = _npdtype(x.dtype)
     e = (a.detach().double().numpy()[1:] * fac[:n]).astype(npd)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), n + 1)
-    _run(k.hermite_bwd, part.shape[0], _np(x).reshape(-1), e, beta.astype(npd), np.array([1.0 / s], npd),
+    _run(k.hermite_bwd, part.shape[0], _np(x).reshape(-1), e, beta.astype(npd), _const([1.0 / s], x.dtype),
          _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     return gx, torch.from_numpy(part.sum(axis=0) * fac).to(a.dtype)
 
