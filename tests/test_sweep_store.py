@@ -233,6 +233,48 @@ def test_two_processes_split_one_sweep_and_nothing_runs_twice(tmp_path: Path) ->
     assert {r["config"]["x"]: r["result"]["pid"] for r in recs} == {int(x): int(p) for x, p in calls}
 
 
+_OPENER = """
+import os, sys, time
+from approxlab.sweep import ResultStore
+path, barrier, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+open(f"{barrier}.{os.getpid()}", "w").close()
+while not os.path.exists(barrier):
+    time.sleep(0.001)
+for _ in range(k):
+    with ResultStore(path) as st:
+        assert st.counts() == {"done": 0, "failed": 0}
+"""
+
+
+def test_processes_that_create_and_open_one_store_at_once_all_succeed(tmp_path: Path) -> None:
+    # Two races, each seen in CI before the fix: switching an at-rest store to WAL from several
+    # connections at once ("database is locked" at once, no busy wait), and a second process reading
+    # a store another is creating (an id without tables, or tables without an id).
+    nproc, k = 4, 40
+    for trial in range(3):
+        store, barrier = tmp_path / f"s{trial}.sqlite", tmp_path / f"go{trial}"
+        procs = [subprocess.Popen([sys.executable, "-c", _OPENER, str(store), str(barrier), str(k)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(nproc)]
+        try:
+            deadline = time.monotonic() + 120
+            while len(list(tmp_path.glob(f"go{trial}.*"))) < nproc:
+                for p in procs:
+                    assert p.poll() is None, p.communicate()
+                assert time.monotonic() < deadline, "the openers did not start"
+                time.sleep(0.01)
+            barrier.touch()
+            outs = [p.communicate(timeout=120) for p in procs]
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+        assert [p.returncode for p in procs] == [0] * nproc, [e for _, e in outs if e]
+        with ResultStore(store, readonly=True) as st:
+            assert st.counts() == {"done": 0, "failed": 0}
+            assert st.records() == []
+
+
 # ---------------------------------------------------------------------------------------------- durability
 
 

@@ -65,6 +65,8 @@ SCHEMA_VERSION = 2
 CLAIM_TIMEOUT = 60.0
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_BUSY_TIMEOUT_S = 60.0
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
     name  TEXT PRIMARY KEY,
@@ -116,6 +118,27 @@ _RUN_COLUMNS = (
     "key", "sweep", "config", "result", "status", "error", "traceback", "seed", "host", "device",
     "started", "finished", "duration", "attempts", "code_version",
 )
+
+
+def _journal_mode(conn: sqlite3.Connection, mode: str, timeout: float = _BUSY_TIMEOUT_S) -> None:
+    """Set the journal mode, waiting out other connections that switch it at the same moment.
+
+    Switching needs an exclusive lock taken from a shared one. When two connections do that at
+    once, SQLite answers one of them "database is locked" at once instead of calling the busy
+    handler (that wait could deadlock), so the retry is ours: with a little jitter, until the
+    busy timeout. Any other error, and a lock that outlasts the timeout, is raised.
+    """
+    deadline = time.monotonic() + timeout
+    pause = 0.001
+    while True:
+        try:
+            conn.execute(f"PRAGMA journal_mode={mode}")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause * (0.5 + (os.getpid() % 97) / 97))
+        pause = min(pause * 2, 0.05)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -180,13 +203,21 @@ class ResultStore:
         try:
             if readonly:
                 uri = f"file:{quote(str(Path(self.path).resolve()))}?mode=ro"
-                self._conn = sqlite3.connect(uri, uri=True, timeout=60.0, isolation_level=None)
+                self._conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT_S,
+                                             isolation_level=None)
             else:
-                self._conn = sqlite3.connect(self.path, timeout=60.0, isolation_level=None)
+                self._conn = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S,
+                                             isolation_level=None)
         except sqlite3.Error as exc:
             raise ValueError(f"store {self.path} cannot be opened: {exc}") from None
         try:
             self._setup(memory)
+        except sqlite3.OperationalError as exc:
+            self._conn.close()
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise ValueError(f"store {self.path} cannot be read: {exc}") from None
+            raise ValueError(f"store {self.path} stayed locked by another connection for more than "
+                             f"{_BUSY_TIMEOUT_S:g} s: {exc}") from None
         except sqlite3.DatabaseError as exc:
             self._conn.close()
             raise ValueError(
@@ -198,21 +229,17 @@ class ResultStore:
 
     def _setup(self, memory: bool) -> None:
         c = self._conn
-        c.execute("PRAGMA busy_timeout=60000")
-        app_id = c.execute("PRAGMA application_id").fetchone()[0]
-        user_version = c.execute("PRAGMA user_version").fetchone()[0]
-        tables = [r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        c.execute(f"PRAGMA busy_timeout={int(_BUSY_TIMEOUT_S * 1000)}")
+        app_id, user_version, tables = self._header()
         if app_id == 0 and not tables:  # a new (or empty) database
             if not self._create:
                 raise ValueError(f"store {self.path} is an empty SQLite database, not an approxlab "
                                  "result store")
             if not memory:
-                c.execute("PRAGMA journal_mode=WAL")
-            c.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            c.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            c.executescript("BEGIN;" + _SCHEMA + _CLAIMS + "COMMIT;")
-            c.execute("INSERT OR REPLACE INTO meta VALUES ('created_by', ?)", (code_version(),))
-        elif app_id != APPLICATION_ID:
+                _journal_mode(c, "WAL")
+            self._create_schema()
+            app_id, user_version, tables = self._header()
+        if app_id != APPLICATION_ID:
             what = f"application_id={app_id:#x}" if app_id else f"tables {', '.join(sorted(tables))}"
             raise ValueError(
                 f"store {self.path} is an SQLite database of another application ({what}), not an "
@@ -233,12 +260,52 @@ class ResultStore:
                 raise ValueError(f"store {self.path} is damaged: missing tables {sorted(missing)}")
             if not self.readonly:
                 if not memory:
-                    c.execute("PRAGMA journal_mode=WAL")
+                    _journal_mode(c, "WAL")
                 if "claims" not in tables:  # schema 1 -> 2
                     c.executescript("BEGIN IMMEDIATE;" + _CLAIMS +
                                     f"PRAGMA user_version={SCHEMA_VERSION};COMMIT;")
         if not self.readonly:
             c.execute("PRAGMA synchronous=FULL")  # a committed run survives a crash, even of the OS
+
+    def _header(self) -> tuple[int, int, list[str]]:
+        """``application_id``, ``user_version`` and the table names, read in one snapshot.
+
+        Three separate reads could straddle another process's creation of the store (an id of 0
+        with its tables present), so they share one read transaction.
+        """
+        c = self._conn
+        c.execute("BEGIN")
+        try:
+            app_id = c.execute("PRAGMA application_id").fetchone()[0]
+            user_version = c.execute("PRAGMA user_version").fetchone()[0]
+            tables = [r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        finally:
+            c.execute("COMMIT")
+        return app_id, user_version, tables
+
+    def _create_schema(self) -> None:
+        """Write the schema in one transaction, unless another process created it first.
+
+        The check is repeated inside ``BEGIN IMMEDIATE``: two processes that open one new file at
+        the same moment both see an empty database, and the second must neither fail nor find the
+        first's half-written store.
+        """
+        c = self._conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            if (c.execute("PRAGMA application_id").fetchone()[0] == 0
+                    and c.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0):
+                c.execute(f"PRAGMA application_id={APPLICATION_ID}")
+                c.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                for statement in (_SCHEMA + _CLAIMS).split(";"):
+                    if statement.strip():
+                        c.execute(statement)
+                c.execute("INSERT OR REPLACE INTO meta VALUES ('created_by', ?)",
+                          (code_version(),))
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+        c.execute("COMMIT")
 
     def _writable(self, what: str) -> None:
         if self.readonly:
@@ -403,7 +470,7 @@ class ResultStore:
         except sqlite3.OperationalError:
             return False
         finally:
-            c.execute("PRAGMA busy_timeout=60000")
+            c.execute(f"PRAGMA busy_timeout={int(_BUSY_TIMEOUT_S * 1000)}")
         return busy == 0 and log == done
 
     # -- reading
