@@ -214,31 +214,38 @@ def test_rational_coefficients_of_very_different_sizes(denominator: str) -> None
         torch.testing.assert_close(o.double(), w, rtol=2e-5, atol=1e-6 * (1 + float(w[:9].abs().max())))
 
 
+@pytest.mark.parametrize("p_degree", [3, 9])
 @pytest.mark.parametrize("denominator", ["safe", "abs"])
-def test_rational_backward_inside_blocks_agree_with_the_general_path(denominator: str) -> None:
-    """A backward block with every |x| <= L takes the short path (Horner on x, inside sums only); one
-    element beyond L sends its block through the general path (z, sign and inside/outside rows). The
-    gradient of every other element must have the same bits either way, and the parameter gradients
-    must agree to float32 rounding of their sums (the outside element's own terms removed)."""
+def test_rational_inside_blocks_agree_with_the_general_path(denominator: str, p_degree: int) -> None:
+    """A block with every |x| <= L takes a short path (degree 3: Horner unrolled in registers, one
+    pass; degree 9 >= FIXED: degree-outer passes on x; both with inside sums only); one element beyond
+    L sends its block through the general path (z, sign and inside/outside rows). R and gx of every
+    other element must have the same bits either way, and the parameter gradients must agree to float32
+    rounding of their sums (the moved element's own terms removed)."""
     from approxlab.kernels import cpu
 
-    _, fast = _pair("rational", {"p_degree": 3, "q_degree": 2, "denominator": denominator}, torch.float32)
+    _, fast = _pair("rational", {"p_degree": p_degree, "q_degree": 2, "denominator": denominator}, torch.float32)
     a, b = fast.a.detach(), fast.b.detach()
+    assert (p_degree < cpu.load("rational").FIXED) == (p_degree == 3)
     limit = float(cpu._rational_limit(a, b, fast.eps, torch.float32)[1])
     gen = torch.Generator().manual_seed(7)
-    x = 2.0 * torch.randn(4 * 256, generator=gen)  # four blocks
+    x = 1.5 * torch.randn(4 * 256, generator=gen)  # four blocks
     x[5] = 0.0
+    x[6] = -0.0
     g = torch.randn(x.shape, generator=gen)
     g[300] = 0.0  # the element that moves adds nothing to the parameter sums
     mixed = x.clone()
     mixed[300] = 4.0 * limit  # block 1 goes through the general path
-    gx, ga, gb = cpu.rational_bwd(x, a, b, fast.eps, denominator == "safe", g)
-    gx_m, ga_m, gb_m = cpu.rational_bwd(mixed, a, b, fast.eps, denominator == "safe", g)
+    safe = denominator == "safe"
     keep = torch.arange(x.numel()) != 300
+    y, y_m = cpu.rational_fwd(x, a, b, fast.eps, safe), cpu.rational_fwd(mixed, a, b, fast.eps, safe)
+    assert torch.equal(y[keep], y_m[keep])
+    gx, ga, gb = cpu.rational_bwd(x, a, b, fast.eps, safe, g)
+    gx_m, ga_m, gb_m = cpu.rational_bwd(mixed, a, b, fast.eps, safe, g)
     assert torch.equal(gx[keep], gx_m[keep])
     torch.testing.assert_close(ga_m, ga, rtol=1e-6, atol=1e-6 * float(ga.abs().max()))
     torch.testing.assert_close(gb_m, gb, rtol=1e-6, atol=1e-6 * float(gb.abs().max()))
-    assert torch.isfinite(gx_m[300])
+    assert torch.isfinite(gx_m[300]) and torch.isfinite(y_m[300])
 
 
 def test_parameter_gradients_do_not_depend_on_the_thread_count() -> None:

@@ -352,12 +352,24 @@ def _rational_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.d
     return _const([1.0, lim], dtype)
 
 
+def _rational_kernel(k: ModuleType, name: str, coef: np.ndarray) -> tuple:  # type: ignore[type-arg]
+    """(kernel, padded inside rows): ``name``'s fixed-length variant with the inside rows of ``coef``
+    zero-padded to ``k.FIXED`` where 1 <= N < FIXED, else the general kernel (and a dummy array)."""
+    big = coef.shape[2] - 1
+    if 1 <= big < k.FIXED:
+        cf = np.zeros((coef.shape[0], k.FIXED), coef.dtype)
+        cf[:, : big + 1] = coef[:, 0]
+        return getattr(k, f"{name}_fixed"), cf
+    return getattr(k, name), np.zeros((coef.shape[0], 1), coef.dtype)
+
+
 def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
     _check(x, a, b)
     k = load("rational")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     coef = _rational_series(a, b, eps, safe, grad=False).astype(_npdtype(x.dtype))
-    _run(k.rational_fwd, _chunks(x), _np(x).reshape(-1), coef, _rational_limit(a, b, eps, x.dtype), bool(safe),
+    fn, cf = _rational_kernel(k, "rational_fwd", coef)
+    _run(fn, _chunks(x), _np(x).reshape(-1), coef, cf, _rational_limit(a, b, eps, x.dtype), bool(safe),
          out.numpy().reshape(-1))
     return out
 
@@ -371,7 +383,8 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     coef = _rational_series(a, b, eps, safe, grad=True).astype(_npdtype(x.dtype))
     part = _partials(x.numel(), 4 * (big + 1))
-    _run(k.rational_bwd, part.shape[0], _np(x).reshape(-1), coef, _rational_limit(a, b, eps, x.dtype), bool(safe),
+    fn, cf = _rational_kernel(k, "rational_bwd", coef)
+    _run(fn, part.shape[0], _np(x).reshape(-1), coef, cf, _rational_limit(a, b, eps, x.dtype), bool(safe),
          _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     s_in, s_out, v_in, v_out = part.sum(axis=0).reshape(4, big + 1)
     ga = (s_in + s_out[::-1])[:m1]  # sum g e_p / D'

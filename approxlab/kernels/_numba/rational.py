@@ -32,6 +32,10 @@ import numpy as np
 
 from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction_helper, reduction_kernel
 
+#: Series with N + 1 <= FIXED coefficients (1 <= N) have kernels whose blocks with every |x| <= L run
+#: Horner's rule unrolled to this many steps in registers, one pass per block (zero-padded series).
+FIXED = 8
+
 # Rows of the per-chunk scratch array.
 _Z, _AZ, _IN, _SG, _NUM, _DEN, _Q, _DNUM, _DDEN, _W1, _W2, _V1, _V2, _PW, _OUT = range(15)
 
@@ -152,30 +156,81 @@ def _values(w, coef, safe, grad, m):  # type: ignore[no-untyped-def]
                 dden[j] *= sg[j]
 
 
+@block_helper
+def _forward_inside(xs, os_, cf, safe, m):  # type: ignore[no-untyped-def]
+    """R for a block with every |x| <= L in one pass: Horner's rule unrolled to FIXED steps in
+    registers, on x and |x| (cf: the inside coefficients, rows A, Dn, Q, padded with zeros to FIXED;
+    a leading zero step leaves +0 and the first nonzero step gives the coefficient exactly, so the
+    values have the same bits as the degree-outer passes of :func:`_values`)."""
+    if safe:
+        for j in range(m):
+            xv = xs[j]
+            av = abs(xv)
+            n = cf[0, FIXED - 1]
+            d = cf[1, FIXED - 1]
+            for i in range(FIXED - 2, -1, -1):
+                n = n * xv + cf[0, i]
+                d = d * av + cf[1, i]
+            os_[j] = n / d
+    else:
+        for j in range(m):
+            xv = xs[j]
+            av = abs(xv)
+            n = cf[0, FIXED - 1]
+            d = cf[1, FIXED - 1]
+            q = cf[2, FIXED - 1]
+            for i in range(FIXED - 2, -1, -1):
+                n = n * xv + cf[0, i]
+                d = d * av + cf[1, i]
+                q = q * xv + cf[2, i]
+            os_[j] = n / (d + abs(q))
+
+
+@block_helper
+def _forward_block(xs, os_, w, coef, one, lim, safe, m):  # type: ignore[no-untyped-def]
+    """R for any block, on the scaled basis (:func:`_prepare`, :func:`_values`)."""
+    _prepare(xs, w, coef.shape[2] - 1, one, lim, m)
+    _values(w, coef, safe, False, m)
+    num = w[_NUM]
+    den = w[_DEN]
+    if safe:
+        for j in range(m):
+            os_[j] = num[j] / den[j]
+    else:
+        q = w[_Q]
+        for j in range(m):
+            os_[j] = num[j] / (den[j] + abs(q[j]))
+
+
 @kernel
-def rational_fwd(x, coef, one_, safe, out, u0, u1):  # type: ignore[no-untyped-def]
-    """coef: (3, 2, N + 1) = the series A (numerator), Dn (denominator's |z| part), Q ("abs"); one_ = (1, L)."""
+def rational_fwd(x, coef, cf, one_, safe, out, u0, u1):  # type: ignore[no-untyped-def]
+    """coef: (3, 2, N + 1) = the series A (numerator), Dn (denominator's |z| part), Q ("abs"); one_ =
+    (1, L); cf is not used (any (3, 1) array)."""
     N = x.size
-    big = coef.shape[2] - 1
-    one = one_[0]
+    w = np.empty((15, BLOCK), x.dtype)
+    for ch in range(u0, u1):
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            _forward_block(x[i0:i0 + m], out[i0:i0 + m], w, coef, one_[0], one_[1], safe, m)
+
+
+@kernel
+def rational_fwd_fixed(x, coef, cf, one_, safe, out, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`rational_fwd` for 1 <= N < FIXED, cf = the inside rows of coef padded to (3, FIXED):
+    the blocks with every |x| <= L by :func:`_forward_inside`."""
+    N = x.size
     lim = one_[1]
     w = np.empty((15, BLOCK), x.dtype)
     for ch in range(u0, u1):
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
-            os_ = out[i0:i0 + m]
-            _prepare(x[i0:i0 + m], w, big, one, lim, m)
-            _values(w, coef, safe, False, m)
-            num = w[_NUM]
-            den = w[_DEN]
-            if safe:
-                for j in range(m):
-                    os_[j] = num[j] / den[j]
+            xs = x[i0:i0 + m]
+            if _n_outside(xs, lim, m) == 0:
+                _forward_inside(xs, out[i0:i0 + m], cf, safe, m)
             else:
-                q = w[_Q]
-                for j in range(m):
-                    os_[j] = num[j] / (den[j] + abs(q[j]))
+                _forward_block(xs, out[i0:i0 + m], w, coef, one_[0], lim, safe, m)
 
 
 # Block sums S_in[i], S_out[i] of the gradient weights times z^i: vector reductions.
@@ -346,8 +401,64 @@ def _inside_sum(xs, w, safe, m):  # type: ignore[no-untyped-def]
 
 
 @block_helper
-def _backward_inside(xs, gs, gxs, w, coef, one, safe, big, acc, m):  # type: ignore[no-untyped-def]
-    """The backward of a block with every |x| <= L: gx, and the inside power sums added to acc."""
+def _weights_inside_fixed(xs, gs, gxs, w, cf, one, safe, m):  # type: ignore[no-untyped-def]
+    """gx and the weights W1, V1 (pw = 1) of a block with every |x| <= L in one pass: Horner's rule
+    of A, Dn, Q, DA, DB unrolled to FIXED steps in registers (cf: their inside rows padded with zeros
+    to FIXED, as in :func:`_forward_inside`), so the same bits as :func:`_weights_inside`."""
+    zero = one - one
+    w1 = w[_W1]
+    v1 = w[_V1]
+    pw = w[_PW]
+    if safe:
+        for j in range(m):
+            xv = xs[j]
+            av = abs(xv)
+            n = cf[0, FIXED - 1]
+            d = cf[1, FIXED - 1]
+            dn = cf[3, FIXED - 1]
+            dd = cf[4, FIXED - 1]
+            for i in range(FIXED - 2, -1, -1):
+                n = n * xv + cf[0, i]
+                d = d * av + cf[1, i]
+                dn = dn * xv + cf[3, i]
+                dd = dd * av + cf[4, i]
+            sd = (one if xv > 0 else zero) - (one if xv < 0 else zero)
+            rd = one / d
+            rv = n * rd
+            gd = gs[j] * rd
+            gxs[j] = gd * (dn - rv * (sd * dd))
+            w1[j] = gd
+            v1[j] = gd * rv * one
+            pw[j] = one
+    else:
+        for j in range(m):
+            xv = xs[j]
+            av = abs(xv)
+            n = cf[0, FIXED - 1]
+            d = cf[1, FIXED - 1]
+            q = cf[2, FIXED - 1]
+            dn = cf[3, FIXED - 1]
+            dd = cf[4, FIXED - 1]
+            for i in range(FIXED - 2, -1, -1):
+                n = n * xv + cf[0, i]
+                d = d * av + cf[1, i]
+                q = q * xv + cf[2, i]
+                dn = dn * xv + cf[3, i]
+                dd = dd * xv + cf[4, i]
+            sq = (one if q > 0 else zero) - (one if q < 0 else zero)
+            rd = one / (d + abs(q))
+            rv = n * rd
+            gd = gs[j] * rd
+            gxs[j] = gd * (dn - rv * (sq * dd))
+            w1[j] = gd
+            v1[j] = gd * rv * sq
+            pw[j] = one
+
+
+@block_helper
+def _weights_inside(xs, gs, gxs, w, coef, one, safe, m):  # type: ignore[no-untyped-def]
+    """gx and the weights W1, V1 (pw = 1) of a block with every |x| <= L, after the degree-outer
+    passes of :func:`_values_inside`."""
     zero = one - one
     _values_inside(xs, w, coef, safe, m)
     num = w[_NUM]
@@ -376,6 +487,11 @@ def _backward_inside(xs, gs, gxs, w, coef, one, safe, big, acc, m):  # type: ign
         w1[j] = gd
         v1[j] = gd * rv * sq
         pw[j] = one
+
+
+@block_helper
+def _sums_inside(xs, w, safe, big, acc, m):  # type: ignore[no-untyped-def]
+    """The inside power sums of W1 and V1 for the powers 0..N, added to acc (two powers per pass)."""
     v0 = 2 * (big + 1)
     i = 0
     while i + 1 <= big:
@@ -391,85 +507,114 @@ def _backward_inside(xs, gs, gxs, w, coef, one, safe, big, acc, m):  # type: ign
         acc[v0 + i] += s3
 
 
+@block_helper
+def _backward_block(xs, gs, gxs, w, coef, one, lim, safe, acc, m):  # type: ignore[no-untyped-def]
+    """gx and the power sums (inside and outside) of any block, on the scaled basis."""
+    big = coef.shape[2] - 1
+    zero = one - one
+    _prepare(xs, w, big, one, lim, m)
+    _values(w, coef, safe, True, m)
+    num = w[_NUM]
+    den = w[_DEN]
+    q = w[_Q]
+    dnum = w[_DNUM]
+    dden = w[_DDEN]
+    ins = w[_IN]
+    sg = w[_SG]
+    w1 = w[_W1]
+    w2 = w[_W2]
+    v1 = w[_V1]
+    v2 = w[_V2]
+    pw = w[_PW]
+    for j in range(m):
+        xv = xs[j]
+        sx = (one if xv > 0 else zero) - (one if xv < 0 else zero)
+        if safe:
+            d = den[j]
+            sd = sx  # D' = sign(x) sum_k k |b_k| |x|^(k-1)
+            sq = one
+        else:
+            qj = q[j]
+            sq = (one if qj > 0 else zero) - (one if qj < 0 else zero)
+            d = den[j] + abs(qj)
+            sd = sq  # D' = sign(Q) Q'
+        rd = one / d
+        rv = num[j] * rd
+        gv = gs[j]
+        gd = gv * rd
+        gxs[j] = gd * (dnum[j] - rv * (sd * dden[j]))
+        grv = gd * rv * sq
+        inside = ins[j] != 0
+        w1[j] = gd if inside else zero
+        w2[j] = zero if inside else gd * sg[j]
+        v1[j] = grv if inside else zero
+        v2[j] = zero if inside else (grv if safe else grv * sg[j])
+        pw[j] = one
+    i = 0
+    while i + 1 <= big:  # two powers per pass over the block
+        s1, s2, s3, s4, t1, t2, t3, t4 = _power_sums2(w, safe, i, m)
+        acc[i] += s1
+        acc[big + 1 + i] += s2
+        acc[2 * (big + 1) + i] += s3
+        acc[3 * (big + 1) + i] += s4
+        acc[i + 1] += t1
+        acc[big + 2 + i] += t2
+        acc[2 * (big + 1) + i + 1] += t3
+        acc[3 * (big + 1) + i + 1] += t4
+        i += 2
+    if i <= big:
+        s1, s2, s3, s4 = _power_sums(w, safe, i, m)
+        acc[i] += s1
+        acc[big + 1 + i] += s2
+        acc[2 * (big + 1) + i] += s3
+        acc[3 * (big + 1) + i] += s4
+
+
 @reduction_kernel
-def rational_bwd(x, coef, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+def rational_bwd(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """coef: (5, 2, N + 1) = A, Dn, Q, then the derivative series DA (sum_p p a_p e_(p-1)) and DB
     (sum_k k |b_k| e_(k-1) on |z| if safe, sum_k k b_k e_(k-1) on z if not). part columns (4 (N+1)):
     S_in, S_out of g / D' (numerator weights), then of g R / D' (times sign(Q) if not safe), where
-    D' = D / M^N."""
+    D' = D / M^N. cf is not used (any (5, 1) array). The blocks with every |x| <= L by
+    :func:`_weights_inside` (degree-outer passes on x)."""
     N = x.size
     big = coef.shape[2] - 1
     one = one_[0]
     lim = one_[1]
-    zero = one - one
     w = np.empty((15, BLOCK), x.dtype)
     for ch in range(u0, u1):
         acc = part[ch]  # this chunk's partial sums (zeros from the caller)
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
-            gs = g[i0:i0 + m]
-            gxs = gx[i0:i0 + m]
             xs = x[i0:i0 + m]
             if _n_outside(xs, lim, m) == 0:
-                _backward_inside(xs, gs, gxs, w, coef, one, safe, big, acc, m)
-                continue
-            _prepare(xs, w, big, one, lim, m)
-            _values(w, coef, safe, True, m)
-            num = w[_NUM]
-            den = w[_DEN]
-            q = w[_Q]
-            dnum = w[_DNUM]
-            dden = w[_DDEN]
-            ins = w[_IN]
-            sg = w[_SG]
-            w1 = w[_W1]
-            w2 = w[_W2]
-            v1 = w[_V1]
-            v2 = w[_V2]
-            pw = w[_PW]
-            for j in range(m):
-                xv = xs[j]
-                sx = (one if xv > 0 else zero) - (one if xv < 0 else zero)
-                if safe:
-                    d = den[j]
-                    sd = sx  # D' = sign(x) sum_k k |b_k| |x|^(k-1)
-                    sq = one
-                else:
-                    qj = q[j]
-                    sq = (one if qj > 0 else zero) - (one if qj < 0 else zero)
-                    d = den[j] + abs(qj)
-                    sd = sq  # D' = sign(Q) Q'
-                rd = one / d
-                rv = num[j] * rd
-                gv = gs[j]
-                gd = gv * rd
-                gxs[j] = gd * (dnum[j] - rv * (sd * dden[j]))
-                grv = gd * rv * sq
-                inside = ins[j] != 0
-                w1[j] = gd if inside else zero
-                w2[j] = zero if inside else gd * sg[j]
-                v1[j] = grv if inside else zero
-                v2[j] = zero if inside else (grv if safe else grv * sg[j])
-                pw[j] = one
-            i = 0
-            while i + 1 <= big:  # two powers per pass over the block
-                s1, s2, s3, s4, t1, t2, t3, t4 = _power_sums2(w, safe, i, m)
-                acc[i] += s1
-                acc[big + 1 + i] += s2
-                acc[2 * (big + 1) + i] += s3
-                acc[3 * (big + 1) + i] += s4
-                acc[i + 1] += t1
-                acc[big + 2 + i] += t2
-                acc[2 * (big + 1) + i + 1] += t3
-                acc[3 * (big + 1) + i + 1] += t4
-                i += 2
-            if i <= big:
-                s1, s2, s3, s4 = _power_sums(w, safe, i, m)
-                acc[i] += s1
-                acc[big + 1 + i] += s2
-                acc[2 * (big + 1) + i] += s3
-                acc[3 * (big + 1) + i] += s4
+                _weights_inside(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, safe, m)
+                _sums_inside(xs, w, safe, big, acc, m)
+            else:
+                _backward_block(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, safe, acc, m)
 
 
-__all__ = ["rational_fwd", "rational_bwd"]
+@reduction_kernel
+def rational_bwd_fixed(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`rational_bwd` for 1 <= N < FIXED, cf = the inside rows of coef padded to (5, FIXED): the
+    blocks with every |x| <= L by :func:`_weights_inside_fixed` (one pass)."""
+    N = x.size
+    big = coef.shape[2] - 1
+    one = one_[0]
+    lim = one_[1]
+    w = np.empty((15, BLOCK), x.dtype)
+    for ch in range(u0, u1):
+        acc = part[ch]
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            if _n_outside(xs, lim, m) == 0:
+                _weights_inside_fixed(xs, g[i0:i0 + m], gx[i0:i0 + m], w, cf, one, safe, m)
+                _sums_inside(xs, w, safe, big, acc, m)
+            else:
+                _backward_block(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, safe, acc, m)
+
+
+__all__ = ["FIXED", "rational_bwd", "rational_bwd_fixed", "rational_fwd", "rational_fwd_fixed"]
