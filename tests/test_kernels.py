@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -246,6 +247,46 @@ def test_rational_inside_blocks_agree_with_the_general_path(denominator: str, p_
     torch.testing.assert_close(ga_m, ga, rtol=1e-6, atol=1e-6 * float(ga.abs().max()))
     torch.testing.assert_close(gb_m, gb, rtol=1e-6, atol=1e-6 * float(gb.abs().max()))
     assert torch.isfinite(gx_m[300]) and torch.isfinite(y_m[300])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, F64])
+@pytest.mark.parametrize("degree", [1, 2, 3, 4])
+def test_hermite_one_pass_kernels_agree_with_the_general_ones(degree: int, dtype: torch.dtype) -> None:
+    """Degrees <= FIXED run all degrees of an element in registers: the same bits as the general
+    kernels' single steps in F and gx (the parameter sums to rounding), and no NaN from the steps past
+    the degree where those overflow (x = 1e13: Q_3 ~ x^3 is inf in float32, gx of degree 3 is not)."""
+    from approxlab.kernels import cpu
+
+    k = cpu.load("hermite")
+    assert k.FIXED == 4
+    gen = torch.Generator().manual_seed(degree)
+    a = torch.randn(degree + 1, generator=gen, dtype=F64)
+    x = (2.0 * torch.randn(3 * 256 + 17, generator=gen, dtype=F64)).to(dtype)
+    x[0], x[1], x[2] = 0.0, -0.0, 1e13
+    g = torch.randn(x.shape, generator=gen, dtype=F64).to(dtype)
+    fac, s, beta = cpu._hermite_scaled(degree)
+    npd = cpu._npdtype(dtype)
+    xn, gn, sc = x.numpy(), g.numpy(), cpu._const([1.0 / s], dtype)
+    c = (a.numpy() * fac).astype(npd)
+    e = (a.numpy()[1:] * fac[:degree]).astype(npd)
+    nch = cpu._chunks(x)
+    outs = []
+    for name, coef in (("hermite_fwd", c), ("hermite_bwd", e)):
+        fn, cc, bb = cpu._hermite_kernel(k, name, coef, beta.astype(npd))
+        assert fn is getattr(k, f"{name}_fixed") and cc.size == bb.size == 5
+        for kern, cof, bet in ((getattr(k, name), coef, beta.astype(npd)), (fn, cc, bb)):
+            o = np.empty_like(xn)
+            if name == "hermite_fwd":
+                kern(xn, cof, bet, sc, o, 0, nch)
+                outs.append((name, o, None))
+            else:
+                part = cpu._partials(x.numel(), degree + 1)
+                kern(xn, cof, bet, sc, gn, o, part, 0, nch)
+                outs.append((name, o, part.sum(axis=0)))
+    (_, f_gen, _), (_, f_fix, _), (_, gx_gen, p_gen), (_, gx_fix, p_fix) = outs
+    assert np.array_equal(f_gen, f_fix) and np.array_equal(gx_gen, gx_fix)
+    assert np.isfinite(gx_fix[2])
+    np.testing.assert_allclose(p_fix[:-1], p_gen[:-1], rtol=1e-5 if dtype == torch.float32 else 1e-12)
 
 
 def test_parameter_gradients_do_not_depend_on_the_thread_count() -> None:

@@ -169,6 +169,18 @@ def _hermite_scaled(n: int) -> tuple[np.ndarray, float, np.ndarray]:
     return fac, float(2 ** p), beta
 
 
+def _hermite_kernel(k: ModuleType, name: str, c: np.ndarray, beta: np.ndarray) -> tuple:  # type: ignore[type-arg]
+    """(kernel, c, beta): for degrees 1 <= n <= ``k.FIXED`` the one-pass variant of ``name``, with c
+    (the forward's n + 1 or the backward's n coefficients) and beta zero-padded to FIXED + 1 entries."""
+    n = beta.size - 1
+    if not 1 <= n <= k.FIXED:
+        return getattr(k, name), c, beta
+    pad = np.zeros((2, k.FIXED + 1), c.dtype)
+    pad[0, : c.size] = c
+    pad[1, : beta.size] = beta
+    return getattr(k, f"{name}_fixed"), pad[0], pad[1]
+
+
 def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     _check(x, a)
     k = load("hermite")
@@ -176,8 +188,8 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     npd = _npdtype(x.dtype)
     c = (a.detach().double().numpy() * fac).astype(npd)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.hermite_fwd, _chunks(x), _np(x).reshape(-1), c, beta.astype(npd), _const([1.0 / s], x.dtype),
-         out.numpy().reshape(-1))
+    fn, c, beta = _hermite_kernel(k, "hermite_fwd", c, beta.astype(npd))
+    _run(fn, _chunks(x), _np(x).reshape(-1), c, beta, _const([1.0 / s], x.dtype), out.numpy().reshape(-1))
     return out
 
 
@@ -190,8 +202,9 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
     e = (a.detach().double().numpy()[1:] * fac[:n]).astype(npd)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), n + 1)
-    _run(k.hermite_bwd, part.shape[0], _np(x).reshape(-1), e, beta.astype(npd), _const([1.0 / s], x.dtype),
-         _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    fn, e, beta = _hermite_kernel(k, "hermite_bwd", e, beta.astype(npd))
+    _run(fn, part.shape[0], _np(x).reshape(-1), e, beta, _const([1.0 / s], x.dtype), _np(g).reshape(-1),
+         gx.numpy().reshape(-1), part)
     return gx, torch.from_numpy(part.sum(axis=0) * fac).to(a.dtype)
 
 

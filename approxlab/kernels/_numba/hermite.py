@@ -15,6 +15,12 @@ underflows nor overflows before the eager path does.
 * forward: Clenshaw's algorithm, b_k = c_k + y b_{k+1} - beta_{k+1} b_{k+2}, F = b_0;
 * backward: dF/dx = sum_{k<n} e_k Q_k with e_k = a_{k+1} s^k / k!, and the parameter gradient
   sum_i g_i Q_k(x_i) per degree (the caller multiplies it by s^k / k!).
+
+Degrees 1 <= n <= FIXED have kernels of their own (``*_fixed``) that do all degrees of an element in
+registers, in one pass over the block (the recurrences unrolled to FIXED steps): the forward with c
+and beta zero-padded to FIXED (leading zero steps leave b = +0 exactly, so the same bits as the
+single steps of the general kernel), the backward with each step past n masked by a select (a
+padded Q_k may overflow where the true ones do not), so gx has the same bits as the single steps.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ import numpy as np
 from approxlab.kernels._numba._common import (BLOCK, CHUNK, block_dot, block_helper, block_sum, kernel, reduction_helper,
                                              reduction_kernel)
 
+
+#: Degrees up to this one have the one-pass kernels ``hermite_fwd_fixed`` / ``hermite_bwd_fixed``.
+FIXED = 4
 
 # Scratch rows live in one 2-D array per chunk (w[0], w[1], ...): LLVM then knows they do not
 # overlap and vectorises the block loops without runtime alias checks (separate np.empty arrays cost
@@ -95,6 +104,33 @@ def hermite_fwd(x, c, beta, sc, out, u0, u1):  # type: ignore[no-untyped-def]
                     os_[j] = c[0]
             else:
                 _clenshaw_block(x[i0:i0 + m], out[i0:i0 + m], c, beta, s, w, m)
+
+
+@block_helper
+def _clenshaw_fixed(xs, os_, c, beta, s, m):  # type: ignore[no-untyped-def]
+    """:func:`_clenshaw_block` for 1 <= n <= FIXED in one pass, in registers: c and beta padded with
+    zeros to FIXED + 1 entries (steps above n leave u = v = +0, then u = c_n exactly)."""
+    for j in range(m):
+        yv = xs[j] * s
+        u = c[FIXED]
+        v = u - u
+        for k in range(FIXED - 1, 0, -1):
+            t = c[k] + yv * u - beta[k + 1] * v
+            v = u
+            u = t
+        os_[j] = c[0] + yv * u - beta[1] * v
+
+
+@kernel
+def hermite_fwd_fixed(x, c, beta, sc, out, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`hermite_fwd` for degrees 1 <= n <= FIXED, c and beta zero-padded to FIXED + 1."""
+    N = x.size
+    s = sc[0]
+    for ch in range(u0, u1):
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            _clenshaw_fixed(x[i0:i0 + m], out[i0:i0 + m], c, beta, s, m)
 
 
 @reduction_helper
@@ -193,4 +229,60 @@ def hermite_bwd(x, e, beta, sc, g, gx, part, u0, u1):  # type: ignore[no-untyped
                 gxs[j] = gs[j] * d[j]
 
 
-__all__ = ["hermite_fwd", "hermite_bwd"]
+@reduction_helper
+def _basis_fixed(xs, gs, gxs, e, beta, s, n, m):  # type: ignore[no-untyped-def]
+    """gx = g sum_{k<n} e_k Q_k for a block, all degrees of an element in registers (1 <= n <= FIXED;
+    e and beta zero-padded to FIXED + 1 entries); returns the block sums of g Q_k for k = 0..FIXED
+    (float64; those past n are not used). Q_k past n may overflow: they enter d through a select
+    that makes their term e_k 0 (an exact fma(0, 0, d) = d), never as 0 * Q_k."""
+    z = xs.dtype.type(0)
+    one = xs.dtype.type(1)
+    s0 = z
+    s1 = z
+    s2 = z
+    s3 = z
+    s4 = z
+    for j in range(m):
+        gv = gs[j]
+        yv = xs[j] * s
+        q1 = yv
+        q2 = yv * q1 - beta[1] * one
+        q3 = yv * q2 - beta[2] * q1
+        q4 = yv * q3 - beta[3] * q2
+        d = e[0]
+        d += e[1] * (q1 if n > 1 else z)
+        d += e[2] * (q2 if n > 2 else z)
+        d += e[3] * (q3 if n > 3 else z)
+        gxs[j] = gv * d
+        s0 += gv
+        s1 += gv * q1
+        s2 += gv * q2
+        s3 += gv * q3
+        s4 += gv * q4
+    return np.float64(s0), np.float64(s1), np.float64(s2), np.float64(s3), np.float64(s4)
+
+
+@reduction_kernel
+def hermite_bwd_fixed(x, e, beta, sc, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`hermite_bwd` for degrees 1 <= n <= FIXED (= 4; e and beta zero-padded to FIXED + 1,
+    n = the degree); part columns k = 0..n: sum g Q_k."""
+    N = x.size
+    n = part.shape[1] - 1
+    s = sc[0]
+    for ch in range(u0, u1):
+        acc = part[ch]
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            s0, s1, s2, s3, s4 = _basis_fixed(x[i0:i0 + m], g[i0:i0 + m], gx[i0:i0 + m], e, beta, s, n, m)
+            acc[0] += s0
+            acc[1] += s1
+            if n >= 2:
+                acc[2] += s2
+            if n >= 3:
+                acc[3] += s3
+            if n >= 4:
+                acc[4] += s4
+
+
+__all__ = ["FIXED", "hermite_bwd", "hermite_bwd_fixed", "hermite_fwd", "hermite_fwd_fixed"]
