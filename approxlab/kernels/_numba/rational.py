@@ -23,7 +23,13 @@ nearly every block) takes a shorter path: no z, sign or inside/outside rows, Hor
 |x| with the inside coefficients, and only the inside sums S_in. It computes the same operations on
 the same values as the general path does for inside elements (the blend ins c0 + outs c1 is c0 exactly,
 sg is 1), so gx has the same bits either way; the parameter sums drop the outside terms, which are 0.
-The forward has no such path: its time is the division, which both would share.
+
+Series of at most FIXED coefficients (N + 1 <= 8, N >= 1) have kernels of their own
+(``rational_fwd_fixed``, ``rational_bwd_fixed``) in which such an inside block is one pass: Horner's
+rule unrolled to FIXED steps with every series of an element in registers, on zero-padded
+coefficients (a leading zero step leaves +0, the first nonzero one gives the coefficient exactly),
+so again the same bits. Only the general kernels (``rational_fwd``, ``rational_bwd``) handle longer
+series, with the inside blocks of the backward in degree-outer passes on x.
 """
 
 from __future__ import annotations
