@@ -289,6 +289,41 @@ def test_hermite_one_pass_kernels_agree_with_the_general_ones(degree: int, dtype
     np.testing.assert_allclose(p_fix[:-1], p_gen[:-1], rtol=1e-5 if dtype == torch.float32 else 1e-12)
 
 
+@pytest.mark.parametrize("h", [1, 2, 5, 7, 8])
+def test_lines_one_pass_forward_agrees_with_the_passes(h: int) -> None:
+    """Up to FIXED lines, a forward block whose every |x| is below the no-overflow bound takes all lines
+    of an element in registers: the same values as the passes, with a duplicate line, a crossing, and
+    NaN, +-inf and huge x in another block (which goes to the passes)."""
+    from approxlab.kernels import cpu
+
+    k = cpu.load("tropical")
+    assert k.FIXED == 8
+    gen = torch.Generator().manual_seed(h)
+    c = torch.randn(h, generator=gen)
+    p = torch.randn(h, generator=gen)
+    if h >= 5:
+        c[3], p[3] = c[1], p[1]  # a duplicate line
+        c[4], p[4] = c[0], 0.0
+    x = 2.0 * torch.randn(4 * 256, generator=gen)
+    x[300:305] = torch.tensor([float("inf"), -float("inf"), float("nan"), 3e38, -0.0])  # block 1: the passes
+    x[600] = x[601] = 0.0
+    if h >= 2:
+        x[602] = float((c[0] - c[1]) / (p[1] - p[0]))  # lines 0 and 1 cross here (a tie up to rounding)
+    xn, sc = x.numpy(), cpu._const([0.7], torch.float32)
+    fixed = cpu._lines_fixed(k, c, p, 0.7, torch.float32)
+    assert fixed is not None and 1e30 < float(fixed[2][1]) <= float(torch.finfo(torch.float32).max)
+    nch = cpu._chunks(x)
+    f_gen, f_fix = np.empty_like(xn), np.empty_like(xn)
+    k.lines_fwd(xn, c.numpy(), p.numpy(), sc, f_gen, 0, nch)
+    k.lines_fwd_fixed(xn, c.numpy(), p.numpy(), *fixed, f_fix, 0, nch)
+    np.testing.assert_array_equal(f_fix, f_gen)  # NaN where NaN
+    # the bound itself: a line cannot overflow below it, and non-finite parameters disable the path
+    assert float(cpu._lines_fixed(k, c, p * 0, 1.0, torch.float32)[2][1]) == float(torch.finfo(torch.float32).max)
+    c_bad = c.clone()
+    c_bad[0] = float("nan")
+    assert float(cpu._lines_fixed(k, c_bad, p, 1.0, torch.float32)[2][1]) == 0.0
+
+
 def test_parameter_gradients_do_not_depend_on_the_thread_count() -> None:
     """Fixed chunking and per-chunk float64 partials: bitwise the same with 1, 2 and 3 threads (3: ranges
     of unequal length), in x and in the parameters."""

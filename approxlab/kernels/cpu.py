@@ -243,11 +243,41 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
 # ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------
 
 
+def _lines_fixed(k: ModuleType, c: torch.Tensor, p: torch.Tensor, scale: float, dtype: torch.dtype
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """For h <= ``k.FIXED`` lines, the forward's one-pass kernel's arguments: c and p padded with
+    (-inf, 0) to FIXED, and (scale, lim), lim the bound on |x| below which no line's value c_k + p_k x
+    can exceed a quarter of the dtype's largest value (so none is inf), at most that largest value (inf
+    x goes to the passes), and 0 for non-finite parameters (no block takes the one-pass path). None
+    for more lines."""
+    h = c.numel()
+    if not 1 <= h <= k.FIXED:
+        return None
+    cv, pv = c.detach().double().numpy(), p.detach().double().numpy()
+    lim = 0.0
+    if np.isfinite(cv).all() and np.isfinite(pv).all():
+        room = torch.finfo(dtype).max / 4 - float(np.abs(cv).max())
+        pmax = float(np.abs(pv).max())
+        lim = min(max(0.0, room / pmax) if pmax > 0 else math.inf, float(torch.finfo(dtype).max))
+    cf = np.full(k.FIXED, -np.inf, _npdtype(dtype))
+    pf = np.zeros(k.FIXED, _npdtype(dtype))
+    cf[:h], pf[:h] = cv, pv
+    lim32 = float(np.array(lim, _npdtype(dtype)))
+    if lim32 > lim:  # rounded up into the dtype: one step down
+        lim32 = float(np.nextafter(np.array(lim, _npdtype(dtype)), np.array(0, _npdtype(dtype))))
+    return cf, pf, _const([scale, lim32], dtype)
+
+
 def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
     _check(x, c, p)
     k = load("tropical")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.lines_fwd, _chunks(x), _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), out.numpy().reshape(-1))
+    fixed = _lines_fixed(k, c, p, scale, x.dtype)
+    if fixed is None:
+        _run(k.lines_fwd, _chunks(x), _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype),
+             out.numpy().reshape(-1))
+    else:
+        _run(k.lines_fwd_fixed, _chunks(x), _np(x).reshape(-1), _np(c), _np(p), *fixed, out.numpy().reshape(-1))
     return out
 
 

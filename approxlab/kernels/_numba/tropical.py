@@ -5,6 +5,14 @@ The forward needs only the maximum (ties do not change it); the backward also tr
 Block scratch rows share one 2-D array (no runtime alias checks in the SIMD loops), the active
 line's index is kept in the compute dtype (exact for any number of lines a module can have), and the
 parameter gradients are per-line block sums (vector reductions) added in float64.
+
+Up to FIXED lines the forward has a kernel of its own (``lines_fwd_fixed``) that takes every line of
+an element in registers, one pass per block, for the blocks whose every |x| is at most a bound
+``lim`` below which no line can overflow (so every value is finite; NaN, inf and huge x go to the
+passes). The lines are padded to FIXED with c = -inf, p = 0, which never reach the maximum of finite
+values: the maximum is the same as the passes'. (A one-pass backward, the maximum and then the first
+line of smallest slope attaining it, was faster alone but not beside the passes' path in one kernel,
+and is not kept.)
 """
 
 from __future__ import annotations
@@ -12,6 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction
+
+#: Up to this many lines, the forward's one-pass kernel ``lines_fwd_fixed``.
+FIXED = 8
 
 
 @reduction
@@ -51,32 +62,71 @@ def _max_lines(xs, m, cc, pp, best, slope, arg):  # type: ignore[no-untyped-def]
             arg[j] = kf if up else arg[j]
 
 
+@block_helper
+def _fwd_block(xs, os_, cc, pp, sc, best, m):  # type: ignore[no-untyped-def]
+    """os_ = sc max_k (c_k + p_k x), one pass per line (NaN propagates, as torch.amax)."""
+    c0 = cc[0]
+    p0 = pp[0]
+    for j in range(m):
+        best[j] = c0 + p0 * xs[j]
+    for k in range(1, cc.size):
+        ck = cc[k]
+        pk = pp[k]
+        for j in range(m):
+            v = ck + pk * xs[j]
+            b = best[j]
+            best[j] = v if (v > b) | (v != v) else b
+    for j in range(m):
+        os_[j] = sc * best[j]
+
+
 @kernel
 def lines_fwd(x, cc, pp, scale, out, u0, u1):  # type: ignore[no-untyped-def]
     N = x.size
-    h = cc.size
     sc = scale[0]
-    c0 = cc[0]
-    p0 = pp[0]
     w = np.empty((1, BLOCK), x.dtype)
-    best = w[0]
+    for ch in range(u0, u1):
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            _fwd_block(x[i0:i0 + m], out[i0:i0 + m], cc, pp, sc, w[0], m)
+
+
+@reduction
+def _n_outside(xs, lim, m):  # type: ignore[no-untyped-def]
+    """How many |x_j| of the block are not <= lim (NaN included), counted in the dtype of xs."""
+    one = xs.dtype.type(1)
+    zero = one - one
+    c = zero
+    for j in range(m):
+        c += zero if abs(xs[j]) <= lim else one
+    return c
+
+
+@kernel
+def lines_fwd_fixed(x, cc, pp, cf, pf, scale, out, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`lines_fwd` for h <= FIXED lines; cf, pf: cc, pp padded with (-inf, 0) to FIXED; scale =
+    (scale, lim). Blocks with every |x| <= lim in one pass, the others by the passes."""
+    N = x.size
+    sc = scale[0]
+    lim = scale[1]
+    w = np.empty((1, BLOCK), x.dtype)
     for ch in range(u0, u1):
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             xs = x[i0:i0 + m]
             os_ = out[i0:i0 + m]
+            if _n_outside(xs, lim, m) > 0:
+                _fwd_block(xs, os_, cc, pp, sc, w[0], m)
+                continue
             for j in range(m):
-                best[j] = c0 + p0 * xs[j]
-            for k in range(1, h):
-                ck = cc[k]
-                pk = pp[k]
-                for j in range(m):
-                    v = ck + pk * xs[j]
-                    b = best[j]
-                    best[j] = v if (v > b) | (v != v) else b  # NaN propagates (as torch.amax)
-            for j in range(m):
-                os_[j] = sc * best[j]
+                xv = xs[j]
+                b = cf[0] + pf[0] * xv
+                for k in range(1, FIXED):
+                    v = cf[k] + pf[k] * xv
+                    b = v if v > b else b
+                os_[j] = sc * b
 
 
 @kernel
@@ -109,4 +159,4 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
                 acc[h + k] += sp_k
 
 
-__all__ = ["lines_fwd", "lines_bwd"]
+__all__ = ["FIXED", "lines_bwd", "lines_fwd", "lines_fwd_fixed"]
