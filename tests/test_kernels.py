@@ -324,6 +324,39 @@ def test_lines_one_pass_forward_agrees_with_the_passes(h: int) -> None:
     assert float(cpu._lines_fixed(k, c_bad, p, 1.0, torch.float32)[2][1]) == 0.0
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, F64])
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 6])
+def test_fourier_one_pass_backward_agrees_with_the_passes(n: int, dtype: torch.dtype) -> None:
+    """Up to FIXED harmonics the backward does a block's harmonics in one pass, in registers: gx has
+    the same bits as the passes (d grouped in the same pairs; a padded pair adds a signed zero), also
+    for NaN, +-inf and |theta| beyond the vectorised range; the harmonic sums to rounding."""
+    from approxlab.kernels import cpu
+
+    k = cpu.load("fourier")
+    assert k.FIXED == 6
+    gen = torch.Generator().manual_seed(n)
+    a = torch.randn(n + 1, generator=gen, dtype=F64).to(dtype)
+    b = torch.randn(n, generator=gen, dtype=F64).to(dtype)
+    x = (3.0 * torch.randn(16384 + 3 * 256 + 40, generator=gen, dtype=F64)).to(dtype)  # two chunks
+    x[:5] = torch.tensor([0.0, float("nan"), float("inf"), -2e6, -0.0], dtype=dtype)
+    g = torch.randn(x.shape, generator=gen, dtype=F64).to(dtype)
+    om, fast = cpu._omega(x, 1.3)
+    kk = torch.arange(1, n + 1, dtype=dtype)
+    ka, kb = (kk * a[1:]).numpy(), (kk * b).numpy()
+    xn, gn, nch = x.numpy(), g.numpy(), cpu._chunks(x)
+    gx_gen, gx_fix = np.empty_like(xn), np.empty_like(xn)
+    p_gen, p_fix = cpu._partials(x.numel(), 2 * n + 1), cpu._partials(x.numel(), 2 * n + 1)
+    k.fourier_bwd(xn, ka, kb, om, fast, gn, gx_gen, p_gen, 0, nch)
+    k.fourier_bwd_fixed(xn, cpu._padded(kk * a[1:], 6), cpu._padded(kk * b, 6), om, fast, gn, gx_fix, p_fix, 0, nch)
+    np.testing.assert_array_equal(gx_fix, gx_gen)
+    s_gen, s_fix = p_gen.sum(axis=0), p_fix.sum(axis=0)
+    assert np.isnan(s_gen[1:]).all() and np.isnan(s_fix[1:]).all()  # the NaN element reaches every harmonic sum
+    assert p_gen.shape[0] == 2  # chunk 0 holds the NaN; chunk 1 is compared
+    tol = 1e-5 if dtype == torch.float32 else 1e-12
+    np.testing.assert_allclose(p_fix[1], p_gen[1], rtol=tol, atol=tol * float(np.abs(p_gen[1]).max()))
+    np.testing.assert_allclose(p_fix[0, 0], p_gen[0, 0], rtol=tol)
+
+
 def test_parameter_gradients_do_not_depend_on_the_thread_count() -> None:
     """Fixed chunking and per-chunk float64 partials: bitwise the same with 1, 2 and 3 threads (3: ranges
     of unequal length), in x and in the parameters."""

@@ -235,12 +235,21 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     kk = torch.arange(1, n + 1, dtype=x.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), 2 * n + 1)
-    _run(k.fourier_bwd, part.shape[0], _np(x).reshape(-1), _np(kk * a[1:]), _np(kk * b), om, fast, _np(g).reshape(-1),
-         gx.numpy().reshape(-1), part)
+    fn, ka, kb = k.fourier_bwd, _np(kk * a[1:]), _np(kk * b)
+    if 1 <= n <= k.FIXED:  # a block's harmonics in one pass
+        fn, ka, kb = k.fourier_bwd_fixed, _padded(kk * a[1:], k.FIXED), _padded(kk * b, k.FIXED)
+    _run(fn, part.shape[0], _np(x).reshape(-1), ka, kb, om, fast, _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     return (gx, *_split(part, n + 1, a.dtype, b.dtype))
 
 
 # ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------
+
+
+def _padded(t: torch.Tensor, size: int) -> np.ndarray:
+    """t's values followed by zeros, ``size`` entries, in t's dtype (the one-pass kernels' coefficients)."""
+    out = np.zeros(size, _npdtype(t.dtype))
+    out[: t.numel()] = _np(t)
+    return out
 
 
 def _lines_fixed(k: ModuleType, c: torch.Tensor, p: torch.Tensor, scale: float, dtype: torch.dtype

@@ -1,5 +1,10 @@
 """Sine-cosine Fourier kernels: F = a_0 + sum_k a_k c_k + b_k s_k, with (c_k, s_k) = (cos k theta,
 sin k theta) by rotation from (c_1, s_1), theta = omega x.
+
+Up to FIXED harmonics the backward has a kernel (``fourier_bwd_fixed``) that, after the block's
+cos/sin, does all harmonics of an element in registers in one pass: the same rotations and the same
+pairwise grouping of dF/dx as the passes (padded harmonics add a signed zero), so gx has the same
+bits. (A one-pass forward was tried twice and was no faster: its time is the cos/sin.)
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ S1, S2, S3, S4 = F32(-1 / 6), F32(1 / 120), F32(-1 / 5040), F32(1 / 362880)
 C1, C2, C3, C4, C5 = F32(-0.5), F32(1 / 24), F32(-1 / 720), F32(1 / 40320), F32(-1 / 3628800)
 HALF, ONE, QUARTER, FOUR, TWO = F32(0.5), F32(1.0), F32(0.25), F32(4.0), F32(2.0)
 TRIG_LIMIT = 1.0e5
+#: Up to this many harmonics the backward has a kernel that does a block's harmonics in one pass.
+FIXED = 6
 
 
 @block_helper
@@ -248,4 +255,77 @@ def fourier_bwd(x, ka, kb, om, fast, g, gx, part, u0, u1):  # type: ignore[no-un
                 gxs[j] = gs[j] * wo * d[j]
 
 
-__all__ = ["fourier_fwd", "fourier_bwd"]
+@reduction_helper
+def _harmonics_fixed_bwd(w, gs, gxs, ka, kb, wo, m):  # type: ignore[no-untyped-def]
+    """All FIXED harmonics of a block in one pass, each element's rotations, d and sums in registers
+    (ka, kb zero-padded to FIXED; rows of w: c1, s1 from :func:`_cos_sin_strict`): gx = g omega d with
+    d grouped in pairs as :func:`_harmonics2_bwd` does; returns sum g, then sum g c_k and sum g s_k for
+    k = 1..FIXED (float64; those past n are not used)."""
+    c1s = w[0]
+    s1s = w[1]
+    z = gs.dtype.type(0)
+    s0 = z
+    a1 = b1 = a2 = b2 = a3 = b3 = a4 = b4 = a5 = b5 = a6 = b6 = z
+    k1a, k1b, k2a, k2b = ka[0], kb[0], ka[1], kb[1]
+    k3a, k3b, k4a, k4b = ka[2], kb[2], ka[3], kb[3]
+    k5a, k5b, k6a, k6b = ka[4], kb[4], ka[5], kb[5]
+    for j in range(m):
+        gj = gs[j]
+        cr = c1s[j]
+        sr = s1s[j]
+        s0 += gj
+        c = cr
+        sn = sr
+        c2 = c * cr - sn * sr
+        s2 = sn * cr + c * sr
+        a1 += gj * c
+        b1 += gj * sn
+        a2 += gj * c2
+        b2 += gj * s2
+        d = (z + (k1b * c - k1a * sn)) + (k2b * c2 - k2a * s2)
+        c = c2 * cr - s2 * sr
+        sn = s2 * cr + c2 * sr
+        c2 = c * cr - sn * sr
+        s2 = sn * cr + c * sr
+        a3 += gj * c
+        b3 += gj * sn
+        a4 += gj * c2
+        b4 += gj * s2
+        d = (d + (k3b * c - k3a * sn)) + (k4b * c2 - k4a * s2)
+        c = c2 * cr - s2 * sr
+        sn = s2 * cr + c2 * sr
+        c2 = c * cr - sn * sr
+        s2 = sn * cr + c * sr
+        a5 += gj * c
+        b5 += gj * sn
+        a6 += gj * c2
+        b6 += gj * s2
+        d = (d + (k5b * c - k5a * sn)) + (k6b * c2 - k6a * s2)
+        gxs[j] = gj * wo * d
+    return (np.float64(s0), np.float64(a1), np.float64(b1), np.float64(a2), np.float64(b2), np.float64(a3),
+            np.float64(b3), np.float64(a4), np.float64(b4), np.float64(a5), np.float64(b5), np.float64(a6),
+            np.float64(b6))
+
+
+@reduction_kernel
+def fourier_bwd_fixed(x, ka, kb, om, fast, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`fourier_bwd` for 1 <= n <= FIXED harmonics (ka, kb zero-padded to FIXED), the harmonics
+    of a block in one pass (:func:`_harmonics_fixed_bwd`)."""
+    N = x.size
+    n = (part.shape[1] - 1) // 2
+    wo = om[0]
+    w = np.empty((6, BLOCK), x.dtype)
+    for ch in range(u0, u1):
+        acc = part[ch]
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            _cos_sin_strict(x[i0:i0 + m], m, om, fast, w[0], w[1], w[5])
+            sums = _harmonics_fixed_bwd(w, g[i0:i0 + m], gx[i0:i0 + m], ka, kb, wo, m)
+            acc[0] += sums[0]
+            for k in range(1, n + 1):
+                acc[k] += sums[2 * k - 1]
+                acc[n + k] += sums[2 * k]
+
+
+__all__ = ["FIXED", "fourier_bwd", "fourier_bwd_fixed", "fourier_fwd"]
