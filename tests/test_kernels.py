@@ -357,6 +357,47 @@ def test_fourier_one_pass_backward_agrees_with_the_passes(n: int, dtype: torch.d
     np.testing.assert_allclose(p_fix[0, 0], p_gen[0, 0], rtol=tol)
 
 
+@pytest.mark.parametrize("h", [1, 2, 5, 7, 8])
+def test_lines_one_pass_backward_agrees_with_the_passes(h: int) -> None:
+    """Up to FIXED lines and every |x| below the no-overflow bound, the backward finds each element's
+    active line in registers (the maximum, then the first line of smallest slope attaining it): the
+    same gx bits and the same per-line sums as the passes, with a duplicate line and equal slopes (ties
+    everywhere). lines_bwd routes x with a NaN or an inf to the passes."""
+    from approxlab.kernels import cpu
+
+    k = cpu.load("tropical")
+    gen = torch.Generator().manual_seed(10 + h)
+    c = torch.randn(h, generator=gen)
+    p = torch.randn(h, generator=gen)
+    if h >= 5:
+        c[3], p[3] = c[1], p[1]  # a duplicate line: a tie wherever line 1 is the maximum
+        c[4], p[4] = c[0] + 1.0, p[0]  # the same slope as line 0, above it
+    x = 2.0 * torch.randn(16384 + 600, generator=gen)
+    x[:3] = torch.tensor([0.0, -0.0, 1e30])
+    if h >= 2:
+        x[3] = float((c[0] - c[1]) / (p[1] - p[0]))  # lines 0 and 1 cross here
+    g = torch.randn(x.shape, generator=gen)
+    fixed = cpu._lines_fixed(k, c, p, 0.7, torch.float32)
+    assert fixed is not None and float(fixed[2][1]) > 1e30
+    xn, gn, nch = x.numpy(), g.numpy(), cpu._chunks(x)
+    gx_gen, gx_fix = np.empty_like(xn), np.empty_like(xn)
+    p_gen, p_fix = cpu._partials(x.numel(), 2 * h), cpu._partials(x.numel(), 2 * h)
+    k.lines_bwd(xn, c.numpy(), p.numpy(), cpu._const([0.7], torch.float32), gn, gx_gen, p_gen, 0, nch)
+    k.lines_bwd_fixed(xn, *fixed, gn, gx_fix, p_fix, 0, nch)
+    np.testing.assert_array_equal(gx_fix, gx_gen)
+    np.testing.assert_array_equal(p_fix, p_gen)
+    # through lines_bwd: a NaN or an inf anywhere sends the call to the passes (NaN sums, as eager)
+    for bad in (float("nan"), float("inf")):
+        xb = x.clone()
+        xb[7] = bad
+        gxb, gc, gp = cpu.lines_bwd(xb, c, p, 0.7, g)
+        want = np.empty_like(xn)
+        part = cpu._partials(x.numel(), 2 * h)
+        k.lines_bwd(xb.numpy(), c.numpy(), p.numpy(), cpu._const([0.7], torch.float32), gn, want, part, 0, nch)
+        np.testing.assert_array_equal(gxb.numpy(), want)
+        np.testing.assert_array_equal(torch.cat([gc, gp]).numpy(), part.sum(axis=0).astype(np.float32))
+
+
 def test_parameter_gradients_do_not_depend_on_the_thread_count() -> None:
     """Fixed chunking and per-chunk float64 partials: bitwise the same with 1, 2 and 3 threads (3: ranges
     of unequal length), in x and in the parameters."""

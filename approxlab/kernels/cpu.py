@@ -297,8 +297,17 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     h = c.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), 2 * h)
-    _run(k.lines_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype), _np(g).reshape(-1),
-         gx.numpy().reshape(-1), part)
+    fixed = _lines_fixed(k, c, p, scale, x.dtype)
+    if fixed is not None and x.numel() > 0:
+        lo, hi = torch.aminmax(x.detach())  # one read of x; NaN makes both NaN
+        if not float(fixed[2][1]) >= max(-float(lo), float(hi)):
+            fixed = None  # some |x| beyond the bound (or NaN): the passes
+    if fixed is None:
+        _run(k.lines_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype),
+             _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    else:
+        _run(k.lines_bwd_fixed, part.shape[0], _np(x).reshape(-1), fixed[0], fixed[1], fixed[2], _np(g).reshape(-1),
+             gx.numpy().reshape(-1), part)
     return (gx, *_split(part, h, c.dtype, p.dtype))
 
 

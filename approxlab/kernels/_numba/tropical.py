@@ -6,13 +6,12 @@ Block scratch rows share one 2-D array (no runtime alias checks in the SIMD loop
 line's index is kept in the compute dtype (exact for any number of lines a module can have), and the
 parameter gradients are per-line block sums (vector reductions) added in float64.
 
-Up to FIXED lines the forward has a kernel of its own (``lines_fwd_fixed``) that takes every line of
-an element in registers, one pass per block, for the blocks whose every |x| is at most a bound
-``lim`` below which no line can overflow (so every value is finite; NaN, inf and huge x go to the
-passes). The lines are padded to FIXED with c = -inf, p = 0, which never reach the maximum of finite
-values: the maximum is the same as the passes'. (A one-pass backward, the maximum and then the first
-line of smallest slope attaining it, was faster alone but not beside the passes' path in one kernel,
-and is not kept.)
+Up to FIXED lines there are kernels (``*_fixed``) that take every line of an element in registers,
+one pass per block, where |x| is at most a bound ``lim`` below which no line can overflow (so every
+value is finite; NaN, inf and huge x go to the passes): the forward checks each block, the backward
+needs the caller to have checked all of x (a branch to the passes inside it made the compiler
+vectorise its loop worse). The lines are padded to FIXED with c = -inf, p = 0, which never reach the
+maximum of finite values. Values, gx and the active lines are the same as the passes'.
 """
 
 from __future__ import annotations
@@ -159,4 +158,51 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
                 acc[h + k] += sp_k
 
 
-__all__ = ["FIXED", "lines_bwd", "lines_fwd", "lines_fwd_fixed"]
+@kernel
+def lines_bwd_fixed(x, cf, pf, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`lines_bwd` for h <= FIXED lines when every |x| is at most lim (the caller checks: no
+    branch to the passes here, which made the compiler vectorise this loop worse); cf, pf, scale as in
+    :func:`lines_fwd_fixed`. The active line of an element in registers, in two sweeps over the lines:
+    the maximum b, then the first line of smallest slope with value b (the passes' tie rule; a running
+    tie test on the running slope does not vectorise). The per-line sums as in :func:`lines_bwd`."""
+    N = x.size
+    h = part.shape[1] // 2
+    sc = scale[0]
+    w = np.empty((2, BLOCK), x.dtype)
+    arg = w[0]
+    gsc = w[1]
+    t = x.dtype.type
+    zero = t(0)
+    big = t(np.inf)
+    for ch in range(u0, u1):
+        acc = part[ch]
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            for j in range(m):
+                xv = xs[j]
+                b = cf[0] + pf[0] * xv
+                for k in range(1, FIXED):
+                    v = cf[k] + pf[k] * xv
+                    b = v if v > b else b
+                sl = big
+                a = zero
+                for k in range(FIXED):
+                    pk = pf[k]
+                    take = (cf[k] + pk * xv == b) & (pk < sl)
+                    sl = pk if take else sl
+                    a = t(k) if take else a
+                gv = gs[j] * sc
+                gsc[j] = gv
+                gxs[j] = gv * sl
+                arg[j] = a
+            for k in range(h):
+                sc_k, sp_k = _line_sums(arg, t(k), gsc, xs, m)
+                acc[k] += sc_k
+                acc[h + k] += sp_k
+
+
+__all__ = ["FIXED", "lines_bwd", "lines_bwd_fixed", "lines_fwd", "lines_fwd_fixed"]
