@@ -398,6 +398,39 @@ def test_lines_one_pass_backward_agrees_with_the_passes(h: int) -> None:
         np.testing.assert_array_equal(torch.cat([gc, gp]).numpy(), part.sum(axis=0).astype(np.float32))
 
 
+@pytest.mark.parametrize("eps", [0.0, 1e-6])
+@pytest.mark.parametrize("degree", [1, 2, 3, 4])
+def test_polynorm_fused_kernels_agree_with_the_passes(degree: int, eps: float) -> None:
+    """Degrees <= FIXED: y and every power's row sums in one pass, the output and gx in one more. gx
+    has the same bits as the passes, the row sums agree to float64 rounding, and the output to an ulp
+    (the unrolled Horner's rule fuses multiply-adds the passes round separately); a zero row, a row
+    with a NaN and a row with an inf behave as in the passes."""
+    from approxlab.kernels import cpu
+
+    k = cpu.load("polynorm")
+    assert k.FIXED == 4
+    gen = torch.Generator().manual_seed(degree)
+    x = torch.randn(6, 300, generator=gen)
+    x[1] = 0.0
+    x[2, 5] = float("nan")
+    x[3, 7] = float("inf")
+    x[4] *= 1e20
+    g = torch.randn(x.shape, generator=gen)
+    w = torch.randn(degree, generator=gen)
+    b = torch.randn(1, generator=gen)
+    xr, bits, er = cpu._rows(x), cpu._bits(cpu._rows(x)), cpu._eps_root(eps, degree)
+    outs = [np.empty(x.shape, np.float32) for _ in range(4)]
+    parts = [np.zeros((6, degree + 1)) for _ in range(2)]
+    k.polynorm_fwd(xr, *bits, w.numpy(), b.numpy(), er, outs[0], 0, 6)
+    k.polynorm_fwd_fixed(xr, *bits, w.numpy(), b.numpy(), er, outs[1], 0, 6)
+    k.polynorm_bwd(xr, *bits, w.numpy(), er, g.numpy(), outs[2], parts[0], 0, 6)
+    k.polynorm_bwd_fixed(xr, *bits, w.numpy(), er, g.numpy(), outs[3], parts[1], 0, 6)
+    np.testing.assert_array_equal(np.isnan(outs[1]), np.isnan(outs[0]))
+    np.testing.assert_allclose(outs[1], outs[0], rtol=3e-7, atol=3e-7 * float(np.nanmax(np.abs(outs[0]))))
+    np.testing.assert_array_equal(outs[3], outs[2])
+    np.testing.assert_allclose(parts[1], parts[0], rtol=1e-12, atol=1e-12)
+
+
 def test_parameter_gradients_do_not_depend_on_the_thread_count() -> None:
     """Fixed chunking and per-chunk float64 partials: bitwise the same with 1, 2 and 3 threads (3: ranges
     of unequal length), in x and in the parameters."""

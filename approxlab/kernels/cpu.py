@@ -359,8 +359,8 @@ def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) 
     k = load("polynorm")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     xr = _rows(x)
-    _run(k.polynorm_fwd, xr.shape[0], xr, *_bits(xr), _np(w), _np(b), _eps_root(eps, w.numel()),
-         out.numpy().reshape(xr.shape))
+    fn = k.polynorm_fwd_fixed if 1 <= w.numel() <= k.FIXED else k.polynorm_fwd
+    _run(fn, xr.shape[0], xr, *_bits(xr), _np(w), _np(b), _eps_root(eps, w.numel()), out.numpy().reshape(xr.shape))
     return out
 
 
@@ -372,7 +372,8 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     xr = _rows(x)
     part = np.zeros((xr.shape[0], r + 1), np.float64)
-    _run(k.polynorm_bwd, xr.shape[0], xr, *_bits(xr), _np(w), _eps_root(eps, r), _np(g).reshape(xr.shape),
+    fn = k.polynorm_bwd_fixed if 1 <= r <= k.FIXED else k.polynorm_bwd
+    _run(fn, xr.shape[0], xr, *_bits(xr), _np(w), _eps_root(eps, r), _np(g).reshape(xr.shape),
          gx.numpy().reshape(xr.shape), part)
     gb, gw = _split(part, 1, b.dtype, w.dtype)  # column 0 is the bias
     return gx, gw, gb

@@ -6,6 +6,12 @@ the magnitude bits (a vectorised reduction that needs no fast-math; a NaN has la
 so the same maximum detects it and the row becomes NaN, as the eager path's amax makes it); one pass
 per power p with its float64 row sums; the output (forward) or the gradient (backward) in one last
 pass by Horner's rule in y (and y^2). Scratch rows are allocated once per call, not per row.
+
+Degrees up to FIXED have kernels (``*_fixed``) with two passes per row: y and the sums of every power
+at once, then the output or gx by Horner's rule unrolled to FIXED steps (the coefficients past the
+degree zero; |y| <= 1, so the unused powers cannot overflow). gx has the same bits as the passes; the
+output can differ in the last bit (the unrolled rule fuses multiply-adds that the passes round
+separately), and the row sums by float64 rounding.
 """
 
 from __future__ import annotations
@@ -145,4 +151,105 @@ def polynorm_bwd(x, xi, bits, w, eps_root, g, gx, part, u0, u1):  # type: ignore
             gxr[j] = (gr[j] * h1[j] - y[j] * h2[j]) * inv
 
 
-__all__ = ["polynorm_fwd", "polynorm_bwd"]
+#: Up to this degree the one-pass-per-stage kernels ``polynorm_fwd_fixed`` / ``polynorm_bwd_fixed``.
+FIXED = 4
+
+
+@reduction_helper
+def _powers_fixed(xr, inv, y, gr, with_g):  # type: ignore[no-untyped-def]
+    """y = x / s into y, and in the same pass the row sums of (y^p)^2 and (if with_g) g y^p for
+    p = 1..FIXED, and sum g: float64 sums of dtype products, the powers formed as :func:`_power_pass`
+    forms them (y, then y^p = y^(p-1) y). |y| <= 1, so the powers past the degree cannot overflow."""
+    a1 = a2 = a3 = a4 = 0.0
+    b1 = b2 = b3 = b4 = 0.0
+    s0 = 0.0
+    for j in range(y.size):
+        v1 = xr[j] * inv
+        y[j] = v1
+        v2 = v1 * v1
+        v3 = v2 * v1
+        v4 = v3 * v1
+        a1 += np.float64(v1 * v1)
+        a2 += np.float64(v2 * v2)
+        a3 += np.float64(v3 * v3)
+        a4 += np.float64(v4 * v4)
+        if with_g:
+            gv = gr[j]
+            s0 += np.float64(gv)
+            b1 += np.float64(gv * v1)
+            b2 += np.float64(gv * v2)
+            b3 += np.float64(gv * v3)
+            b4 += np.float64(gv * v4)
+    return (a1, a2, a3, a4), (b1, b2, b3, b4), s0
+
+
+@reduction_kernel
+def polynorm_fwd_fixed(x, xi, bits, w, bias, eps_root, out, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`polynorm_fwd` for degrees 1 <= r <= FIXED: per row one pass for y and every power's sum,
+    one for the output (Horner's rule unrolled to FIXED, the coefficients past r zero)."""
+    R, d = x.shape
+    r = w.size
+    eps_pos = eps_root[0] > 0
+    y = np.empty(d, x.dtype)
+    bt = bits.copy()
+    fb = bt[2:3].view(x.dtype)
+    c = np.zeros(FIXED + 1, x.dtype)
+    for row in range(u0, u1):
+        xr = x[row]
+        s = _row_scale(xi[row], bt, fb, eps_pos)
+        inv = x.dtype.type(1.0 / s)
+        sums, _, _ = _powers_fixed(xr, inv, y, xr, False)
+        for p in range(1, r + 1):
+            e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
+            c[p] = w[p - 1] * (1.0 / math.sqrt(sums[p - 1] / d + e))
+        b0 = bias[0]
+        c1, c2, c3, c4 = c[1], c[2], c[3], c[4]
+        orow = out[row]
+        for j in range(d):
+            yv = y[j]
+            o = c4 * yv
+            o = (o + c3) * yv
+            o = (o + c2) * yv
+            o = (o + c1) * yv
+            orow[j] = o + b0
+
+
+@reduction_kernel
+def polynorm_bwd_fixed(x, xi, bits, w, eps_root, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`polynorm_bwd` for degrees 1 <= r <= FIXED: per row one pass for y and the sums, one for
+    gx (both Horner sums unrolled to FIXED, the coefficients past r zero)."""
+    R, d = x.shape
+    r = w.size
+    eps_pos = eps_root[0] > 0
+    y = np.empty(d, x.dtype)
+    bt = bits.copy()
+    fb = bt[2:3].view(x.dtype)
+    c1 = np.zeros(FIXED + 1, x.dtype)
+    c2 = np.zeros(FIXED + 1, x.dtype)
+    for row in range(u0, u1):
+        xr = x[row]
+        gr = g[row]
+        s = _row_scale(xi[row], bt, fb, eps_pos)
+        inv = x.dtype.type(1.0 / s)
+        sums, sgys, s0 = _powers_fixed(xr, inv, y, gr, True)
+        part[row, 0] = s0
+        for p in range(1, r + 1):
+            e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
+            rho = 1.0 / math.sqrt(sums[p - 1] / d + e)
+            sgy = sgys[p - 1]
+            part[row, p] = rho * sgy
+            wp = np.float64(w[p - 1])
+            c1[p] = wp * p * rho
+            c2[p] = wp * rho * rho * rho * p * sgy / d
+        e1, e2, e3, e4 = c1[1], c1[2], c1[3], c1[4]
+        f1, f2, f3, f4 = c2[1], c2[2], c2[3], c2[4]
+        gxr = gx[row]
+        for j in range(d):
+            yv = y[j]
+            y2 = yv * yv
+            h1 = ((e4 * yv + e3) * yv + e2) * yv + e1
+            h2 = ((f4 * y2 + f3) * y2 + f2) * y2 + f1
+            gxr[j] = (gr[j] * h1 - yv * h2) * inv
+
+
+__all__ = ["FIXED", "polynorm_bwd", "polynorm_bwd_fixed", "polynorm_fwd", "polynorm_fwd_fixed"]
