@@ -106,6 +106,13 @@ def _const(values: list[float], dtype: torch.dtype) -> np.ndarray:
     return np.asarray(values, dtype=_npdtype(dtype))
 
 
+def _padded(t: torch.Tensor, size: int) -> np.ndarray:
+    """t's values followed by zeros, ``size`` entries, in t's dtype (the one-pass kernels' coefficients)."""
+    out = np.zeros(size, _npdtype(t.dtype))
+    out[: t.numel()] = _np(t)
+    return out
+
+
 def _pool(workers: int) -> ThreadPoolExecutor:
     global _POOL, _POOL_WORKERS
     with _LOCK:
@@ -245,16 +252,9 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
 # ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------
 
 
-def _padded(t: torch.Tensor, size: int) -> np.ndarray:
-    """t's values followed by zeros, ``size`` entries, in t's dtype (the one-pass kernels' coefficients)."""
-    out = np.zeros(size, _npdtype(t.dtype))
-    out[: t.numel()] = _np(t)
-    return out
-
-
 def _lines_fixed(k: ModuleType, c: torch.Tensor, p: torch.Tensor, scale: float, dtype: torch.dtype
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """For h <= ``k.FIXED`` lines, the forward's one-pass kernel's arguments: c and p padded with
+    """For h <= ``k.FIXED`` lines, the one-pass kernels' arguments: c and p padded with
     (-inf, 0) to FIXED, and (scale, lim), lim the bound on |x| below which no line's value c_k + p_k x
     can exceed a quarter of the dtype's largest value (so none is inf), at most that largest value (inf
     x goes to the passes), and 0 for non-finite parameters (no block takes the one-pass path). None
@@ -306,8 +306,8 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
         _run(k.lines_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype),
              _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     else:
-        _run(k.lines_bwd_fixed, part.shape[0], _np(x).reshape(-1), fixed[0], fixed[1], fixed[2], _np(g).reshape(-1),
-             gx.numpy().reshape(-1), part)
+        _run(k.lines_bwd_fixed, part.shape[0], _np(x).reshape(-1), *fixed, _np(g).reshape(-1), gx.numpy().reshape(-1),
+             part)
     return (gx, *_split(part, h, c.dtype, p.dtype))
 
 
