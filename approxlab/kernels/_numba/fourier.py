@@ -178,6 +178,17 @@ def _harmonic_bwd(w, gs, ak, bk, m):  # type: ignore[no-untyped-def]
     return np.float64(sc), np.float64(ss)
 
 
+@block_helper
+def _pair_bwd(c, sn, cr, sr, d, ak, bk, ak1, bk1):  # type: ignore[no-untyped-def]
+    """One pair of harmonics of an element: with (c, sn) = (c_k, s_k), returns (c_{k+1}, s_{k+1}),
+    d + k b_k c_k - k a_k s_k + (k+1) b_{k+1} c_{k+1} - (k+1) a_{k+1} s_{k+1} (grouped by harmonic),
+    and (c_{k+2}, s_{k+2})."""
+    c2 = c * cr - sn * sr
+    s2 = sn * cr + c * sr
+    d = (d + (bk * c - ak * sn)) + (bk1 * c2 - ak1 * s2)
+    return c2, s2, d, c2 * cr - s2 * sr, s2 * cr + c2 * sr
+
+
 @reduction_helper
 def _harmonics2_bwd(w, gs, ak, bk, ak1, bk1, m):  # type: ignore[no-untyped-def]
     """:func:`_harmonic_bwd` for harmonics k and k + 1 in one pass over the block (c_k, s_k stay in
@@ -197,17 +208,11 @@ def _harmonics2_bwd(w, gs, ak, bk, ak1, bk1, m):  # type: ignore[no-untyped-def]
         cj = c[j]
         sj = s[j]
         gj = gs[j]
-        cr = c1s[j]
-        sr = s1s[j]
-        c2 = cj * cr - sj * sr
-        s2 = sj * cr + cj * sr
+        c2, s2, d[j], c[j], s[j] = _pair_bwd(cj, sj, c1s[j], s1s[j], d[j], ak, bk, ak1, bk1)
         sc += gj * cj
         ss += gj * sj
         sc1 += gj * c2
         ss1 += gj * s2
-        d[j] = (d[j] + (bk * cj - ak * sj)) + (bk1 * c2 - ak1 * s2)
-        c[j] = c2 * cr - s2 * sr
-        s[j] = s2 * cr + c2 * sr
     return np.float64(sc), np.float64(ss), np.float64(sc1), np.float64(ss1)
 
 
@@ -274,33 +279,21 @@ def _harmonics_fixed_bwd(w, gs, gxs, ka, kb, wo, m):  # type: ignore[no-untyped-
         cr = c1s[j]
         sr = s1s[j]
         s0 += gj
-        c = cr
-        sn = sr
-        c2 = c * cr - sn * sr
-        s2 = sn * cr + c * sr
-        a1 += gj * c
-        b1 += gj * sn
+        c2, s2, d, c3, s3 = _pair_bwd(cr, sr, cr, sr, z, k1a, k1b, k2a, k2b)
+        a1 += gj * cr
+        b1 += gj * sr
         a2 += gj * c2
         b2 += gj * s2
-        d = (z + (k1b * c - k1a * sn)) + (k2b * c2 - k2a * s2)
-        c = c2 * cr - s2 * sr
-        sn = s2 * cr + c2 * sr
-        c2 = c * cr - sn * sr
-        s2 = sn * cr + c * sr
-        a3 += gj * c
-        b3 += gj * sn
-        a4 += gj * c2
-        b4 += gj * s2
-        d = (d + (k3b * c - k3a * sn)) + (k4b * c2 - k4a * s2)
-        c = c2 * cr - s2 * sr
-        sn = s2 * cr + c2 * sr
-        c2 = c * cr - sn * sr
-        s2 = sn * cr + c * sr
-        a5 += gj * c
-        b5 += gj * sn
-        a6 += gj * c2
-        b6 += gj * s2
-        d = (d + (k5b * c - k5a * sn)) + (k6b * c2 - k6a * s2)
+        c4, s4, d, c5, s5 = _pair_bwd(c3, s3, cr, sr, d, k3a, k3b, k4a, k4b)
+        a3 += gj * c3
+        b3 += gj * s3
+        a4 += gj * c4
+        b4 += gj * s4
+        c6, s6, d, _, _ = _pair_bwd(c5, s5, cr, sr, d, k5a, k5b, k6a, k6b)
+        a5 += gj * c5
+        b5 += gj * s5
+        a6 += gj * c6
+        b6 += gj * s6
         gxs[j] = gj * wo * d
     return (np.float64(s0), np.float64(a1), np.float64(b1), np.float64(a2), np.float64(b2), np.float64(a3),
             np.float64(b3), np.float64(a4), np.float64(b4), np.float64(a5), np.float64(b5), np.float64(a6),

@@ -66,6 +66,22 @@ def _power_pass(y, yp, g, first, with_g):  # type: ignore[no-untyped-def]
     return s2, sg, s0
 
 
+@block_helper
+def _rho(ss, d, eps_root, s, p, eps_pos):  # type: ignore[no-untyped-def]
+    """rho_p = (mean_j y_j^{2p} + eps / s^{2p})^{-1/2} from the row sum ss of y^{2p} (float64)."""
+    e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
+    return 1.0 / math.sqrt(ss / d + e)
+
+
+@block_helper
+def _grad_coefficients(w, p, rho, sgy, d, row, part, c1, c2):  # type: ignore[no-untyped-def]
+    """part[row, p] = rho_p sum g y^p; c1_p (times g y^{p-1}) and c2_p (times y^{2p-1}) of gx."""
+    part[row, p] = rho * sgy
+    wp = np.float64(w[p - 1])
+    c1[p] = wp * p * rho
+    c2[p] = wp * rho * rho * rho * p * sgy / d
+
+
 @reduction_kernel
 def polynorm_fwd(x, xi, bits, w, bias, eps_root, out, u0, u1):  # type: ignore[no-untyped-def]
     """xi: x viewed as integers; bits: see :func:`_row_scale` (copied: a scratch per call); eps_root[p-1] = eps^(1/(2p)) (float64)."""
@@ -86,8 +102,7 @@ def polynorm_fwd(x, xi, bits, w, bias, eps_root, out, u0, u1):  # type: ignore[n
             y[j] = xr[j] * inv
         for p in range(1, r + 1):
             ss, _, _ = _power_pass(y, yp, y, p == 1, False)
-            e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
-            c[p] = w[p - 1] * (1.0 / math.sqrt(ss / d + e))
+            c[p] = w[p - 1] * _rho(ss, d, eps_root, s, p, eps_pos)
         b0 = bias[0]
         cr = c[r]
         orow = out[row]
@@ -127,12 +142,7 @@ def polynorm_bwd(x, xi, bits, w, eps_root, g, gx, part, u0, u1):  # type: ignore
             ss, sgy, s0 = _power_pass(y, yp, gr, p == 1, True)
             if p == 1:
                 part[row, 0] = s0
-            e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
-            rho = 1.0 / math.sqrt(ss / d + e)
-            part[row, p] = rho * sgy
-            wp = np.float64(w[p - 1])
-            c1[p] = wp * p * rho  # times g_j y_j^{p-1}
-            c2[p] = wp * rho * rho * rho * p * sgy / d  # times y_j^{2p-1}
+            _grad_coefficients(w, p, _rho(ss, d, eps_root, s, p, eps_pos), sgy, d, row, part, c1, c2)
         # gx_j = (g_j sum_p c1_p y^{p-1} - y sum_p c2_p (y^2)^{p-1}) / s, both sums by Horner's rule
         gxr = gx[row]
         a1 = c1[r]
@@ -200,8 +210,7 @@ def polynorm_fwd_fixed(x, xi, bits, w, bias, eps_root, out, u0, u1):  # type: ig
         inv = x.dtype.type(1.0 / s)
         sums, _, _ = _powers_fixed(xr, inv, y, xr, False)
         for p in range(1, r + 1):
-            e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
-            c[p] = w[p - 1] * (1.0 / math.sqrt(sums[p - 1] / d + e))
+            c[p] = w[p - 1] * _rho(sums[p - 1], d, eps_root, s, p, eps_pos)
         b0 = bias[0]
         c1, c2, c3, c4 = c[1], c[2], c[3], c[4]
         orow = out[row]
@@ -234,13 +243,8 @@ def polynorm_bwd_fixed(x, xi, bits, w, eps_root, g, gx, part, u0, u1):  # type: 
         sums, sgys, s0 = _powers_fixed(xr, inv, y, gr, True)
         part[row, 0] = s0
         for p in range(1, r + 1):
-            e = (eps_root[p - 1] / s) ** (2 * p) if eps_pos else 0.0
-            rho = 1.0 / math.sqrt(sums[p - 1] / d + e)
-            sgy = sgys[p - 1]
-            part[row, p] = rho * sgy
-            wp = np.float64(w[p - 1])
-            c1[p] = wp * p * rho
-            c2[p] = wp * rho * rho * rho * p * sgy / d
+            rho = _rho(sums[p - 1], d, eps_root, s, p, eps_pos)
+            _grad_coefficients(w, p, rho, sgys[p - 1], d, row, part, c1, c2)
         e1, e2, e3, e4 = c1[1], c1[2], c1[3], c1[4]
         f1, f2, f3, f4 = c2[1], c2[2], c2[3], c2[4]
         gxr = gx[row]

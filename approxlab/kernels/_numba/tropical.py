@@ -102,6 +102,25 @@ def _n_outside(xs, lim, m):  # type: ignore[no-untyped-def]
     return c
 
 
+@block_helper
+def _max_fixed(cf, pf, xv):  # type: ignore[no-untyped-def]
+    """max_k (c_k + p_k x) over the FIXED (padded) lines, for one finite x (no NaN test needed)."""
+    b = cf[0] + pf[0] * xv
+    for k in range(1, FIXED):
+        v = cf[k] + pf[k] * xv
+        b = v if v > b else b
+    return b
+
+
+@block_helper
+def _add_line_sums(arg, gsc, xs, h, acc, m):  # type: ignore[no-untyped-def]
+    """acc[k] += sum of g s over the block's elements on line k, acc[h + k] += the same of g s x."""
+    for k in range(h):
+        sc_k, sp_k = _line_sums(arg, xs.dtype.type(k), gsc, xs, m)
+        acc[k] += sc_k
+        acc[h + k] += sp_k
+
+
 @kernel
 def lines_fwd_fixed(x, cc, pp, cf, pf, scale, out, u0, u1):  # type: ignore[no-untyped-def]
     """:func:`lines_fwd` for h <= FIXED lines; cf, pf: cc, pp padded with (-inf, 0) to FIXED; scale =
@@ -120,12 +139,7 @@ def lines_fwd_fixed(x, cc, pp, cf, pf, scale, out, u0, u1):  # type: ignore[no-u
                 _fwd_block(xs, os_, cc, pp, sc, w[0], m)
                 continue
             for j in range(m):
-                xv = xs[j]
-                b = cf[0] + pf[0] * xv
-                for k in range(1, FIXED):
-                    v = cf[k] + pf[k] * xv
-                    b = v if v > b else b
-                os_[j] = sc * b
+                os_[j] = sc * _max_fixed(cf, pf, xs[j])
 
 
 @kernel
@@ -152,10 +166,7 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
                 gv = gs[j] * sc
                 gsc[j] = gv
                 gxs[j] = gv * slope[j]
-            for k in range(h):
-                sc_k, sp_k = _line_sums(arg, x.dtype.type(k), gsc, xs, m)
-                acc[k] += sc_k
-                acc[h + k] += sp_k
+            _add_line_sums(arg, gsc, xs, h, acc, m)
 
 
 @kernel
@@ -184,10 +195,7 @@ def lines_bwd_fixed(x, cf, pf, scale, g, gx, part, u0, u1):  # type: ignore[no-u
             gxs = gx[i0:i0 + m]
             for j in range(m):
                 xv = xs[j]
-                b = cf[0] + pf[0] * xv
-                for k in range(1, FIXED):
-                    v = cf[k] + pf[k] * xv
-                    b = v if v > b else b
+                b = _max_fixed(cf, pf, xv)
                 sl = big
                 a = zero
                 for k in range(FIXED):
@@ -199,10 +207,7 @@ def lines_bwd_fixed(x, cf, pf, scale, g, gx, part, u0, u1):  # type: ignore[no-u
                 gsc[j] = gv
                 gxs[j] = gv * sl
                 arg[j] = a
-            for k in range(h):
-                sc_k, sp_k = _line_sums(arg, t(k), gsc, xs, m)
-                acc[k] += sc_k
-                acc[h + k] += sp_k
+            _add_line_sums(arg, gsc, xs, h, acc, m)
 
 
 __all__ = ["FIXED", "lines_bwd", "lines_bwd_fixed", "lines_fwd", "lines_fwd_fixed"]
