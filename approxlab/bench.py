@@ -2,7 +2,7 @@
 
 For each family and degree, the activation module (with the requested ``backend``) and
 ``torch.nn.GELU`` run forward + backward on the same input, alternating, ``repeats`` times; the
-row records the best time of each, their ratio, the first call's time (numba compilation or
+row records the best time of each, their ratio, the medians, the first call's time (numba compilation or
 cache load included) and the peak extra memory of one forward + backward (CPU: growth of the
 process's resident high-water mark, reset via ``/proc/self/clear_refs``; CUDA:
 ``max_memory_allocated``). The result carries the machine, the date, the thread count and the
@@ -24,9 +24,11 @@ import gc
 import json
 import os
 import platform
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import NamedTuple
 
 import torch
 from torch import nn
@@ -52,7 +54,10 @@ MAX_ELEMENTS = 1 << 27
 
 @dataclass
 class BenchRow:
-    """One timed configuration (seconds are the best of the repeats)."""
+    """One timed configuration: ``seconds`` and ``gelu_seconds`` are the best of the repeats (their
+    ratio is ``ratio``), ``median_seconds`` and ``gelu_median_seconds`` the medians. The best step is
+    the kernel's cost; the median also carries what the machine did around it (page faults of fresh
+    outputs, torch's OpenMP workers still spinning on the cores after the GELU step)."""
 
     family: str
     degree: int
@@ -64,6 +69,25 @@ class BenchRow:
     first_call_s: float
     peak_extra_mb: float | None
     gelu_peak_extra_mb: float | None
+    median_seconds: float | None = None
+    gelu_median_seconds: float | None = None
+
+    @property
+    def median_ratio(self) -> float | None:
+        """``median_seconds / gelu_median_seconds`` (None where the medians were not recorded)."""
+        if self.median_seconds is None or not self.gelu_median_seconds:
+            return None
+        return self.median_seconds / self.gelu_median_seconds
+
+
+class PairTimes(NamedTuple):
+    """Seconds of one forward + backward of a module and of the baseline (:func:`time_pair`)."""
+
+    best: float
+    baseline_best: float
+    first: float
+    median: float
+    baseline_median: float
 
 
 @dataclass
@@ -90,12 +114,14 @@ class BenchResult:
             head += (f" | system CPU {m.get('system_s')} s in {m.get('wall_s')} s wall"
                      + ("" if faults is None else f", {faults} page faults"))
         lines = [head, f"{'family':18s} {'deg':>4s} {'backend':>8s} {'ms':>9s} {'GELU ms':>9s} {'ratio':>7s} "
-                       f"{'first s':>8s} {'peak MB':>8s} {'GELU MB':>8s}"]
+                       f"{'median':>7s} {'first s':>8s} {'peak MB':>8s} {'GELU MB':>8s}"]
         for r in self.rows:
             pk = "-" if r.peak_extra_mb is None else f"{r.peak_extra_mb:.0f}"
             gk = "-" if r.gelu_peak_extra_mb is None else f"{r.gelu_peak_extra_mb:.0f}"
+            mr = r.median_ratio
+            md = "-" if mr is None else f"{mr:.2f}x"
             lines.append(f"{r.family:18s} {r.degree:4d} {r.resolved:>8s} {r.seconds * 1e3:9.2f} "
-                         f"{r.gelu_seconds * 1e3:9.2f} {r.ratio:6.2f}x {r.first_call_s:8.2f} {pk:>8s} {gk:>8s}")
+                         f"{r.gelu_seconds * 1e3:9.2f} {r.ratio:6.2f}x {md:>7s} {r.first_call_s:8.2f} {pk:>8s} {gk:>8s}")
         return "\n".join(lines)
 
 
@@ -159,9 +185,10 @@ def _peak(module: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, g: to
 
 
 def time_pair(module: Callable[[torch.Tensor], torch.Tensor], baseline: Callable[[torch.Tensor], torch.Tensor],
-              x: torch.Tensor, g: torch.Tensor, repeats: int) -> tuple[float, float, float]:
-    """(best module seconds, best baseline seconds, first module call seconds), alternating the two
-    so that a load burst on a shared machine hits both."""
+              x: torch.Tensor, g: torch.Tensor, repeats: int) -> PairTimes:
+    """The best and the median seconds of the module and of the baseline over ``repeats`` steps each,
+    and the module's first call, alternating the two so that a load burst on a shared machine hits
+    both."""
     t0 = time.perf_counter()
     fwd_bwd(module, x, g)
     _sync(x.device)
@@ -175,7 +202,7 @@ def time_pair(module: Callable[[torch.Tensor], torch.Tensor], baseline: Callable
             _sync(x.device)
             acc.append(time.perf_counter() - t0)
     x.grad = None
-    return min(t_mod), min(t_base), first
+    return PairTimes(min(t_mod), min(t_base), first, statistics.median(t_mod), statistics.median(t_base))
 
 
 def _machine() -> str:
@@ -276,9 +303,10 @@ def run_bench(
     for fam, d, factory, be in jobs:
         module = factory().to(dev, dt)
         resolved = kernels.resolve(module.backend, x) if hasattr(module, "backend") else be
-        t_mod, t_gelu, first = time_pair(module, gelu, x, g, repeats)
+        t = time_pair(module, gelu, x, g, repeats)
         peaks = (_peak(module, x, g), _peak(gelu, x, g)) if memory else (None, None)
-        rows.append(BenchRow(fam, d, be, resolved, t_mod, t_gelu, t_mod / t_gelu, first, *peaks))
+        rows.append(BenchRow(fam, d, be, resolved, t.best, t.baseline_best, t.best / t.baseline_best, t.first, *peaks,
+                             t.median, t.baseline_median))
         del module
     meta = {
         "machine": _machine(),
@@ -349,5 +377,5 @@ def _numba_version() -> str | None:
     return getattr(mod, "__version__", None) if mod is not None else None
 
 
-__all__ = ["FAMILIES", "BenchRow", "BenchResult", "run_bench", "time_pair", "time_mlp", "fwd_bwd", "make_module",
+__all__ = ["FAMILIES", "BenchRow", "BenchResult", "PairTimes", "run_bench", "time_pair", "time_mlp", "fwd_bwd", "make_module",
            "default_degree", "meta_now"]

@@ -8,7 +8,7 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
-from approxlab.bench import FAMILIES, run_bench, time_pair
+from approxlab.bench import FAMILIES, BenchRow, run_bench, time_pair
 import approxlab.commands.bench  # noqa: F401  (registers the verb on the lazy app)
 from approxlab.cli import app
 
@@ -19,12 +19,14 @@ def test_run_bench_rows_and_meta() -> None:
     for r in res.rows:
         assert r.seconds > 0 and r.gelu_seconds > 0 and r.first_call_s > 0
         assert r.ratio == pytest.approx(r.seconds / r.gelu_seconds)
+        assert r.median_seconds >= r.seconds and r.gelu_median_seconds >= r.gelu_seconds
     meta = res.meta
     assert meta["shape"] == [16, 8] and meta["threads"] == 1 and len(meta["loadavg_before"]) == 3
     assert "UTC" in str(meta["date"]) and meta["machine"]
     data = json.loads(res.to_json())
     assert data["rows"][0]["family"] == "hermite" and data["meta"]["dtype"] == "float32"
-    assert "hermite" in res.table() and "load avg" in res.table()
+    assert "hermite" in res.table() and "load avg" in res.table() and "median" in res.table()
+    assert data["rows"][0]["median_seconds"] == res.rows[0].median_seconds
     # the kernel's share of the run: system CPU within the wall time, page faults counted (POSIX)
     assert 0 <= meta["system_s"] <= meta["wall_s"] * (torch.get_num_threads() + 1)
     assert meta["wall_s"] >= sum(r.seconds + r.gelu_seconds for r in res.rows)
@@ -62,8 +64,33 @@ def test_time_pair_orders_a_slow_module_after_a_fast_one() -> None:
             t = torch.nn.functional.gelu(t)
         return t
 
-    t_slow, t_gelu, _ = time_pair(slow, torch.nn.GELU(), x, g, 3)
-    assert t_slow > 3 * t_gelu
+    t = time_pair(slow, torch.nn.GELU(), x, g, 3)
+    assert t.best > 3 * t.baseline_best
+    assert t.median >= t.best and t.baseline_median >= t.baseline_best
+
+
+def test_time_pair_median_is_the_middle_step_not_the_best_or_the_mean() -> None:
+    """Of 5 timed steps, 3 sleep 60 ms: the median is a slow step (>= 60 ms), the best a fast one, and
+    a mean (36 ms) would fail the first check; the row's median ratio follows."""
+    import time as _time
+
+    calls = iter(range(100))
+
+    class Sometimes(torch.nn.Module):
+        def forward(self, t: torch.Tensor) -> torch.Tensor:
+            if next(calls) in (1, 3, 5):  # call 0 is the untimed first call; 1..5 the timed ones
+                _time.sleep(0.06)
+            return t * 2
+
+    x = torch.randn(8, 8, requires_grad=True)
+    g = torch.randn(8, 8)
+    t = time_pair(Sometimes(), torch.nn.GELU(), x, g, 5)
+    assert t.median >= 0.06 > t.best
+    assert t.baseline_median < 0.06
+    row = BenchRow("x", 1, "eager", "eager", t.best, t.baseline_best, t.best / t.baseline_best, t.first, None, None,
+                   t.median, t.baseline_median)
+    assert row.median_ratio == pytest.approx(t.median / t.baseline_median)
+    assert BenchRow("x", 1, "eager", "eager", 1.0, 1.0, 1.0, 0.0, None, None).median_ratio is None
 
 
 @pytest.mark.parametrize(

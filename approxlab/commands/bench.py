@@ -29,7 +29,7 @@ def bench(
     backend: Annotated[str, typer.Option(help="auto | eager | numba | triton")] = "auto",
     dtype: Annotated[str, typer.Option(help="float32 | float64 | bfloat16 | float16")] = "float32",
     device: Annotated[str, typer.Option(help="cpu | cuda")] = "cpu",
-    repeats: Annotated[int, typer.Option(help="Timed repetitions per row (best of).")] = 5,
+    repeats: Annotated[int, typer.Option(help="Timed repetitions per row (the best and the median).")] = 5,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")] = False,
 ) -> None:
     """Benchmark the activations: ratio to GELU, first-call time and peak extra memory."""
