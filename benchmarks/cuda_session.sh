@@ -41,6 +41,8 @@ fi
 if [ "$what" = profile ] || [ "$what" = all ]; then
     # GPU kernel time vs host time per family (torch.profiler), degrees 3 and 32
     timeout 200 python3 benchmarks/cuda_profile.py --kernels 2>&1 | tee "$OUT/cuda_profile.txt" | tail -60
+    # the host time of a call by Python function (Triton's launcher, torch ops, autograd, our wrappers)
+    timeout 200 python3 benchmarks/host_profile.py --device cuda --iters 200 2>&1 | tee "$OUT/host_profile.txt" | tail -40
 fi
 if [ "$what" = probe ] || [ "$what" = all ]; then
     # >= 1000 networks in one batch: Type I, 8 classes x 4 widths x 32 seeds
