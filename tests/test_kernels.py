@@ -13,6 +13,7 @@ import pytest
 import torch
 
 from approxlab import kernels
+from approxlab.kernels.ops import FAMILIES
 from approxlab.kernels._cache import sources_digest
 from approxlab.activations import create
 
@@ -321,7 +322,28 @@ def test_lines_one_pass_forward_agrees_with_the_passes(h: int) -> None:
     assert float(cpu._lines_fixed(k, c, p * 0, 1.0, torch.float32)[2][1]) == float(torch.finfo(torch.float32).max)
     c_bad = c.clone()
     c_bad[0] = float("nan")
-    assert float(cpu._lines_fixed(k, c_bad, p, 1.0, torch.float32)[2][1]) == 0.0
+    assert float(cpu._lines_fixed(k, c_bad, p, 1.0, torch.float32)[2][1]) == -1.0
+
+
+@pytest.mark.parametrize("where", [0, 1])
+def test_lines_with_a_nan_parameter_give_nan_even_on_a_block_of_zeros(where: int) -> None:
+    """A NaN intercept makes every value NaN (as the eager path, torch.amax). With a bound of 0 for
+    non-finite parameters a block of exact zeros (|x| <= 0) took the one-pass path, whose comparisons
+    skip NaN, and the forward returned 0.0 and the backward finite gradients."""
+    from approxlab.kernels import cpu
+
+    c = torch.tensor([0.0, 0.5, -1.0])
+    c[where] = float("nan")
+    p = torch.tensor([1.0, 2.0, -1.0])
+    x = torch.zeros(512)
+    g = torch.ones(512)
+    for xs in (x, torch.linspace(-1.0, 1.0, 512)):  # a block of zeros, and blocks that always took the passes
+        assert torch.isnan(cpu.lines_fwd(xs, c, p, 1.0)).all()
+        grads = cpu.lines_bwd(xs, c, p, 1.0, g)
+        leaves = [t.clone().requires_grad_(True) for t in (xs, c, p)]
+        want = torch.autograd.grad(FAMILIES["max_lines"].reference(*leaves, 1.0), leaves, g)
+        for got, w in zip(grads, want, strict=True):  # the eager path: NaN everywhere
+            assert torch.isnan(w).all() and torch.isnan(got).all()
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, F64])

@@ -257,13 +257,14 @@ def _lines_fixed(k: ModuleType, c: torch.Tensor, p: torch.Tensor, scale: float, 
     """For h <= ``k.FIXED`` lines, the one-pass kernels' arguments: c and p padded with
     (-inf, 0) to FIXED, and (scale, lim), lim the bound on |x| below which no line's value c_k + p_k x
     can exceed a quarter of the dtype's largest value (so none is inf), at most that largest value (inf
-    x goes to the passes), and 0 for non-finite parameters (no block takes the one-pass path). None
-    for more lines."""
+    x goes to the passes), and -1 for non-finite parameters: no |x| is at most -1, so every block takes
+    the passes, where a NaN line propagates (a bound of 0 let blocks of zeros through, and the
+    one-pass maximum, whose comparisons skip NaN, returned finite values). None for more lines."""
     h = c.numel()
     if not 1 <= h <= k.FIXED:
         return None
     cv, pv = c.detach().double().numpy(), p.detach().double().numpy()
-    lim = 0.0
+    lim = -1.0
     if np.isfinite(cv).all() and np.isfinite(pv).all():
         room = torch.finfo(dtype).max / 4 - float(np.abs(cv).max())
         pmax = float(np.abs(pv).max())
@@ -275,6 +276,16 @@ def _lines_fixed(k: ModuleType, c: torch.Tensor, p: torch.Tensor, scale: float, 
     if lim32 > lim:  # rounded up into the dtype: one step down
         lim32 = float(np.nextafter(np.array(lim, _npdtype(dtype)), np.array(0, _npdtype(dtype))))
     return cf, pf, _const([scale, lim32], dtype)
+
+
+def _nan_lines_grads(x: torch.Tensor, *lines: torch.Tensor) -> tuple[torch.Tensor, ...] | None:
+    """All-NaN gradients (for x and each line parameter) where a line has a NaN intercept or slope,
+    else None: every value c_k + p_k x of that line is NaN, so every maximum is, and the eager path's
+    gradients are NaN throughout (the kernels' active-line search, whose comparisons skip NaN, would
+    pick a finite line)."""
+    if not any(bool(torch.isnan(t).any()) for t in lines):
+        return None
+    return tuple(torch.full_like(t, math.nan, memory_format=torch.contiguous_format) for t in (x, *lines))
 
 
 def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
@@ -295,6 +306,9 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     _check(x, c, p, g)
     k = load("tropical")
     h = c.numel()
+    nan = _nan_lines_grads(x, c, p)
+    if nan is not None:
+        return nan  # type: ignore[return-value]
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), 2 * h)
     fixed = _lines_fixed(k, c, p, scale, x.dtype)

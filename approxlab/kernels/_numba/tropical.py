@@ -113,6 +113,23 @@ def _max_fixed(cf, pf, xv):  # type: ignore[no-untyped-def]
 
 
 @block_helper
+def _active_fixed(cf, pf, xv):  # type: ignore[no-untyped-def]
+    """(slope, index) of the active line at one finite x among the FIXED (padded) lines, in two sweeps:
+    the maximum b, then the first line of smallest slope with value b (the passes' tie rule; a running
+    tie test on the running slope does not vectorise)."""
+    t = cf.dtype.type
+    b = _max_fixed(cf, pf, xv)
+    sl = t(np.inf)
+    a = t(0)
+    for k in range(FIXED):
+        pk = pf[k]
+        take = (cf[k] + pk * xv == b) & (pk < sl)
+        sl = pk if take else sl
+        a = t(k) if take else a
+    return sl, a
+
+
+@block_helper
 def _add_line_sums(arg, gsc, xs, h, acc, m):  # type: ignore[no-untyped-def]
     """acc[k] += sum of g s over the block's elements on line k, acc[h + k] += the same of g s x."""
     for k in range(h):
@@ -173,18 +190,14 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
 def lines_bwd_fixed(x, cf, pf, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """:func:`lines_bwd` for h <= FIXED lines when every |x| is at most lim (the caller checks: no
     branch to the passes here, which made the compiler vectorise this loop worse); cf, pf, scale as in
-    :func:`lines_fwd_fixed`. The active line of an element in registers, in two sweeps over the lines:
-    the maximum b, then the first line of smallest slope with value b (the passes' tie rule; a running
-    tie test on the running slope does not vectorise). The per-line sums as in :func:`lines_bwd`."""
+    :func:`lines_fwd_fixed`. The active line of an element in registers (:func:`_active_fixed`); the
+    per-line sums as in :func:`lines_bwd`."""
     N = x.size
     h = part.shape[1] // 2
     sc = scale[0]
     w = np.empty((2, BLOCK), x.dtype)
     arg = w[0]
     gsc = w[1]
-    t = x.dtype.type
-    zero = t(0)
-    big = t(np.inf)
     for ch in range(u0, u1):
         acc = part[ch]
         stop = min((ch + 1) * CHUNK, N)
@@ -194,15 +207,7 @@ def lines_bwd_fixed(x, cf, pf, scale, g, gx, part, u0, u1):  # type: ignore[no-u
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
             for j in range(m):
-                xv = xs[j]
-                b = _max_fixed(cf, pf, xv)
-                sl = big
-                a = zero
-                for k in range(FIXED):
-                    pk = pf[k]
-                    take = (cf[k] + pk * xv == b) & (pk < sl)
-                    sl = pk if take else sl
-                    a = t(k) if take else a
+                sl, a = _active_fixed(cf, pf, xs[j])
                 gv = gs[j] * sc
                 gsc[j] = gv
                 gxs[j] = gv * sl
