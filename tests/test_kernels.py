@@ -325,25 +325,34 @@ def test_lines_one_pass_forward_agrees_with_the_passes(h: int) -> None:
     assert float(cpu._lines_fixed(k, c_bad, p, 1.0, torch.float32)[2][1]) == -1.0
 
 
-@pytest.mark.parametrize("where", [0, 1])
-def test_lines_with_a_nan_parameter_give_nan_even_on_a_block_of_zeros(where: int) -> None:
-    """A NaN intercept makes every value NaN (as the eager path, torch.amax). With a bound of 0 for
-    non-finite parameters a block of exact zeros (|x| <= 0) took the one-pass path, whose comparisons
-    skip NaN, and the forward returned 0.0 and the backward finite gradients."""
+@pytest.mark.parametrize("case", ["nan-intercept-0", "nan-intercept-1", "nan-slope", "nan-x", "inf-x"])
+def test_lines_nan_maxima_give_nan_values_and_gradients_as_eager(case: str) -> None:
+    """Where a line's value is NaN (a NaN intercept or slope; x NaN; x = +-inf on a line of slope 0,
+    0 * inf) the maximum is NaN, and so are gx there and every line's parameter sums, as in the eager
+    path (torch.amax; its gradient is 0/0 where no value equals the NaN maximum). Before: a bound of
+    0 for non-finite parameters let a block of exact zeros take the one-pass path, whose comparisons
+    skip NaN (the forward returned 0.0), and the backward picked a finite line (finite gx and sums)."""
     from approxlab.kernels import cpu
 
     c = torch.tensor([0.0, 0.5, -1.0])
-    c[where] = float("nan")
-    p = torch.tensor([1.0, 2.0, -1.0])
-    x = torch.zeros(512)
-    g = torch.ones(512)
-    for xs in (x, torch.linspace(-1.0, 1.0, 512)):  # a block of zeros, and blocks that always took the passes
-        assert torch.isnan(cpu.lines_fwd(xs, c, p, 1.0)).all()
-        grads = cpu.lines_bwd(xs, c, p, 1.0, g)
-        leaves = [t.clone().requires_grad_(True) for t in (xs, c, p)]
-        want = torch.autograd.grad(FAMILIES["max_lines"].reference(*leaves, 1.0), leaves, g)
-        for got, w in zip(grads, want, strict=True):  # the eager path: NaN everywhere
-            assert torch.isnan(w).all() and torch.isnan(got).all()
+    p = torch.tensor([0.0, 2.0, -1.0])  # line 0 has slope 0
+    x = torch.cat([torch.zeros(512), torch.linspace(-1.0, 1.0, 600) + 0.0123])  # no ties (eager splits those)
+    if case.startswith("nan-intercept"):
+        c[int(case[-1])] = float("nan")
+    elif case == "nan-slope":
+        p[1] = float("nan")
+    else:
+        x[700] = float("nan") if case == "nan-x" else float("inf")
+    g = torch.linspace(0.5, 1.5, x.numel())
+    leaves = [t.clone().requires_grad_(True) for t in (x, c, p)]
+    y_want = FAMILIES["max_lines"].reference(*leaves, 0.5)
+    want = [y_want.detach(), *torch.autograd.grad(y_want, leaves, g)]
+    got = [cpu.lines_fwd(x, c, p, 0.5), *cpu.lines_bwd(x, c, p, 0.5, g)]
+    assert want[0].isnan().any()
+    for name, w, o in zip(("y", "gx", "gc", "gp"), want, got, strict=True):
+        assert torch.equal(w.isnan(), o.isnan()), name
+        finite = ~w.isnan()
+        torch.testing.assert_close(o[finite], w[finite], rtol=1e-5, atol=1e-4)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, F64])

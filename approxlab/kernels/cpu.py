@@ -278,16 +278,6 @@ def _lines_fixed(k: ModuleType, c: torch.Tensor, p: torch.Tensor, scale: float, 
     return cf, pf, _const([scale, lim32], dtype)
 
 
-def _nan_lines_grads(x: torch.Tensor, *lines: torch.Tensor) -> tuple[torch.Tensor, ...] | None:
-    """All-NaN gradients (for x and each line parameter) where a line has a NaN intercept or slope,
-    else None: every value c_k + p_k x of that line is NaN, so every maximum is, and the eager path's
-    gradients are NaN throughout (the kernels' active-line search, whose comparisons skip NaN, would
-    pick a finite line)."""
-    if not any(bool(torch.isnan(t).any()) for t in lines):
-        return None
-    return tuple(torch.full_like(t, math.nan, memory_format=torch.contiguous_format) for t in (x, *lines))
-
-
 def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
     _check(x, c, p)
     k = load("tropical")
@@ -306,9 +296,6 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     _check(x, c, p, g)
     k = load("tropical")
     h = c.numel()
-    nan = _nan_lines_grads(x, c, p)
-    if nan is not None:
-        return nan  # type: ignore[return-value]
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), 2 * h)
     fixed = _lines_fixed(k, c, p, scale, x.dtype)

@@ -300,24 +300,19 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
 
 @triton.jit
 def _lines_best(x, c_ptr, p_ptr, h, UNROLL: tl.constexpr):
-    """(max, the active line's slope, its index, whether a line has a NaN intercept or slope: then
-    every maximum is NaN, as in the eager path, but the comparisons here skip NaN)."""
-    c0 = tl.load(c_ptr)
-    p0 = tl.load(p_ptr)
-    best = c0 + p0 * x
-    slope = tl.zeros(x.shape, x.dtype) + p0
+    """(max, NaN if any line's value is, as torch.amax; the active line's slope and index, those of
+    the finite values where the max is NaN)."""
+    best = tl.load(c_ptr) + tl.load(p_ptr) * x
+    slope = tl.zeros(x.shape, x.dtype) + tl.load(p_ptr)
     arg = tl.zeros(x.shape, tl.int32)
-    nans = (c0 != c0).to(tl.int32) + (p0 != p0).to(tl.int32)
     for k in tl.range(1, h, loop_unroll_factor=UNROLL):
         pk = tl.load(p_ptr + k)
-        ck = tl.load(c_ptr + k)
-        v = ck + pk * x
+        v = tl.load(c_ptr + k) + pk * x
         up = (v > best) | ((v == best) & (pk < slope))
-        best = tl.where(up, v, best)
+        best = tl.where(up | (v != v), v, best)
         slope = tl.where(up, pk, slope)
         arg = tl.where(up, k, arg)
-        nans += (ck != ck).to(tl.int32) + (pk != pk).to(tl.int32)
-    return best, slope, arg, nans > 0
+    return best, slope, arg
 
 
 @triton.jit
@@ -325,8 +320,7 @@ def _lines_fwd(x_ptr, c_ptr, p_ptr, sc_ptr, out_ptr, N, h, UNROLL: tl.constexpr,
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    best, slope, arg, bad = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
-    best = tl.where(bad, float("nan"), best)
+    best, slope, arg = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
     tl.store(out_ptr + offs, tl.load(sc_ptr) * best, mask=mask)
 
 
@@ -338,12 +332,13 @@ def _lines_bwd(x_ptr, c_ptr, p_ptr, sc_ptr, g_ptr, gx_ptr, part_ptr, N, h, UNROL
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
-    best, slope, arg, bad = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
-    gsc = tl.where(bad, float("nan"), g * tl.load(sc_ptr))  # a NaN line: every gradient NaN, as eager
+    best, slope, arg = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
+    nan = (best != best) & mask  # a NaN maximum: NaN in gx and in every line's sums, as eager
+    gsc = tl.where(nan, float("nan"), g * tl.load(sc_ptr))
     tl.store(gx_ptr + offs, gsc * slope, mask=mask)
     row = part_ptr + pid * (2 * h)
     for k in tl.range(0, h, loop_unroll_factor=UNROLL):
-        w = tl.where((arg == k) | bad, gsc, 0.0).to(x.dtype)
+        w = tl.where((arg == k) | nan, gsc, 0.0).to(x.dtype)
         sums = tl.sum(tl.join(w, w * x), axis=0)  # columns k and h + k, one reduction
         tl.store(row + k + h * tl.arange(0, 2), sums.to(tl.float64))
 

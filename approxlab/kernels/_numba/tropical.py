@@ -39,8 +39,9 @@ def _line_sums(arg, kf, gsc, xs, m):  # type: ignore[no-untyped-def]
 
 @block_helper
 def _max_lines(xs, m, cc, pp, best, slope, arg):  # type: ignore[no-untyped-def]
-    """best[:m] = max_k (c_k + p_k x), slope = p of the active line, arg = its index (ties: the smaller
-    slope, then the lower index)."""
+    """best[:m] = max_k (c_k + p_k x), NaN if any line's value is (as torch.amax), slope = p of the
+    active line, arg = its index (ties: the smaller slope, then the lower index; where best is NaN they
+    are those of the finite values)."""
     c0 = cc[0]
     p0 = pp[0]
     zero = arg.dtype.type(0)
@@ -56,9 +57,20 @@ def _max_lines(xs, m, cc, pp, best, slope, arg):  # type: ignore[no-untyped-def]
             v = ck + pk * xs[j]
             b = best[j]
             up = (v > b) | ((v == b) & (pk < slope[j]))
-            best[j] = v if up else b
+            best[j] = v if up | (v != v) else b
             slope[j] = pk if up else slope[j]
             arg[j] = kf if up else arg[j]
+
+
+@reduction
+def _n_nan(v, m):  # type: ignore[no-untyped-def]
+    """How many of v[:m] are NaN, counted in v's dtype."""
+    one = v.dtype.type(1)
+    zero = one - one
+    c = zero
+    for j in range(m):
+        c += one if v[j] != v[j] else zero
+    return c
 
 
 @block_helper
@@ -179,11 +191,16 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
             _max_lines(xs, m, cc, pp, best, slope, arg)
-            for j in range(m):
+            nan = best.dtype.type(np.nan)
+            for j in range(m):  # where the maximum is NaN, so are gx and (below) every line's sums, as eager
                 gv = gs[j] * sc
+                gv = nan if best[j] != best[j] else gv
                 gsc[j] = gv
                 gxs[j] = gv * slope[j]
             _add_line_sums(arg, gsc, xs, h, acc, m)
+            if _n_nan(best, m) > 0:
+                for k in range(2 * h):
+                    acc[k] = np.nan
 
 
 @kernel
