@@ -429,6 +429,36 @@ def test_lines_one_pass_backward_agrees_with_the_passes(h: int) -> None:
         np.testing.assert_array_equal(torch.cat([gc, gp]).numpy(), part.sum(axis=0).astype(np.float32))
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, F64])
+@pytest.mark.parametrize("h1, h2", [(1, 1), (3, 2), (7, 7), (9, 4)])
+def test_lines_difference_kernel_has_the_bits_of_two_max_of_lines_and_a_subtraction(h1: int, h2: int,
+                                                                                        dtype: torch.dtype) -> None:
+    """Tropical rational F1 - F2 in one kernel (forward and backward): the same bits as the path it
+    replaces (two max-of-lines calls and a subtraction; in the backward the second with -g, and the sum
+    of the two gx), in the one-pass path (up to 8 lines each, x within both bounds) and in the passes
+    (9 lines, or NaN, inf and huge x); a maximum that is NaN where the other is not."""
+    from approxlab.kernels import cpu
+
+    gen = torch.Generator().manual_seed(10 * h1 + h2)
+    c, p, d, q = (torch.randn(h, generator=gen, dtype=F64).to(dtype) for h in (h1, h1, h2, h2))
+    x = (2.0 * torch.randn(2 * 16384 + 300, generator=gen, dtype=F64)).to(dtype)
+    g = torch.randn(x.shape, generator=gen, dtype=F64).to(dtype)
+    specials = x.clone()
+    specials[:4] = torch.tensor([0.0, float("nan"), float("inf"), 1e30], dtype=dtype)
+    for xs in (x, specials):
+        y = cpu.lines_diff_fwd(xs, c, p, d, q)
+        want = cpu.lines_fwd(xs, c, p, 1.0) - cpu.lines_fwd(xs, d, q, 1.0)
+        got = cpu.lines_diff_bwd(xs, c, p, d, q, g)
+        b1, b2 = cpu.lines_bwd(xs, c, p, 1.0, g), cpu.lines_bwd(xs, d, q, 1.0, -g)
+        for o, w in zip((y, *got), (want, b1[0] + b2[0], b1[1], b1[2], b2[1], b2[2]), strict=True):
+            assert o.dtype == w.dtype and torch.equal(o.isnan(), w.isnan())
+            assert torch.equal(o.nan_to_num(7.0), w.nan_to_num(7.0))
+    q_nan = q.clone()
+    q_nan[0] = float("nan")  # only the second maximum is NaN: its sums are NaN, the first's are not
+    _, gc, gp, gd, gq = cpu.lines_diff_bwd(x, c, p, d, q_nan, g)
+    assert torch.isfinite(torch.cat([gc, gp])).all() and torch.isnan(torch.cat([gd, gq])).all()
+
+
 @pytest.mark.parametrize("eps", [0.0, 1e-6])
 @pytest.mark.parametrize("degree", [1, 2, 3, 4])
 def test_polynorm_fused_kernels_agree_with_the_passes(degree: int, eps: float) -> None:

@@ -299,10 +299,8 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), 2 * h)
     fixed = _lines_fixed(k, c, p, scale, x.dtype)
-    if fixed is not None and x.numel() > 0:
-        lo, hi = torch.aminmax(x.detach())  # one read of x; NaN makes both NaN
-        if not float(fixed[2][1]) >= max(-float(lo), float(hi)):
-            fixed = None  # some |x| beyond the bound (or NaN): the passes
+    if fixed is not None and not _x_within(x, float(fixed[2][1])):
+        fixed = None  # some |x| beyond the bound (or NaN): the passes
     if fixed is None:
         _run(k.lines_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(p), _const([scale], x.dtype),
              _np(g).reshape(-1), gx.numpy().reshape(-1), part)
@@ -310,6 +308,53 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
         _run(k.lines_bwd_fixed, part.shape[0], _np(x).reshape(-1), *fixed, _np(g).reshape(-1), gx.numpy().reshape(-1),
              part)
     return (gx, *_split(part, h, c.dtype, p.dtype))
+
+
+def _x_within(x: torch.Tensor, lim: float) -> bool:
+    """Every |x| <= lim (one read of x; NaN fails)."""
+    if x.numel() == 0:
+        return True
+    lo, hi = torch.aminmax(x.detach())  # NaN makes both NaN
+    return lim >= max(-float(lo), float(hi))
+
+
+def lines_diff_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor
+                   ) -> torch.Tensor:
+    """``max_k (c_k + p_k x) - max_j (d_j + q_j x)`` (tropical rational), the bits of two
+    :func:`lines_fwd` calls and a subtraction."""
+    _check(x, c, p, d, q)
+    k = load("tropical")
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    f1, f2 = _lines_fixed(k, c, p, 1.0, x.dtype), _lines_fixed(k, d, q, 1.0, x.dtype)
+    lines = (_np(x).reshape(-1), _np(c), _np(p), _np(d), _np(q))
+    if f1 is None or f2 is None:
+        _run(k.diff_fwd, _chunks(x), *lines, out.numpy().reshape(-1))
+    else:
+        lim = np.minimum(f1[2], f2[2])  # (1, the smaller bound)
+        _run(k.diff_fwd_fixed, _chunks(x), *lines, f1[0], f1[1], f2[0], f2[1], lim, out.numpy().reshape(-1))
+    return out
+
+
+def lines_diff_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor,
+                   g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``(g F'(x), dL/dc, dL/dp, dL/dd, dL/dq)`` of :func:`lines_diff_fwd`, the bits of the two
+    :func:`lines_bwd` calls (the second with scale -1) and the sum of their gx."""
+    _check(x, c, p, d, q, g)
+    k = load("tropical")
+    h1, h2 = c.numel(), d.numel()
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _partials(x.numel(), 2 * (h1 + h2))
+    f1, f2 = _lines_fixed(k, c, p, 1.0, x.dtype), _lines_fixed(k, d, q, 1.0, x.dtype)
+    tail = (_np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    if f1 is not None and f2 is not None and _x_within(x, min(float(f1[2][1]), float(f2[2][1]))):
+        _run(k.diff_bwd_fixed, part.shape[0], _np(x).reshape(-1), f1[0], f1[1], f2[0], f2[1],
+             np.array([h1, h2], np.int64), *tail)
+    else:
+        _run(k.diff_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(p), _np(d), _np(q), *tail)
+    sums = part.sum(axis=0)
+    sums[2 * h1:] = -sums[2 * h1:]  # the second maximum enters with a minus sign
+    pieces = np.split(sums, [h1, 2 * h1, 2 * h1 + h2])
+    return (gx, *(torch.from_numpy(s.copy()).to(t.dtype) for s, t in zip(pieces, (c, p, d, q))))
 
 
 # ---- PolyReLU ---------------------------------------------------------------------------------------------

@@ -61,6 +61,10 @@ def _ref_lines(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) 
     return scale * (c + p * x.unsqueeze(-1)).amax(-1)
 
 
+def _ref_lines_diff(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    return _ref_lines(x, c, p, 1.0) - _ref_lines(x, d, q, 1.0)
+
+
 def _ref_polyrelu(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     from approxlab.activations.polycom import horner
 
@@ -95,6 +99,7 @@ FAMILIES: dict[str, Family] = {
         Family("hermite", ("a",), (), cpu.hermite_fwd, cpu.hermite_bwd, _ref_hermite),
         Family("fourier", ("a", "b"), (("omega", "float"),), cpu.fourier_fwd, cpu.fourier_bwd, _ref_fourier),
         Family("max_lines", ("c", "p"), (("scale", "float"),), cpu.lines_fwd, cpu.lines_bwd, _ref_lines),
+        Family("max_lines_diff", ("c", "p", "d", "q"), (), cpu.lines_diff_fwd, cpu.lines_diff_bwd, _ref_lines_diff),
         Family("polyrelu", ("w", "b"), (), cpu.polyrelu_fwd, cpu.polyrelu_bwd, _ref_polyrelu),
         Family("polynorm", ("w", "b"), (("eps", "float"),), cpu.polynorm_fwd, cpu.polynorm_bwd, _ref_polynorm),
         Family("rational", ("a", "b"), (("eps", "float"), ("safe", "bool")), cpu.rational_fwd, cpu.rational_bwd,

@@ -232,4 +232,134 @@ def lines_bwd_fixed(x, cf, pf, scale, g, gx, part, u0, u1):  # type: ignore[no-u
             _add_line_sums(arg, gsc, xs, h, acc, m)
 
 
-__all__ = ["FIXED", "lines_bwd", "lines_bwd_fixed", "lines_fwd", "lines_fwd_fixed"]
+# ---- tropical rational: max_k (c_k + p_k x) - max_j (d_j + q_j x) in one kernel --------------------------
+# The blocks of the two max-of-lines kernels with scale 1, so the same bits as max_lines(x; c, p) -
+# max_lines(x; d, q) (the path this replaces: two kernels and a subtraction, and in the backward a
+# negation and the sum of two gx): the two maxima as above, then one subtraction; gx = g p_k - g q_j
+# from the two products rounded separately (rows of their own, so no multiply-add fuses them). The d, q
+# sums are those of g; the caller negates them (the sums of -g are exactly those of g negated).
+
+
+@block_helper
+def _diff_fwd_block(xs, os_, cc, pp, dd, qq, w, m):  # type: ignore[no-untyped-def]
+    """os_ = max_k (c_k + p_k x) - max_j (d_j + q_j x) by the passes (rows of w: f1, scratch)."""
+    one = xs.dtype.type(1)
+    _fwd_block(xs, w[0], cc, pp, one, w[1], m)
+    _fwd_block(xs, os_, dd, qq, one, w[1], m)
+    f1 = w[0]
+    for j in range(m):
+        os_[j] = f1[j] - os_[j]
+
+
+@kernel
+def diff_fwd(x, cc, pp, dd, qq, out, u0, u1):  # type: ignore[no-untyped-def]
+    N = x.size
+    w = np.empty((2, BLOCK), x.dtype)
+    for ch in range(u0, u1):
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            _diff_fwd_block(x[i0:i0 + m], out[i0:i0 + m], cc, pp, dd, qq, w, m)
+
+
+@kernel
+def diff_fwd_fixed(x, cc, pp, dd, qq, cf, pf, df, qf, lim, out, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`diff_fwd` for at most FIXED lines in each maximum (cf, pf, df, qf padded as in
+    :func:`lines_fwd_fixed`; lim[1]: the smaller of the two bounds): blocks with every |x| <= lim in
+    one pass, the others by the passes."""
+    N = x.size
+    bound = lim[1]
+    w = np.empty((2, BLOCK), x.dtype)
+    for ch in range(u0, u1):
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            os_ = out[i0:i0 + m]
+            if _n_outside(xs, bound, m) > 0:
+                _diff_fwd_block(xs, os_, cc, pp, dd, qq, w, m)
+                continue
+            for j in range(m):
+                xv = xs[j]
+                os_[j] = _max_fixed(cf, pf, xv) - _max_fixed(df, qf, xv)
+
+
+@block_helper
+def _nan_sums(best, gsc, h, acc, m):  # type: ignore[no-untyped-def]
+    """Where a block's maximum is NaN: g there NaN (gsc), and NaN in all 2 h sums of its lines."""
+    nan = best.dtype.type(np.nan)
+    for j in range(m):
+        gsc[j] = nan if best[j] != best[j] else gsc[j]
+    if _n_nan(best, m) > 0:
+        for k in range(2 * h):
+            acc[k] = np.nan
+
+
+@kernel
+def diff_bwd(x, cc, pp, dd, qq, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+    """part columns: the sums of g and of g x over each line's elements, the c, p lines (2 h1) then the
+    d, q lines (2 h2), all of g (not -g); NaN maxima as in :func:`lines_bwd`, per maximum."""
+    N = x.size
+    h1 = cc.size
+    h2 = dd.size
+    w = np.empty((9, BLOCK), x.dtype)
+    b1, s1, a1, g1 = w[0], w[1], w[2], w[3]
+    b2, s2, a2, g2 = w[4], w[5], w[6], w[7]
+    t = w[8]
+    for ch in range(u0, u1):
+        acc = part[ch]
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            _max_lines(xs, m, cc, pp, b1, s1, a1)
+            _max_lines(xs, m, dd, qq, b2, s2, a2)
+            for j in range(m):
+                g1[j] = gs[j]
+                g2[j] = gs[j]
+            _nan_sums(b1, g1, h1, acc, m)
+            _nan_sums(b2, g2, h2, acc[2 * h1:], m)
+            for j in range(m):
+                gxs[j] = g1[j] * s1[j]
+            for j in range(m):
+                t[j] = g2[j] * s2[j]
+            for j in range(m):
+                gxs[j] = gxs[j] - t[j]
+            _add_line_sums(a1, g1, xs, h1, acc, m)
+            _add_line_sums(a2, g2, xs, h2, acc[2 * h1:], m)
+
+
+@kernel
+def diff_bwd_fixed(x, cf, pf, df, qf, hh, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`diff_bwd` for at most FIXED lines in each maximum when every |x| is at most both bounds
+    (the caller checks, as for :func:`lines_bwd_fixed`); hh = (h1, h2)."""
+    N = x.size
+    h1 = hh[0]
+    h2 = hh[1]
+    w = np.empty((4, BLOCK), x.dtype)
+    a1, a2, t1, t2 = w[0], w[1], w[2], w[3]
+    for ch in range(u0, u1):
+        acc = part[ch]
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            for j in range(m):
+                sl1, k1 = _active_fixed(cf, pf, xs[j])
+                sl2, k2 = _active_fixed(df, qf, xs[j])
+                a1[j] = k1
+                a2[j] = k2
+                t1[j] = gs[j] * sl1
+                t2[j] = gs[j] * sl2
+            for j in range(m):
+                gxs[j] = t1[j] - t2[j]
+            _add_line_sums(a1, gs, xs, h1, acc, m)
+            _add_line_sums(a2, gs, xs, h2, acc[2 * h1:], m)
+
+
+__all__ = ["FIXED", "diff_bwd", "diff_bwd_fixed", "diff_fwd", "diff_fwd_fixed", "lines_bwd", "lines_bwd_fixed",
+           "lines_fwd", "lines_fwd_fixed"]
