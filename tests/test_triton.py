@@ -38,6 +38,8 @@ CASES = [
     ("fourier-6", "fourier", (7, 6), (0.7,)),
     ("lines-1", "max_lines", (1, 1), (1.0,)),
     ("lines-6", "max_lines", (6, 6), (0.5,)),
+    ("lines-diff-1-1", "max_lines_diff", (1, 1, 1, 1), ()),
+    ("lines-diff-4-3", "max_lines_diff", (4, 4, 3, 3), ()),
     ("polyact-1", "polyact", (2,), ()),
     ("polyact-3", "polyact", (4,), ()),
     ("polynorm-3", "polynorm", (3, 1), (1e-6,)),
@@ -115,6 +117,10 @@ def triton_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
             x[1500] = float("nan") if case == "x-nan" else float("inf")
         g = torch.linspace(0.5, 1.5, x.numel(), dtype=F64)
         cases[f"lines-nan-{case}"] = ("max_lines", x.float(), (c.float(), p.float()), (0.5,), g.float())
+        if case == "x-inf":  # tropical rational: the first maximum NaN at x = inf (its slope-0 line), the second not
+            dd, qq = torch.tensor([0.25, -0.5], dtype=F64), torch.tensor([1.0, -2.0], dtype=F64)
+            cases["lines-nan-diff"] = ("max_lines_diff", x.float(), (c.float(), p.float(), dd.float(), qq.float()), (),
+                                       g.float())
     torch.save(cases, d / "in.pt")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent), TRITON_CACHE_DIR=str(d / "cache"))
     proc = subprocess.run([sys.executable, "-c", _RUNNER, str(d / "in.pt"), str(d / "out.pt")],
@@ -157,7 +163,7 @@ NAN_CASES = ("intercept", "slope", "x-nan", "x-inf")
 
 
 @needs_triton
-@pytest.mark.parametrize("case", NAN_CASES)
+@pytest.mark.parametrize("case", [*NAN_CASES, "diff"])
 def test_lines_nan_maxima_are_nan_in_values_and_gradients(triton_results: dict, case: str) -> None:
     """Where a line's value is NaN the maximum is NaN (torch.amax), and so are gx there and every
     line's parameter sums (the eager gradient is 0/0 there), although the kernel's comparisons skip
@@ -233,7 +239,7 @@ def test_kernels_compile_for_cuda(dtype: str, tmp_path: Path, monkeypatch: pytes
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # Triton's compile cache, not ~/.triton
     kernels = _jit_kernels()
-    assert len(kernels) == 14
+    assert len(kernels) == 16
     consts = {"BLOCK": 1024, "BLOCK_D": 256, "UNROLL": 2,
               "HI": float(torch.finfo(torch.float32 if dtype == "fp32" else torch.float64).max)}
     for mod, name, fn in kernels:

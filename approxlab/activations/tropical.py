@@ -358,7 +358,7 @@ class TropicalRational(Elementwise):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = self.num_coefficients.dtype
         xc = x.float() if x.dtype in _HALF else x  # F1 - F2 in the compute dtype, then rounded once
-        if kernels.resolve(self.backend, xc) == "numba":  # both maxima and the difference in one kernel
+        if kernels.resolve(self.backend, xc) != "eager":  # both maxima and the difference in one kernel
             lines = (self.num_coefficients, self.num_powers.to(dt), self.den_coefficients, self.den_powers.to(dt))
             return kernels.call("max_lines_diff", xc, lines).to(x.dtype)
         f1 = _max_of_lines(xc, self.num_coefficients, self.num_powers.to(dt), 1.0, self.backend)

@@ -25,7 +25,8 @@ Formulas (the same as :mod:`approxlab.kernels._numba`, the eager path is the ref
 * Hermite: ``F = sum_k a_k q_k``, ``q_0 = 1``, ``q_1 = x``, ``q_{k+1} = (x q_k - q_{k-1}) / (k+1)``,
   ``q_k' = q_{k-1}``;
 * Fourier: ``F = a_0 + sum_k a_k cos(k w x) + b_k sin(k w x)``, harmonics by rotation from ``k = 1``;
-* max of lines: ``scale * max_k (c_k + p_k x)``, ties to the smaller slope, then the lower index;
+* max of lines: ``scale * max_k (c_k + p_k x)``, ties to the smaller slope, then the lower index; the
+  tropical rational difference of two such maxima in one kernel (``max_lines_diff``);
 * PolyReLU: ``F = b + sum_i w_i relu(x)^i`` (Horner);
 * PolyAct: ``silu(clamp(sum_k c_k x^k))``.
 
@@ -364,6 +365,67 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     return (gx, *_outputs(part.sum(0), (slice(0, h), c.dtype), (slice(h, None), p.dtype)))
 
 
+@triton.jit
+def _lines_diff_fwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, out_ptr, N, h1, h2, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    b1, s1, a1 = _lines_best(x, c_ptr, p_ptr, h1, UNROLL)
+    b2, s2, a2 = _lines_best(x, d_ptr, q_ptr, h2, UNROLL)
+    tl.store(out_ptr + offs, b1 - b2, mask=mask)
+
+
+@triton.jit
+def _lines_diff_bwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, g_ptr, gx_ptr, part_ptr, N, h1, h2,
+                    UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+    """part row: for the c, p lines the sums of g and g x over each line's elements (columns k, h1 + k),
+    then the same for the d, q lines (2 h1 + k, 2 h1 + h2 + k), of g, not -g (the host negates them)."""
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < N
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    b1, s1, a1 = _lines_best(x, c_ptr, p_ptr, h1, UNROLL)
+    b2, s2, a2 = _lines_best(x, d_ptr, q_ptr, h2, UNROLL)
+    n1 = (b1 != b1) & mask  # a NaN maximum: NaN in gx and in every sum of its lines, as eager
+    n2 = (b2 != b2) & mask
+    g1 = tl.where(n1, float("nan"), g)
+    g2 = tl.where(n2, float("nan"), g)
+    tl.store(gx_ptr + offs, g1 * s1 - g2 * s2, mask=mask)
+    row = part_ptr + pid * (2 * (h1 + h2))
+    for k in tl.range(0, h1, loop_unroll_factor=UNROLL):
+        w = tl.where((a1 == k) | n1, g1, 0.0).to(x.dtype)
+        tl.store(row + k + h1 * tl.arange(0, 2), tl.sum(tl.join(w, w * x), axis=0).to(tl.float64))
+    row2 = row + 2 * h1
+    for k in tl.range(0, h2, loop_unroll_factor=UNROLL):
+        w = tl.where((a2 == k) | n2, g2, 0.0).to(x.dtype)
+        tl.store(row2 + k + h2 * tl.arange(0, 2), tl.sum(tl.join(w, w * x), axis=0).to(tl.float64))
+
+
+def lines_diff_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """``max_k (c_k + p_k x) - max_j (d_j + q_j x)`` (tropical rational), one kernel."""
+    _check(x, c, p, d, q)
+    out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    _lines_diff_fwd[_grid(x.numel())](x, c, p, d, q, out, x.numel(), c.numel(), d.numel(),
+                                      UNROLL=UNROLL["max_lines"], BLOCK=BLOCK, num_warps=WARPS)
+    return out
+
+
+def lines_diff_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor,
+                   g: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """``(g F'(x), dL/dc, dL/dp, dL/dd, dL/dq)`` of :func:`lines_diff_fwd`."""
+    _check(x, c, p, d, q, g)
+    h1, h2 = c.numel(), d.numel()
+    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    part = _empty_part(x, 2 * (h1 + h2))
+    _lines_diff_bwd[_bwd_grid(x.numel())](x, c, p, d, q, g, gx, part, x.numel(), h1, h2,
+                                          UNROLL=UNROLL["max_lines"], BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
+    sums = part.sum(0)
+    neg = -sums[2 * h1:]  # the second maximum enters with a minus sign
+    return (gx, *_outputs(sums, (slice(0, h1), c.dtype), (slice(h1, 2 * h1), p.dtype)),
+            *_outputs(neg, (slice(0, h2), d.dtype), (slice(h2, None), q.dtype)))
+
+
 # ---- PolyAct: silu(clamp(poly(x))) ------------------------------------------------------------------------
 
 
@@ -456,6 +518,7 @@ KERNELS = {
     "polyrelu": (polyrelu_fwd, polyrelu_bwd),
     "fourier": (fourier_fwd, fourier_bwd),
     "max_lines": (lines_fwd, lines_bwd),
+    "max_lines_diff": (lines_diff_fwd, lines_diff_bwd),
     "polyact": (polyact_fwd, polyact_bwd),
 }
 

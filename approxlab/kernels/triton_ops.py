@@ -36,8 +36,8 @@ from collections.abc import Callable
 import torch
 
 #: The families with a Triton kernel (see :mod:`approxlab.kernels.triton_kernels`).
-TRITON_FAMILIES: frozenset[str] = frozenset({"hermite", "polyrelu", "fourier", "max_lines", "polyact",
-                                               "polynorm", "rational"})
+TRITON_FAMILIES: frozenset[str] = frozenset({"hermite", "polyrelu", "fourier", "max_lines", "max_lines_diff",
+                                               "polyact", "polynorm", "rational"})
 
 _KERNELS: dict[str, tuple[Callable[..., torch.Tensor], Callable[..., tuple[torch.Tensor, ...]]]] | None = None
 
