@@ -21,15 +21,15 @@ def _script():  # type: ignore[no-untyped-def]
 
 
 class _Sleepy(nn.Module):
-    """GELU plus 2 ms of host time in a named Python function."""
+    """GELU plus 5 ms of host time in a named Python function."""
 
     def forward(self, t: torch.Tensor) -> torch.Tensor:
-        _spend_two_ms()
+        _spend_five_ms()
         return nn.functional.gelu(t)
 
 
-def _spend_two_ms() -> None:
-    end = time.perf_counter() + 0.002
+def _spend_five_ms() -> None:
+    end = time.perf_counter() + 0.005
     while time.perf_counter() < end:
         pass
 
@@ -39,14 +39,14 @@ def test_report_names_the_function_that_spends_the_host_time() -> None:
     x = torch.randn(16, 16, requires_grad=True)
     g = torch.randn(16, 16)
     plain, stats = hp.profile_calls(_Sleepy(), x, g, iters=5)
-    assert plain >= 0.002
-    text = hp.report("sleepy", plain, stats, 5, top=3)
+    assert plain >= 0.005
+    text = hp.report("sleepy", plain, stats, 5, top=4)
     lines = text.splitlines()
     assert lines[0].startswith("== sleepy:")
-    # the busy loop's own time (~2 ms per call, in perf_counter calls and the loop) tops the report
-    top = lines[2]
-    assert "_spend_two_ms" in top or "perf_counter" in top
-    assert float(top.split()[0]) >= 1000  # microseconds per call
+    # the busy loop's own time (5 ms per call, in the function and its perf_counter calls) is in the
+    # top lines, with at least 1 ms per call (a GELU step here takes microseconds)
+    busy = [ln for ln in lines[2:] if "_spend_five_ms" in ln or "perf_counter" in ln]
+    assert busy and max(float(ln.split()[0]) for ln in busy) >= 1000
     assert hp._group("/x/site-packages/torch/autograd/__init__.py") == "torch"
     assert hp._group("/x/approxlab/kernels/cpu.py") == "approxlab"
 
