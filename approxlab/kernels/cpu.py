@@ -278,6 +278,14 @@ def _lines_fixed(k: ModuleType, c: torch.Tensor, p: torch.Tensor, scale: float, 
     return cf, pf, _const([scale, lim32], dtype)
 
 
+def _x_within(x: torch.Tensor, lim: float) -> bool:
+    """Every |x| <= lim (one read of x; NaN fails)."""
+    if x.numel() == 0:
+        return True
+    lo, hi = torch.aminmax(x.detach())  # NaN makes both NaN
+    return lim >= max(-float(lo), float(hi))
+
+
 def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
     _check(x, c, p)
     k = load("tropical")
@@ -308,14 +316,6 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
         _run(k.lines_bwd_fixed, part.shape[0], _np(x).reshape(-1), *fixed, _np(g).reshape(-1), gx.numpy().reshape(-1),
              part)
     return (gx, *_split(part, h, c.dtype, p.dtype))
-
-
-def _x_within(x: torch.Tensor, lim: float) -> bool:
-    """Every |x| <= lim (one read of x; NaN fails)."""
-    if x.numel() == 0:
-        return True
-    lo, hi = torch.aminmax(x.detach())  # NaN makes both NaN
-    return lim >= max(-float(lo), float(hi))
 
 
 def lines_diff_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor

@@ -12,6 +12,10 @@ value is finite; NaN, inf and huge x go to the passes): the forward checks each 
 needs the caller to have checked all of x (a branch to the passes inside it made the compiler
 vectorise its loop worse). The lines are padded to FIXED with c = -inf, p = 0, which never reach the
 maximum of finite values. Values, gx and the active lines are the same as the passes'.
+
+Where a line's value is NaN (x NaN, x = +-inf on a line of slope 0, a NaN parameter) the maximum is
+NaN, as torch.amax's, and so are gx there and every line's parameter sums (the eager gradient is 0/0
+there). The ``diff_*`` kernels compute the tropical rational F1 - F2 in one pass each way.
 """
 
 from __future__ import annotations
@@ -171,6 +175,17 @@ def lines_fwd_fixed(x, cc, pp, cf, pf, scale, out, u0, u1):  # type: ignore[no-u
                 os_[j] = sc * _max_fixed(cf, pf, xs[j])
 
 
+@block_helper
+def _nan_sums(best, gsc, h, acc, m):  # type: ignore[no-untyped-def]
+    """Where a block's maximum is NaN: g there NaN (gsc), and NaN in all 2 h sums of its lines."""
+    nan = best.dtype.type(np.nan)
+    for j in range(m):
+        gsc[j] = nan if best[j] != best[j] else gsc[j]
+    if _n_nan(best, m) > 0:
+        for k in range(2 * h):
+            acc[k] = np.nan
+
+
 @kernel
 def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """part columns: sum over the elements where line k is active of g s (k < h), of g s x (h + k)."""
@@ -191,16 +206,12 @@ def lines_bwd(x, cc, pp, scale, g, gx, part, u0, u1):  # type: ignore[no-untyped
             gs = g[i0:i0 + m]
             gxs = gx[i0:i0 + m]
             _max_lines(xs, m, cc, pp, best, slope, arg)
-            nan = best.dtype.type(np.nan)
-            for j in range(m):  # where the maximum is NaN, so are gx and (below) every line's sums, as eager
-                gv = gs[j] * sc
-                gv = nan if best[j] != best[j] else gv
-                gsc[j] = gv
-                gxs[j] = gv * slope[j]
+            for j in range(m):
+                gsc[j] = gs[j] * sc
+            _nan_sums(best, gsc, h, acc, m)
+            for j in range(m):
+                gxs[j] = gsc[j] * slope[j]
             _add_line_sums(arg, gsc, xs, h, acc, m)
-            if _n_nan(best, m) > 0:
-                for k in range(2 * h):
-                    acc[k] = np.nan
 
 
 @kernel
@@ -282,17 +293,6 @@ def diff_fwd_fixed(x, cc, pp, dd, qq, cf, pf, df, qf, lim, out, u0, u1):  # type
             for j in range(m):
                 xv = xs[j]
                 os_[j] = _max_fixed(cf, pf, xv) - _max_fixed(df, qf, xv)
-
-
-@block_helper
-def _nan_sums(best, gsc, h, acc, m):  # type: ignore[no-untyped-def]
-    """Where a block's maximum is NaN: g there NaN (gsc), and NaN in all 2 h sums of its lines."""
-    nan = best.dtype.type(np.nan)
-    for j in range(m):
-        gsc[j] = nan if best[j] != best[j] else gsc[j]
-    if _n_nan(best, m) > 0:
-        for k in range(2 * h):
-            acc[k] = np.nan
 
 
 @kernel
