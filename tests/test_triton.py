@@ -101,6 +101,7 @@ def triton_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
         pytest.skip("triton is not installed (pip install 'approxlab[gpu]')")
     d = tmp_path_factory.mktemp("triton")
     cases = {}
+    gen_nan = torch.Generator().manual_seed(7)
     for i, (cid, name, shapes, consts) in enumerate(CASES):
         x, params, g = _case(name, shapes, i)
         for dname, dt in DTYPES.items():
@@ -121,6 +122,19 @@ def triton_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
             dd, qq = torch.tensor([0.25, -0.5], dtype=F64), torch.tensor([1.0, -2.0], dtype=F64)
             cases["lines-nan-diff"] = ("max_lines_diff", x.float(), (c.float(), p.float(), dd.float(), qq.float()), (),
                                        g.float())
+    for name, shapes, consts in NAN_AUDIT:  # a NaN in each parameter in turn, then in x
+        for dname, dt in DTYPES.items():
+            spots = [(i, k) for i, sz in enumerate(shapes) for k in range(sz)] + [("x", 0)]
+            for i, k in spots:
+                params = [0.5 * torch.randn(sz, generator=gen_nan, dtype=F64).to(dt) for sz in shapes]
+                x = (torch.randn(4, 300, generator=gen_nan, dtype=F64) if name == "polynorm" else
+                     torch.cat([torch.zeros(512, dtype=F64), torch.randn(300, generator=gen_nan, dtype=F64)])).to(dt)
+                if i == "x":
+                    x.view(-1)[5 if name == "polynorm" else 600] = float("nan")
+                else:
+                    params[i][k] = float("nan")
+                g = torch.linspace(0.5, 1.5, x.numel(), dtype=dt).reshape(x.shape)
+                cases[f"nanaudit-{name}-{consts}-{dname}-{i}-{k}"] = (name, x, tuple(params), consts, g)
     torch.save(cases, d / "in.pt")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent), TRITON_CACHE_DIR=str(d / "cache"))
     proc = subprocess.run([sys.executable, "-c", _RUNNER, str(d / "in.pt"), str(d / "out.pt")],
@@ -160,6 +174,29 @@ def test_triton_matches_eager(triton_results: dict, cid: str, dname: str) -> Non
 
 
 NAN_CASES = ("intercept", "slope", "x-nan", "x-inf")
+#: (op, parameter shapes, constants): every family, for the NaN audit.
+NAN_AUDIT = [
+    ("hermite", (4,), ()), ("fourier", (4, 3), (0.7,)), ("max_lines", (4, 4), (0.5,)),
+    ("max_lines_diff", (3, 3, 2, 2), ()), ("polyrelu", (3, 1), ()), ("polynorm", (3, 1), (1e-6,)),
+    ("rational", (3, 2), (1e-4, True)), ("rational", (3, 2), (1e-3, False)), ("polyact", (4,), ()),
+]
+
+
+@needs_triton
+@pytest.mark.parametrize("name, shapes, consts", NAN_AUDIT, ids=[f"{n}-{c}" for n, _, c in NAN_AUDIT])
+def test_a_nan_anywhere_gives_nan_where_the_eager_path_does(triton_results: dict, name: str, shapes: tuple,
+                                                             consts: tuple) -> None:
+    """A NaN in each parameter in turn, and in x (float32 and float64): the Triton kernels' values and
+    gradients are NaN exactly where the eager reference's are."""
+    keys = [key for key in triton_results["in"] if key.startswith(f"nanaudit-{name}-{consts}-")]
+    assert len(keys) == 2 * (sum(shapes) + 1)
+    for key in keys:
+        _, x, params, cs, g = triton_results["in"][key]
+        y, grads = triton_results["out"][key]
+        want = _eager(name, x, params, cs, g)
+        assert want[0].isnan().any()
+        for w, o in zip(want, [y, *grads], strict=True):
+            assert torch.equal(w.isnan(), o.isnan()), key
 
 
 @needs_triton
