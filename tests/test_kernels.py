@@ -14,6 +14,7 @@ import torch
 
 from approxlab import kernels
 from approxlab.kernels.ops import FAMILIES
+from zoo_helpers import NAN_AUDIT, eager_outputs, nan_audit_cases
 from approxlab.kernels._cache import sources_digest
 from approxlab.activations import create
 
@@ -711,14 +712,6 @@ def test_direct_op_calls_are_differentiable() -> None:
         assert torch.ops.approxlab.hermite(x, a).grad_fn is None
 
 
-#: (op, parameter shapes, constants) for the NaN audit below: every kernel family, small degrees.
-NAN_AUDIT = [
-    ("hermite", (4,), ()), ("fourier", (4, 3), (0.7,)), ("max_lines", (4, 4), (0.5,)),
-    ("max_lines_diff", (3, 3, 2, 2), ()), ("polyrelu", (3, 1), ()), ("polynorm", (3, 1), (1e-6,)),
-    ("rational", (3, 2), (1e-4, True)), ("rational", (3, 2), (1e-3, False)), ("polyact", (4,), ()),
-]
-
-
 @pytest.mark.parametrize("dtype", [torch.float32, F64])
 @pytest.mark.parametrize("op, shapes, consts", NAN_AUDIT, ids=[f"{o}-{c}" for o, _, c in NAN_AUDIT])
 def test_a_nan_anywhere_gives_nan_where_the_eager_path_does(op: str, shapes: tuple, consts: tuple,
@@ -727,35 +720,11 @@ def test_a_nan_anywhere_gives_nan_where_the_eager_path_does(op: str, shapes: tup
     NaN exactly where the eager reference's are (a kernel whose comparisons or masks skip NaN would
     return a finite number there), on a block of zeros and on random x."""
     fam = FAMILIES[op]
-    gen = torch.Generator().manual_seed(len(op) + len(shapes))
-
-    def both(x: torch.Tensor, params: list[torch.Tensor]) -> list[tuple[torch.Tensor, torch.Tensor]]:
-        g = torch.linspace(0.5, 1.5, x.numel(), dtype=dtype).reshape(x.shape)
+    cases = nan_audit_cases(op, shapes, dtype, seed=len(op) + len(shapes))
+    assert len(cases) == sum(shapes) + 1
+    for where, x, params, g in cases:
         got = [fam.cpu_fwd(x, *params, *consts), *fam.cpu_bwd(x, *params, *consts, g)]
-        leaves = [t.clone().requires_grad_(True) for t in (x, *params)]
-        y = fam.reference(*leaves, *consts)
-        grads = torch.autograd.grad(y, leaves, g, allow_unused=True)
-        want = [y.detach(), *[torch.zeros_like(t) if w is None else w for t, w in zip(leaves, grads)]]
-        return list(zip(got, want, strict=True))
-
-    def inputs() -> tuple[torch.Tensor, list[torch.Tensor]]:
-        params = [0.5 * torch.randn(s, generator=gen, dtype=F64).to(dtype) for s in shapes]
-        if op == "polynorm":
-            return torch.randn(4, 300, generator=gen, dtype=F64).to(dtype), params
-        return torch.cat([torch.zeros(512, dtype=dtype), torch.randn(300, generator=gen, dtype=F64).to(dtype)]), params
-
-    checked = 0
-    for i, s in enumerate(shapes):
-        for k in range(s):
-            x, params = inputs()
-            params[i][k] = float("nan")
-            for got, want in both(x, params):
-                assert torch.equal(got.isnan(), want.isnan()), (i, k)
-                checked += 1
-    x, params = inputs()
-    x.view(-1)[600 if op != "polynorm" else 5] = float("nan")
-    pairs = both(x, params)
-    assert pairs[0][1].isnan().any()  # the NaN reached the values
-    for got, want in pairs:
-        assert torch.equal(got.isnan(), want.isnan())
-    assert checked >= sum(shapes) * 2
+        want = eager_outputs(op, x, params, consts, g)
+        assert want[0].isnan().any(), where  # the NaN reached the values
+        for o, w in zip(got, want, strict=True):
+            assert torch.equal(o.isnan(), w.isnan()), where

@@ -21,6 +21,7 @@ import torch
 
 from approxlab.kernels import triton_ops
 from approxlab.kernels.ops import FAMILIES
+from zoo_helpers import NAN_AUDIT, eager_outputs, nan_audit_cases
 
 HAS_TRITON = importlib.util.find_spec("triton") is not None
 needs_triton = pytest.mark.skipif(not HAS_TRITON, reason="triton is not installed (pip install 'approxlab[gpu]')")
@@ -101,7 +102,6 @@ def triton_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
         pytest.skip("triton is not installed (pip install 'approxlab[gpu]')")
     d = tmp_path_factory.mktemp("triton")
     cases = {}
-    gen_nan = torch.Generator().manual_seed(7)
     for i, (cid, name, shapes, consts) in enumerate(CASES):
         x, params, g = _case(name, shapes, i)
         for dname, dt in DTYPES.items():
@@ -124,16 +124,7 @@ def triton_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
                                        g.float())
     for name, shapes, consts in NAN_AUDIT:  # a NaN in each parameter in turn, then in x
         for dname, dt in DTYPES.items():
-            spots = [(i, k) for i, sz in enumerate(shapes) for k in range(sz)] + [("x", 0)]
-            for i, k in spots:
-                params = [0.5 * torch.randn(sz, generator=gen_nan, dtype=F64).to(dt) for sz in shapes]
-                x = (torch.randn(4, 300, generator=gen_nan, dtype=F64) if name == "polynorm" else
-                     torch.cat([torch.zeros(512, dtype=F64), torch.randn(300, generator=gen_nan, dtype=F64)])).to(dt)
-                if i == "x":
-                    x.view(-1)[5 if name == "polynorm" else 600] = float("nan")
-                else:
-                    params[i][k] = float("nan")
-                g = torch.linspace(0.5, 1.5, x.numel(), dtype=dt).reshape(x.shape)
+            for (i, k), x, params, g in nan_audit_cases(name, shapes, dt, seed=7):
                 cases[f"nanaudit-{name}-{consts}-{dname}-{i}-{k}"] = (name, x, tuple(params), consts, g)
     torch.save(cases, d / "in.pt")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent), TRITON_CACHE_DIR=str(d / "cache"))
@@ -141,14 +132,6 @@ def triton_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return {"in": cases, "out": torch.load(d / "out.pt")}
-
-
-def _eager(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: tuple, g: torch.Tensor
-           ) -> list[torch.Tensor]:
-    leaves = [t.clone().requires_grad_(True) for t in (x, *params)]
-    y = FAMILIES[name].reference(*leaves, *consts)
-    grads = torch.autograd.grad(y, leaves, g, allow_unused=True)
-    return [y.detach(), *[torch.zeros_like(t) if gr is None else gr for t, gr in zip(leaves, grads)]]
 
 
 @needs_triton
@@ -160,7 +143,7 @@ def test_triton_matches_eager(triton_results: dict, cid: str, dname: str) -> Non
     key = f"{cid}-{dname}"
     name, x, params, consts, g = triton_results["in"][key]
     y, grads = triton_results["out"][key]
-    want = _eager(name, x, params, consts, g)
+    want = eager_outputs(name, x, params, consts, g)
     got = [y, *grads]
     assert len(got) == len(want) == 2 + len(params)
     tol = 1e-11 if dname == "float64" else 2e-5
@@ -174,12 +157,6 @@ def test_triton_matches_eager(triton_results: dict, cid: str, dname: str) -> Non
 
 
 NAN_CASES = ("intercept", "slope", "x-nan", "x-inf")
-#: (op, parameter shapes, constants): every family, for the NaN audit.
-NAN_AUDIT = [
-    ("hermite", (4,), ()), ("fourier", (4, 3), (0.7,)), ("max_lines", (4, 4), (0.5,)),
-    ("max_lines_diff", (3, 3, 2, 2), ()), ("polyrelu", (3, 1), ()), ("polynorm", (3, 1), (1e-6,)),
-    ("rational", (3, 2), (1e-4, True)), ("rational", (3, 2), (1e-3, False)), ("polyact", (4,), ()),
-]
 
 
 @needs_triton
@@ -193,7 +170,7 @@ def test_a_nan_anywhere_gives_nan_where_the_eager_path_does(triton_results: dict
     for key in keys:
         _, x, params, cs, g = triton_results["in"][key]
         y, grads = triton_results["out"][key]
-        want = _eager(name, x, params, cs, g)
+        want = eager_outputs(name, x, params, cs, g)
         assert want[0].isnan().any()
         for w, o in zip(want, [y, *grads], strict=True):
             assert torch.equal(w.isnan(), o.isnan()), key
@@ -207,7 +184,7 @@ def test_lines_nan_maxima_are_nan_in_values_and_gradients(triton_results: dict, 
     NaN; the finite values as eager."""
     name, x, params, consts, g = triton_results["in"][f"lines-nan-{case}"]
     y, grads = triton_results["out"][f"lines-nan-{case}"]
-    want = _eager(name, x, params, consts, g)
+    want = eager_outputs(name, x, params, consts, g)
     assert want[0].isnan().any()
     for w, o in zip(want, [y, *grads], strict=True):
         assert torch.equal(w.isnan(), o.isnan())

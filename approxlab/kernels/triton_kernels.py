@@ -334,14 +334,21 @@ def _lines_bwd(x_ptr, c_ptr, p_ptr, sc_ptr, g_ptr, gx_ptr, part_ptr, N, h, UNROL
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
     best, slope, arg = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
-    nan = (best != best) & mask  # a NaN maximum: NaN in gx and in every line's sums, as eager
-    gsc = tl.where(nan, float("nan"), g * tl.load(sc_ptr))
+    gsc = _line_sums(part_ptr + pid * (2 * h), x, g * tl.load(sc_ptr), best, arg, mask, h, UNROLL)
     tl.store(gx_ptr + offs, gsc * slope, mask=mask)
-    row = part_ptr + pid * (2 * h)
+
+
+@triton.jit
+def _line_sums(row, x, gs, best, arg, mask, h, UNROLL: tl.constexpr):
+    """Store the block's sums of gs and of gs x over each line's elements at row[k], row[h + k] (one
+    reduction per line); where the maximum is NaN, gs is NaN and enters every line's sums (the eager
+    gradient is 0/0 there). Returns gs with those NaNs, for gx = gs * slope."""
+    nan = (best != best) & mask
+    gs = tl.where(nan, float("nan"), gs)
     for k in tl.range(0, h, loop_unroll_factor=UNROLL):
-        w = tl.where((arg == k) | nan, gsc, 0.0).to(x.dtype)
-        sums = tl.sum(tl.join(w, w * x), axis=0)  # columns k and h + k, one reduction
-        tl.store(row + k + h * tl.arange(0, 2), sums.to(tl.float64))
+        w = tl.where((arg == k) | nan, gs, 0.0).to(x.dtype)
+        tl.store(row + k + h * tl.arange(0, 2), tl.sum(tl.join(w, w * x), axis=0).to(tl.float64))
+    return gs
 
 
 def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
@@ -387,19 +394,10 @@ def _lines_diff_bwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, g_ptr, gx_ptr, part_ptr, 
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
     b1, s1, a1 = _lines_best(x, c_ptr, p_ptr, h1, UNROLL)
     b2, s2, a2 = _lines_best(x, d_ptr, q_ptr, h2, UNROLL)
-    n1 = (b1 != b1) & mask  # a NaN maximum: NaN in gx and in every sum of its lines, as eager
-    n2 = (b2 != b2) & mask
-    g1 = tl.where(n1, float("nan"), g)
-    g2 = tl.where(n2, float("nan"), g)
-    tl.store(gx_ptr + offs, g1 * s1 - g2 * s2, mask=mask)
     row = part_ptr + pid * (2 * (h1 + h2))
-    for k in tl.range(0, h1, loop_unroll_factor=UNROLL):
-        w = tl.where((a1 == k) | n1, g1, 0.0).to(x.dtype)
-        tl.store(row + k + h1 * tl.arange(0, 2), tl.sum(tl.join(w, w * x), axis=0).to(tl.float64))
-    row2 = row + 2 * h1
-    for k in tl.range(0, h2, loop_unroll_factor=UNROLL):
-        w = tl.where((a2 == k) | n2, g2, 0.0).to(x.dtype)
-        tl.store(row2 + k + h2 * tl.arange(0, 2), tl.sum(tl.join(w, w * x), axis=0).to(tl.float64))
+    g1 = _line_sums(row, x, g, b1, a1, mask, h1, UNROLL)
+    g2 = _line_sums(row + 2 * h1, x, g, b2, a2, mask, h2, UNROLL)
+    tl.store(gx_ptr + offs, g1 * s1 - g2 * s2, mask=mask)
 
 
 def lines_diff_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
