@@ -14,6 +14,10 @@ Every family registers two ops:
 implementation is :mod:`approxlab.kernels.cpu` (numba); the CUDA one is
 :mod:`approxlab.kernels.triton_ops` (Triton kernels, imported on the first CUDA call).
 
+Outside tracing (no ``torch.compile``/``torch.export``, no dispatch mode, profiler off), the
+Functions call the device kernels directly on plain tensors (:func:`_direct`): the same functions
+the ops dispatch to, without the dispatcher's two Python hops.
+
 Second derivatives: with ``create_graph=True`` the backward op runs inside its own Function, whose
 backward differentiates the family's eager reference
 (the same math in differentiable torch ops) once more, so ``create_graph=True`` /
@@ -113,6 +117,19 @@ FAMILIES: dict[str, Family] = {
 _LIB = torch.library.Library("approxlab", "DEF")
 
 
+def _direct(x: torch.Tensor) -> bool:
+    """Whether a call on ``x`` may run the device kernel without going through the dispatcher.
+
+    Only for a plain tensor (not a fake, functional or other subclass tensor), outside
+    ``torch.compile``/``torch.export`` tracing, with no dispatch mode active (``FlopCounterMode``, fake
+    modes: they must see the op) and the profiler off (its trace then names the op). There the op's
+    two Python dispatcher hops (its Autograd kernel, then the device kernel) cost about 7 us a call
+    on a 2-core VM (``benchmarks/host_profile.py``) and change nothing: the same function runs.
+    """
+    return (type(x) is torch.Tensor and not torch.compiler.is_compiling()
+            and not torch._C._len_torch_dispatch_stack() and not torch._C._autograd._profiler_enabled())
+
+
 def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOverload, torch._ops.OpOverload]:
     """Define ``approxlab::<name>`` and ``approxlab::<name>_bwd`` (CPU and CUDA kernels, fake
     kernels) and return the autograd Function that calls them, with the two op overloads.
@@ -128,10 +145,12 @@ def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOv
     outs = ", ".join(["Tensor"] * (1 + n_p))
     _LIB.define(f"{f.name}({', '.join(args)}) -> Tensor")
     _LIB.define(f"{f.name}_bwd({', '.join([*args, 'Tensor g'])}) -> ({outs})")
-    _LIB.impl(f.name, f.cpu_fwd, "CPU")
-    _LIB.impl(f"{f.name}_bwd", f.cpu_bwd, "CPU")
-    _LIB.impl(f.name, triton_ops.forward(f.name), "CUDA")  # Triton imported on the first CUDA call
-    _LIB.impl(f"{f.name}_bwd", triton_ops.backward(f.name), "CUDA")
+    # the device kernels, also called directly by calls that skip the dispatcher (see _direct)
+    fwd_impl = {"cpu": f.cpu_fwd, "cuda": triton_ops.forward(f.name)}  # Triton imported on the first CUDA call
+    bwd_impl = {"cpu": f.cpu_bwd, "cuda": triton_ops.backward(f.name)}
+    for device, key in (("cpu", "CPU"), ("cuda", "CUDA")):
+        _LIB.impl(f.name, fwd_impl[device], key)
+        _LIB.impl(f"{f.name}_bwd", bwd_impl[device], key)
 
     def fake_fwd(x: torch.Tensor, *rest: object) -> torch.Tensor:
         return torch.empty_like(x, memory_format=torch.contiguous_format)
@@ -180,12 +199,20 @@ def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOv
         def forward(ctx, *inputs):  # type: ignore[no-untyped-def, override]
             ctx.save_for_backward(*inputs[: 1 + n_p])
             ctx.consts = tuple(inputs[1 + n_p:])
+            x = inputs[0]
+            if _direct(x) and (impl := fwd_impl.get(x.device.type)) is not None:
+                return impl(*inputs)
             return fwd_op(*inputs)  # grad mode is off here: the Autograd kernel below passes it on
 
         @staticmethod
         def backward(ctx, g):  # type: ignore[no-untyped-def, override]
             args = (*ctx.saved_tensors, *ctx.consts, g.contiguous())
-            grads = Backward.apply(*args) if torch.is_grad_enabled() else bwd_op(*args)
+            if torch.is_grad_enabled():
+                grads = Backward.apply(*args)
+            elif _direct(g) and (impl := bwd_impl.get(g.device.type)) is not None:
+                grads = impl(*args)
+            else:
+                grads = bwd_op(*args)
             return (*[gr if need else None for gr, need in zip(grads, ctx.needs_input_grad)], *([None] * n_c))
 
     def differentiable(function: type[torch.autograd.Function], op: torch._ops.OpOverload) -> Callable[..., object]:
@@ -216,11 +243,14 @@ def call(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: t
     inputs, else the wider of x and the parameters), made contiguous; the result has x's dtype."""
     dt = x.dtype
     for p in params:
-        dt = torch.promote_types(dt, p.dtype)
+        if p.dtype != dt:
+            dt = torch.promote_types(dt, p.dtype)
     if dt in (torch.float16, torch.bfloat16):
         dt = torch.float32
-    y = OPS[name][0].apply(x.to(dt).contiguous(), *[p.to(dt).contiguous() for p in params], *consts)
-    return y.to(x.dtype)
+    # a no-op .to() still costs about 1 us, so tensors of the compute dtype skip it
+    args = [(t if t.dtype == dt else t.to(dt)).contiguous() for t in (x, *params)]
+    y = OPS[name][0].apply(*args, *consts)
+    return y if y.dtype == x.dtype else y.to(x.dtype)
 
 
 __all__ = ["FAMILIES", "OPS", "Family", "call"]

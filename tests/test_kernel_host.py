@@ -1,0 +1,148 @@
+"""The host side of the CPU kernels: how :func:`approxlab.kernels.cpu._run` hands out work to threads,
+and the calls that skip the dispatcher (:func:`approxlab.kernels.ops._direct`)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from approxlab.activations import create
+from approxlab.kernels import cpu, ops
+
+
+class _Recorder:
+    """``fn(u0, u1)`` for :func:`cpu._run`: records each range and the thread that ran it."""
+
+    def __init__(self, fail_at: int | None = None, seconds: float = 0.0) -> None:
+        self.ranges: list[tuple[int, int, int]] = []
+        self.fail_at, self.seconds = fail_at, seconds
+        self.lock = threading.Lock()
+
+    def __call__(self, u0: int, u1: int) -> None:
+        if self.seconds:
+            time.sleep(self.seconds)
+        with self.lock:
+            self.ranges.append((u0, u1, threading.get_ident()))
+        if self.fail_at is not None and u0 <= self.fail_at < u1:
+            raise ValueError(f"unit {self.fail_at}")
+
+    def covered(self) -> list[int]:
+        return sorted(u for u0, u1, _ in self.ranges for u in range(u0, u1))
+
+
+@pytest.fixture
+def two_threads(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    cpu.set_num_threads(2)
+    yield
+    cpu.set_num_threads(0)
+
+
+@pytest.mark.usefixtures("two_threads")
+def test_small_work_stays_on_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below PARALLEL_MIN_SECONDS (estimated from the first range) the pool is never woken; every unit
+    runs once, in two ranges (the timed first one, then the rest)."""
+
+    def no_pool(workers: int) -> None:
+        raise AssertionError("the pool was woken for small work")
+
+    monkeypatch.setattr(cpu, "_pool", no_pool)
+    monkeypatch.setattr(cpu, "PARALLEL_MIN_SECONDS", 10.0)
+    rec = _Recorder()
+    cpu._run(rec, 37)
+    assert rec.covered() == list(range(37))
+    assert [(u0, u1) for u0, u1, _ in rec.ranges] == [(0, 5), (5, 37)]  # step = ceil(37 / (2 * 4))
+    assert {t for *_, t in rec.ranges} == {threading.get_ident()}
+
+
+@pytest.mark.usefixtures("two_threads")
+def test_large_work_is_shared_and_every_unit_runs_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cpu, "PARALLEL_MIN_SECONDS", 0.0)
+    rec = _Recorder(seconds=0.002)
+    cpu._run(rec, 64)
+    assert rec.covered() == list(range(64))
+    assert len(rec.ranges) == 8
+    assert len({t for *_, t in rec.ranges}) == 2  # each range sleeps, so the pool thread gets some
+
+
+@pytest.mark.usefixtures("two_threads")
+def test_a_pool_thread_that_starts_late_does_not_hold_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pool thread the OS schedules late (here: 1 s) finds no range left; the call returns when the
+    calling thread has run them all, not when that thread wakes."""
+
+    class LatePool:
+        def submit(self, fn):  # type: ignore[no-untyped-def]
+            threading.Timer(1.0, fn).start()
+
+    monkeypatch.setattr(cpu, "_pool", lambda workers: LatePool())
+    monkeypatch.setattr(cpu, "PARALLEL_MIN_SECONDS", 0.0)
+    rec = _Recorder()
+    t0 = time.perf_counter()
+    cpu._run(rec, 64)
+    assert time.perf_counter() - t0 < 0.5
+    assert rec.covered() == list(range(64))
+    time.sleep(1.2)  # the late thread has run by now, and taken nothing
+    assert rec.covered() == list(range(64))
+
+
+@pytest.mark.usefixtures("two_threads")
+@pytest.mark.parametrize("fail_at", [0, 40])
+def test_an_error_in_any_range_reaches_the_caller(monkeypatch: pytest.MonkeyPatch, fail_at: int) -> None:
+    monkeypatch.setattr(cpu, "PARALLEL_MIN_SECONDS", 0.0)
+    with pytest.raises(ValueError, match=f"unit {fail_at}"):
+        cpu._run(_Recorder(fail_at=fail_at, seconds=0.001), 64)
+
+
+class _OpNames(TorchDispatchMode):
+    """Records the names of the ops that reach the dispatcher."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[str] = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+        self.names.append(str(func.name()))
+        return func(*args, **(kwargs or {}))
+
+
+def test_direct_calls_only_for_plain_tensors_outside_tracing_modes_and_the_profiler() -> None:
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    x = torch.zeros(3)
+    assert ops._direct(x)
+    with _OpNames():
+        assert not ops._direct(x)
+    with torch.profiler.profile():
+        assert not ops._direct(x)
+    with FakeTensorMode() as mode:
+        assert not ops._direct(mode.from_tensor(x))
+    assert not ops._direct(torch.nn.Parameter(x))  # a subclass: through the dispatcher
+
+
+@pytest.mark.parametrize(("name", "opts", "op"), [("hermite", {"degree": 5}, "hermite"),
+                                                  ("tropical-rational", {}, "max_lines_diff"),
+                                                  ("polynorm", {}, "polynorm")])
+def test_the_direct_path_and_the_dispatcher_give_the_same_bits(name: str, opts: dict, op: str) -> None:
+    """Forward and backward without a dispatch mode (the kernels called directly) and under one (the
+    ops through the dispatcher, which the mode sees) agree bit for bit."""
+    gen = torch.Generator().manual_seed(0)
+    act = create(name, backend="numba", **opts)
+    x = torch.randn(64, 300, generator=gen)
+    g = torch.randn(64, 300, generator=gen)
+    runs = []
+    for mode in (None, _OpNames()):
+        act.zero_grad()
+        xr = x.clone().requires_grad_(True)
+        if mode is None:
+            y = act(xr)
+            y.backward(g)
+        else:
+            with mode:
+                y = act(xr)
+                y.backward(g)
+            assert f"approxlab::{op}" in mode.names and f"approxlab::{op}_bwd" in mode.names
+        runs.append((y.detach(), xr.grad, *[p.grad.clone() for p in act.parameters()]))
+    assert all(torch.equal(u, v) for u, v in zip(*runs))
