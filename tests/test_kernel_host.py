@@ -44,7 +44,7 @@ def two_threads(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def
 @pytest.mark.usefixtures("two_threads")
 def test_small_work_stays_on_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Below PARALLEL_MIN_SECONDS (estimated from the first range) the pool is never woken; every unit
-    runs once, in two ranges (the timed first one, then the rest)."""
+    runs once, in two ranges (the timed first unit, then the rest)."""
 
     def no_pool(workers: int) -> None:
         raise AssertionError("the pool was woken for small work")
@@ -54,7 +54,7 @@ def test_small_work_stays_on_the_calling_thread(monkeypatch: pytest.MonkeyPatch)
     rec = _Recorder()
     cpu._run(rec, 37)
     assert rec.covered() == list(range(37))
-    assert [(u0, u1) for u0, u1, _ in rec.ranges] == [(0, 5), (5, 37)]  # step = ceil(37 / (2 * 4))
+    assert [(u0, u1) for u0, u1, _ in rec.ranges] == [(0, 1), (1, 37)]
     assert {t for *_, t in rec.ranges} == {threading.get_ident()}
 
 
@@ -64,7 +64,8 @@ def test_large_work_is_shared_and_every_unit_runs_once(monkeypatch: pytest.Monke
     rec = _Recorder(seconds=0.002)
     cpu._run(rec, 64)
     assert rec.covered() == list(range(64))
-    assert len(rec.ranges) == 8
+    assert [(u0, u1) for u0, u1, _ in rec.ranges[:1]] == [(0, 1)]
+    assert sorted(u1 - u0 for u0, u1, _ in rec.ranges[1:]) == [7] + [8] * 7  # 63 units, step ceil(63 / (2 * 4))
     assert len({t for *_, t in rec.ranges}) == 2  # each range sleeps, so the pool thread gets some
 
 

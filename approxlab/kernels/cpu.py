@@ -132,7 +132,7 @@ def threads() -> int:
 
 #: Ranges each thread takes, on average, from the shared queue of units (see :func:`_run`).
 GRABS_PER_THREAD = 4
-#: Serial work (seconds, estimated from the first range) below which :func:`_run` does not wake its
+#: Serial work (seconds, estimated from the first unit) below which :func:`_run` does not wake its
 #: pool: handing ranges to a pool thread and waiting for it costs 35-80 us on a 2-core VM
 #: (``benchmarks/crossover.py``), more than the second thread saves on less work than this.
 PARALLEL_MIN_SECONDS = 4e-4
@@ -145,25 +145,25 @@ def _run(fn, units: int, *args) -> None:  # type: ignore[no-untyped-def]
     torch op, OpenMP's idle workers spin for a few milliseconds on the other cores, and a static split
     would wait for the slowed thread (measured: 2 threads no faster than 1 right after a GELU).
 
-    This thread runs the first range alone and times it; the pool is woken only when the rest of the
-    work, estimated from that range, takes at least :data:`PARALLEL_MIN_SECONDS`. The call returns when
-    every range is done, without waiting for a pool thread that never got one (a thread the OS has not
-    scheduled yet would otherwise hold the call for its time slice). The partition of the data into
-    units does not depend on the thread count or on who runs a range, so neither do the results."""
+    This thread runs the first unit alone and times it; the pool is woken only when the rest of the
+    work, estimated from that unit, takes at least :data:`PARALLEL_MIN_SECONDS` (then the rest is cut
+    into ranges). The call returns when every range is done, without waiting for a pool thread that
+    never got one (a thread the OS has not scheduled yet would otherwise hold the call for its time
+    slice). The partition of the data into units does not depend on the thread count or on who runs
+    a range, so neither do the results."""
     t = max(1, min(threads(), units))
     if t == 1:
         fn(*args, 0, units)
         return
-    step = -(-units // (t * GRABS_PER_THREAD))
     start = time.perf_counter()
-    fn(*args, 0, step)
-    if step >= units:
+    fn(*args, 0, 1)
+    rest = units - 1
+    if (time.perf_counter() - start) * rest < PARALLEL_MIN_SECONDS:
+        fn(*args, 1, units)
         return
-    if (time.perf_counter() - start) * (units - step) / step < PARALLEL_MIN_SECONDS:
-        fn(*args, step, units)
-        return
-    n_ranges = -(-units // step)
-    ranges = itertools.count(1)  # next() on it is atomic under the GIL
+    step = -(-rest // (t * GRABS_PER_THREAD))
+    n_ranges = -(-rest // step)
+    ranges = itertools.count()  # next() on it is atomic under the GIL
     done = itertools.count(1)
     finished = threading.Event()
     errors: list[BaseException] = []
@@ -171,8 +171,8 @@ def _run(fn, units: int, *args) -> None:  # type: ignore[no-untyped-def]
     def work() -> None:
         try:
             while (r := next(ranges)) < n_ranges:
-                fn(*args, r * step, min(units, (r + 1) * step))
-                if next(done) == n_ranges - 1:
+                fn(*args, 1 + r * step, min(units, 1 + (r + 1) * step))
+                if next(done) == n_ranges:
                     finished.set()
         except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
             errors.append(exc)
