@@ -283,8 +283,8 @@ def fit_lemma2(params, eps) -> dict[str, float]:
     --------
     >>> e = np.logspace(-1, -12, 12)
     >>> r = fit_lemma2(7 + 5 * np.log(1 / e), e)
-    >>> round(r["b"], 8), round(r["c"], 8)
-    (5.0, 0.0)
+    >>> abs(r["b"] - 5) < 1e-8, abs(r["c"]) < 1e-8  # c may come out as -0.0 or +-1e-16, by the LAPACK build
+    (True, True)
     """
     p = np.asarray(params, dtype=float)
     L = np.log(1 / np.asarray(eps, dtype=float))
