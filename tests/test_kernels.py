@@ -379,7 +379,7 @@ def test_fourier_one_pass_backward_agrees_with_the_passes(n: int, dtype: torch.d
     gx_gen, gx_fix = np.empty_like(xn), np.empty_like(xn)
     p_gen, p_fix = cpu._partials(x.numel(), 2 * n + 1), cpu._partials(x.numel(), 2 * n + 1)
     k.fourier_bwd(xn, ka, kb, om, fast, gn, gx_gen, p_gen, 0, nch)
-    k.fourier_bwd_fixed(xn, cpu._padded(kk * a[1:], 6), cpu._padded(kk * b, 6), om, fast, gn, gx_fix, p_fix, 0, nch)
+    k.fourier_bwd_fixed(xn, cpu._padded((kk * a[1:]).numpy(), 6), cpu._padded((kk * b).numpy(), 6), om, fast, gn, gx_fix, p_fix, 0, nch)
     np.testing.assert_array_equal(gx_fix, gx_gen)
     s_gen, s_fix = p_gen.sum(axis=0), p_fix.sum(axis=0)
     assert np.isnan(s_gen[1:]).all() and np.isnan(s_fix[1:]).all()  # the NaN element reaches every harmonic sum

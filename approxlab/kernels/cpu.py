@@ -89,14 +89,30 @@ def _partials(n: int, cols: int) -> np.ndarray:
     return np.zeros((load().n_chunks(n), cols), np.float64)
 
 
+def _col_sums(part: np.ndarray) -> np.ndarray:
+    """The column sums of the per-chunk partials, in chunk order (one chunk's row is its own sum: the
+    same bits, without a numpy reduction's few microseconds on small inputs)."""
+    return part[0] if part.shape[0] == 1 else part.sum(axis=0)
+
+
+def _tensor(values: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
+    """A new tensor of ``dtype`` (float32 or float64) with ``values`` (copied, rounded to nearest)."""
+    return torch.from_numpy(np.array(values, dtype=_npdtype(dtype), order="C", copy=True))
+
+
 def _sum(part: np.ndarray, dtype: torch.dtype) -> torch.Tensor:
-    return torch.from_numpy(part.sum(axis=0)).to(dtype)
+    return _tensor(_col_sums(part), dtype)
 
 
 def _split(part: np.ndarray, cut: int, first: torch.dtype, second: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
     """The column sums of ``part`` as two tensors: columns ``[:cut]`` in ``first``, ``[cut:]`` in ``second``."""
-    sums = part.sum(axis=0)
-    return torch.from_numpy(sums[:cut]).to(first), torch.from_numpy(sums[cut:]).to(second)
+    sums = _col_sums(part)
+    return _tensor(sums[:cut], first), _tensor(sums[cut:], second)
+
+
+def _ramp(n: int, dtype: torch.dtype) -> np.ndarray:
+    """1, 2, ..., n in ``dtype`` (the factors of a derivative's coefficients k c_k)."""
+    return np.arange(1, n + 1, dtype=_npdtype(dtype))
 
 
 def _npdtype(dtype: torch.dtype) -> type:
@@ -107,10 +123,10 @@ def _const(values: list[float], dtype: torch.dtype) -> np.ndarray:
     return np.asarray(values, dtype=_npdtype(dtype))
 
 
-def _padded(t: torch.Tensor, size: int) -> np.ndarray:
-    """t's values followed by zeros, ``size`` entries, in t's dtype (the one-pass kernels' coefficients)."""
-    out = np.zeros(size, _npdtype(t.dtype))
-    out[: t.numel()] = _np(t)
+def _padded(values: np.ndarray, size: int) -> np.ndarray:
+    """The values followed by zeros, ``size`` entries, in their dtype (the one-pass kernels' coefficients)."""
+    out = np.zeros(size, values.dtype)
+    out[: values.size] = values
     return out
 
 
@@ -219,7 +235,7 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     k = load("hermite")
     fac, s, beta = _hermite_scaled(a.numel() - 1)
     npd = _npdtype(x.dtype)
-    c = (a.detach().double().numpy() * fac).astype(npd)
+    c = (_np(a).astype(np.float64) * fac).astype(npd)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
     fn, c, beta = _hermite_kernel(k, "hermite_fwd", c, beta.astype(npd))
     _run(fn, _chunks(x), _np(x).reshape(-1), c, beta, _const([1.0 / s], x.dtype), out.numpy().reshape(-1))
@@ -232,13 +248,13 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
     n = a.numel() - 1
     fac, s, beta = _hermite_scaled(n)
     npd = _npdtype(x.dtype)
-    e = (a.detach().double().numpy()[1:] * fac[:n]).astype(npd)
+    e = (_np(a)[1:].astype(np.float64) * fac[:n]).astype(npd)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), n + 1)
     fn, e, beta = _hermite_kernel(k, "hermite_bwd", e, beta.astype(npd))
     _run(fn, part.shape[0], _np(x).reshape(-1), e, beta, _const([1.0 / s], x.dtype), _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
-    return gx, torch.from_numpy(part.sum(axis=0) * fac).to(a.dtype)
+    return gx, _tensor(_col_sums(part) * fac, a.dtype)
 
 
 # ---- Fourier ----------------------------------------------------------------------------------------
@@ -265,12 +281,12 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     k = load("fourier")
     n = b.numel()
     om, fast = _omega(x, omega)
-    kk = torch.arange(1, n + 1, dtype=x.dtype)
+    kk = _ramp(n, x.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), 2 * n + 1)
-    fn, ka, kb = k.fourier_bwd, _np(kk * a[1:]), _np(kk * b)
+    fn, ka, kb = k.fourier_bwd, kk * _np(a)[1:], kk * _np(b)
     if 1 <= n <= k.FIXED:  # a block's harmonics in one pass
-        fn, ka, kb = k.fourier_bwd_fixed, _padded(kk * a[1:], k.FIXED), _padded(kk * b, k.FIXED)
+        fn, ka, kb = k.fourier_bwd_fixed, _padded(ka, k.FIXED), _padded(kb, k.FIXED)
     _run(fn, part.shape[0], _np(x).reshape(-1), ka, kb, om, fast, _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     return (gx, *_split(part, n + 1, a.dtype, b.dtype))
 
@@ -289,7 +305,7 @@ def _lines_fixed(k: ModuleType, c: torch.Tensor, p: torch.Tensor, scale: float, 
     h = c.numel()
     if not 1 <= h <= k.FIXED:
         return None
-    cv, pv = c.detach().double().numpy(), p.detach().double().numpy()
+    cv, pv = _np(c).astype(np.float64), _np(p).astype(np.float64)
     lim = -1.0
     if np.isfinite(cv).all() and np.isfinite(pv).all():
         room = torch.finfo(dtype).max / 4 - float(np.abs(cv).max())
@@ -377,10 +393,10 @@ def lines_diff_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.T
              np.array([h1, h2], np.int64), *tail)
     else:
         _run(k.diff_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(p), _np(d), _np(q), *tail)
-    sums = part.sum(axis=0)
+    sums = _col_sums(part)
     sums[2 * h1:] = -sums[2 * h1:]  # the second maximum enters with a minus sign
     pieces = np.split(sums, [h1, 2 * h1, 2 * h1 + h2])
-    return (gx, *(torch.from_numpy(s.copy()).to(t.dtype) for s, t in zip(pieces, (c, p, d, q))))
+    return (gx, *(_tensor(s, t.dtype) for s, t in zip(pieces, (c, p, d, q))))
 
 
 # ---- PolyReLU ---------------------------------------------------------------------------------------------
@@ -401,8 +417,8 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), r + 1)
-    iw = torch.arange(1, r + 1, dtype=x.dtype) * w
-    _run(k.polyrelu_bwd, part.shape[0], _np(x).reshape(-1), _np(iw), _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    iw = _ramp(r, x.dtype) * _np(w)
+    _run(k.polyrelu_bwd, part.shape[0], _np(x).reshape(-1), iw, _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     gb, gw = _split(part, 1, b.dtype, w.dtype)  # column 0 is the bias
     return gx, gw, gb
 
@@ -459,8 +475,8 @@ def _rational_series(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, g
     float64 array, rows "inside" (coefficient of z^i) and "outside" (the same reversed): A (the
     numerator), Dn (the denominator's series in |z|: 1 + eps, then |b_k| if safe), Q (b_k, "abs"), and,
     if grad, DA (p a_p on e_(p-1)) and DB (k |b_k| if safe, else k b_k, on e_(k-1))."""
-    av = a.detach().double().numpy()
-    bv = b.detach().double().numpy()
+    av = _np(a).astype(np.float64)
+    bv = _np(b).astype(np.float64)
     m, n = av.size - 1, bv.size
     big = max(m, n)
     rows = np.zeros((5 if grad else 3, big + 1))
@@ -520,12 +536,12 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     fn, cf = _rational_kernel(k, "rational_bwd", coef)
     _run(fn, part.shape[0], _np(x).reshape(-1), coef, cf, _rational_limit(a, b, eps, x.dtype), bool(safe),
          _np(g).reshape(-1), gx.numpy().reshape(-1), part)
-    s_in, s_out, v_in, v_out = part.sum(axis=0).reshape(4, big + 1)
+    s_in, s_out, v_in, v_out = _col_sums(part).reshape(4, big + 1)
     ga = (s_in + s_out[::-1])[:m1]  # sum g e_p / D'
     gb = -(v_in + v_out[::-1])[1: n + 1]  # -sum g R e_k / D' (times sign(Q) if "abs")
     if safe:
-        gb = gb * np.sign(b.detach().double().numpy())  # d|b_k|/db_k = sign(b_k) (0 at 0, as torch.abs)
-    return gx, torch.from_numpy(ga).to(a.dtype), torch.from_numpy(np.ascontiguousarray(gb)).to(b.dtype)
+        gb = gb * np.sign(_np(b).astype(np.float64))  # d|b_k|/db_k = sign(b_k) (0 at 0, as torch.abs)
+    return gx, _tensor(ga, a.dtype), _tensor(gb, b.dtype)
 
 
 # ---- PolyAct ----------------------------------------------------------------------------------------------
@@ -556,8 +572,9 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     r = c.numel() - 1
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), r + 1)
-    kc = torch.arange(1, r + 1, dtype=x.dtype) * c[1:]
-    _run(k.polyact_bwd, part.shape[0], _np(x).reshape(-1), _np(c), _np(kc), _limits(x.dtype), *_exp_kind(x.dtype),
+    cn = _np(c)
+    kc = _ramp(r, x.dtype) * cn[1:]
+    _run(k.polyact_bwd, part.shape[0], _np(x).reshape(-1), cn, kc, _limits(x.dtype), *_exp_kind(x.dtype),
          _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     return gx, _sum(part, c.dtype)
 
