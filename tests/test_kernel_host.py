@@ -147,3 +147,22 @@ def test_the_direct_path_and_the_dispatcher_give_the_same_bits(name: str, opts: 
             assert f"approxlab::{op}" in mode.names and f"approxlab::{op}_bwd" in mode.names
         runs.append((y.detach(), xr.grad, *[p.grad.clone() for p in act.parameters()]))
     assert all(torch.equal(u, v) for u, v in zip(*runs))
+
+
+def test_the_rational_series_cache_follows_the_values_not_the_tensors() -> None:
+    """The forward's series and bound are reused by a call with the same coefficient values (the
+    backward of a step), and never after the values change, even in place through ``.data`` (which
+    leaves the tensor's version counter alone)."""
+    fast, ref = create("rational", backend="numba"), create("rational", backend="eager")
+    x = torch.linspace(-3, 3, 1001)
+    before = fast(x).detach()
+    fast.a.data.mul_(2)
+    ref.load_state_dict(fast.state_dict())
+    after = fast(x).detach()
+    torch.testing.assert_close(after, ref(x).detach(), rtol=1e-6, atol=1e-6)
+    assert not torch.allclose(before, after)
+    a, b = fast.a.detach(), fast.b.detach()
+    first, _ = cpu._rational_prep(a.clone(), b.clone(), 0.0, True, torch.float32)
+    again, _ = cpu._rational_prep(a.clone(), b.clone(), 0.0, True, torch.float32)
+    other, _ = cpu._rational_prep(a.clone(), b.clone(), 0.0, False, torch.float32)
+    assert again is first and other is not first

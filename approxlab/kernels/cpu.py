@@ -502,6 +502,28 @@ def _rational_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.d
     return _const([1.0, lim], dtype)
 
 
+#: The last coefficients' series and bound (see :func:`_rational_prep`): ((values' key), series, L).
+_RATIONAL_PREP: list[tuple[tuple[object, ...], np.ndarray, float] | None] = [None]
+
+
+def _rational_prep(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, dtype: torch.dtype
+                   ) -> tuple[np.ndarray, float]:
+    """The series with its gradient rows (:func:`_rational_series`) and the bound L
+    (:func:`_rational_limit`) for these coefficient values. A one-entry cache keyed by the values (their
+    bytes, eps, the denominator and the dtype; not by the tensors, whose storage can change without a
+    trace): a step's backward reuses its forward's, which saves about 30 us a call on small inputs."""
+    av, bv = _np(a), _np(b)
+    key = (av.tobytes(), bv.tobytes(), av.dtype.str, float(eps), bool(safe), dtype)
+    hit = _RATIONAL_PREP[0]
+    if hit is not None and hit[0] == key:
+        return hit[1], hit[2]
+    series = _rational_series(a, b, eps, safe, grad=True)
+    lim = float(_rational_limit(a, b, eps, dtype)[1])
+    series.flags.writeable = False
+    _RATIONAL_PREP[0] = (key, series, lim)
+    return series, lim
+
+
 def _rational_kernel(k: ModuleType, name: str, coef: np.ndarray) -> tuple:  # type: ignore[type-arg]
     """(kernel, padded inside rows): ``name``'s fixed-length variant with the inside rows of ``coef``
     zero-padded to ``k.FIXED`` where 1 <= N < FIXED, else the general kernel (and a dummy array)."""
@@ -517,9 +539,10 @@ def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     _check(x, a, b)
     k = load("rational")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    coef = _rational_series(a, b, eps, safe, grad=False).astype(_npdtype(x.dtype))
+    series, lim = _rational_prep(a, b, eps, safe, x.dtype)
+    coef = series[:3].astype(_npdtype(x.dtype))  # A, Dn, Q (the forward's rows)
     fn, cf = _rational_kernel(k, "rational_fwd", coef)
-    _run(fn, _chunks(x), _np(x).reshape(-1), coef, cf, _rational_limit(a, b, eps, x.dtype), bool(safe),
+    _run(fn, _chunks(x), _np(x).reshape(-1), coef, cf, _const([1.0, lim], x.dtype), bool(safe),
          out.numpy().reshape(-1))
     return out
 
@@ -531,10 +554,11 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     m1, n = a.numel(), b.numel()
     big = max(m1 - 1, n)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    coef = _rational_series(a, b, eps, safe, grad=True).astype(_npdtype(x.dtype))
+    series, lim = _rational_prep(a, b, eps, safe, x.dtype)
+    coef = series.astype(_npdtype(x.dtype))
     part = _partials(x.numel(), 4 * (big + 1))
     fn, cf = _rational_kernel(k, "rational_bwd", coef)
-    _run(fn, part.shape[0], _np(x).reshape(-1), coef, cf, _rational_limit(a, b, eps, x.dtype), bool(safe),
+    _run(fn, part.shape[0], _np(x).reshape(-1), coef, cf, _const([1.0, lim], x.dtype), bool(safe),
          _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     s_in, s_out, v_in, v_out = _col_sums(part).reshape(4, big + 1)
     ga = (s_in + s_out[::-1])[:m1]  # sum g e_p / D'
