@@ -5,8 +5,8 @@ For each family at its default options and each input size, forward + backward o
 warm-up calls that compile the kernels). The printed ratio is numba / eager: below 1 the kernel is
 faster. ``backend="auto"`` takes the kernel at every size on CPU, so a ratio well above 1 at small sizes
 is host overhead: the Python around a kernel call, or handing a few chunks to a thread. Recorded run:
-``benchmarks/results/crossover_cpu_2threads_2026-11-26.txt`` (0.35-0.88x eager from 32768 elements on,
-1.1-1.2x for PolyReLU, the rational and PolyAct at 1024).
+``benchmarks/results/crossover_cpu_2threads_2026-11-26.txt`` (0.38-1.17x eager from 32768 elements on,
+0.49-1.01x at 1024).
 
     python benchmarks/crossover.py --threads 2
 """
