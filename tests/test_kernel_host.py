@@ -35,7 +35,7 @@ class _Recorder:
 
 
 @pytest.fixture
-def two_threads(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def two_threads():  # type: ignore[no-untyped-def]
     cpu.set_num_threads(2)
     yield
     cpu.set_num_threads(0)
@@ -43,7 +43,7 @@ def two_threads(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def
 
 @pytest.mark.usefixtures("two_threads")
 def test_small_work_stays_on_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Below PARALLEL_MIN_SECONDS (estimated from the first range) the pool is never woken; every unit
+    """Below PARALLEL_MIN_SECONDS (estimated from the first unit) the pool is never woken; every unit
     runs once, in two ranges (the timed first unit, then the rest)."""
 
     def no_pool(workers: int) -> None:

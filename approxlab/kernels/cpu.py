@@ -470,58 +470,51 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
 # ---- safe rational ----------------------------------------------------------------------------------------
 
 
-def _rational_series(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, grad: bool) -> np.ndarray:
-    """The series of the rational kernels (:mod:`approxlab.kernels._numba.rational`) as a (K, 2, N + 1)
+def _rational_series(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> np.ndarray:
+    """The series of the rational kernels (:mod:`approxlab.kernels._numba.rational`) as a (5, 2, N + 1)
     float64 array, rows "inside" (coefficient of z^i) and "outside" (the same reversed): A (the
-    numerator), Dn (the denominator's series in |z|: 1 + eps, then |b_k| if safe), Q (b_k, "abs"), and,
-    if grad, DA (p a_p on e_(p-1)) and DB (k |b_k| if safe, else k b_k, on e_(k-1))."""
+    numerator), Dn (the denominator's series in |z|: 1 + eps, then |b_k| if safe), Q (b_k, "abs"), DA
+    (p a_p on e_(p-1)) and DB (k |b_k| if safe, else k b_k, on e_(k-1)); the forward reads the first three."""
     av = _np(a).astype(np.float64)
     bv = _np(b).astype(np.float64)
     m, n = av.size - 1, bv.size
     big = max(m, n)
-    rows = np.zeros((5 if grad else 3, big + 1))
+    rows = np.zeros((5, big + 1))
     rows[0, : m + 1] = av
     rows[1, 0] = 1.0 + eps
     if safe:
         rows[1, 1: n + 1] = np.abs(bv)
     rows[2, 1: n + 1] = bv
-    if grad:
-        rows[3, :m] = np.arange(1, m + 1) * av[1:]
-        rows[4, :n] = np.arange(1, n + 1) * (np.abs(bv) if safe else bv)
+    rows[3, :m] = np.arange(1, m + 1) * av[1:]
+    rows[4, :n] = np.arange(1, n + 1) * (np.abs(bv) if safe else bv)
     return np.stack([rows, rows[:, ::-1]], axis=1)
 
 
-def _rational_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype) -> np.ndarray:
-    """(1, L) in the compute dtype: |x| <= L is evaluated directly (no overflow is possible, the eager
-    path's bound :func:`approxlab.activations.rational.direct_limit`, at least 1), |x| > L on the
-    scaled basis."""
+def _rational_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype) -> float:
+    """L: |x| <= L is evaluated directly (no overflow is possible, the eager path's bound
+    :func:`approxlab.activations.rational.direct_limit`, at least 1), |x| > L on the scaled basis."""
     from approxlab.activations.rational import direct_limit  # not at import: that module imports the kernels
 
     big = max(a.numel() - 1, b.numel())
-    lim = math.inf if big == 0 else max(1.0, direct_limit(a, b, eps, dtype, big))
-    return _const([1.0, lim], dtype)
-
-
-#: The last coefficients' series and bound (see :func:`_rational_prep`): ((values' key), series, L).
-_RATIONAL_PREP: list[tuple[tuple[object, ...], np.ndarray, float] | None] = [None]
+    return math.inf if big == 0 else max(1.0, direct_limit(a, b, eps, dtype, big))
 
 
 def _rational_prep(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, dtype: torch.dtype
                    ) -> tuple[np.ndarray, float]:
-    """The series with its gradient rows (:func:`_rational_series`) and the bound L
-    (:func:`_rational_limit`) for these coefficient values. A one-entry cache keyed by the values (their
-    bytes, eps, the denominator and the dtype; not by the tensors, whose storage can change without a
-    trace): a step's backward reuses its forward's, which saves about 30 us a call on small inputs."""
-    av, bv = _np(a), _np(b)
-    key = (av.tobytes(), bv.tobytes(), av.dtype.str, float(eps), bool(safe), dtype)
-    hit = _RATIONAL_PREP[0]
-    if hit is not None and hit[0] == key:
-        return hit[1], hit[2]
-    series = _rational_series(a, b, eps, safe, grad=True)
-    lim = float(_rational_limit(a, b, eps, dtype)[1])
+    """The series (:func:`_rational_series`, read-only) and the bound L (:func:`_rational_limit`) for
+    these coefficient values, cached for the last values (by their bytes, not by the tensors, whose
+    storage can change without a trace): a step's backward reuses its forward's, which saves about
+    30 us a call on small inputs. a and b have the compute dtype ``dtype`` (the callers check it)."""
+    return _rational_prep_values(_np(a).tobytes(), _np(b).tobytes(), float(eps), bool(safe), dtype)
+
+
+@functools.lru_cache(maxsize=1)
+def _rational_prep_values(a_bytes: bytes, b_bytes: bytes, eps: float, safe: bool, dtype: torch.dtype
+                          ) -> tuple[np.ndarray, float]:
+    a, b = (torch.from_numpy(np.frombuffer(v, _npdtype(dtype)).copy()) for v in (a_bytes, b_bytes))
+    series = _rational_series(a, b, eps, safe)
     series.flags.writeable = False
-    _RATIONAL_PREP[0] = (key, series, lim)
-    return series, lim
+    return series, _rational_limit(a, b, eps, dtype)
 
 
 def _rational_kernel(k: ModuleType, name: str, coef: np.ndarray) -> tuple:  # type: ignore[type-arg]
