@@ -358,6 +358,34 @@ def test_lines_nan_maxima_give_nan_values_and_gradients_as_eager(case: str) -> N
 
 @pytest.mark.parametrize("dtype", [torch.float32, F64])
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 6])
+def test_fourier_one_pass_forward_agrees_with_the_passes(n: int, dtype: torch.dtype) -> None:
+    """Up to FIXED harmonics the forward does an element's harmonics in registers, in the passes'
+    pairs: the same values (a padded pair adds a signed zero), also for NaN, +-inf and |theta| beyond
+    the vectorised sin/cos range; fourier_fwd takes it, and the passes from FIXED + 1 harmonics."""
+    from approxlab.kernels import cpu
+
+    k = cpu.load("fourier")
+    assert k.FIXED == 6
+    gen = torch.Generator().manual_seed(100 + n)
+    a = torch.randn(n + 1, generator=gen, dtype=F64).to(dtype)
+    b = torch.randn(n, generator=gen, dtype=F64).to(dtype)
+    x = (3.0 * torch.randn(16384 + 3 * 256 + 40, generator=gen, dtype=F64)).to(dtype)  # two chunks
+    x[:5] = torch.tensor([0.0, float("nan"), float("inf"), -2e6, -0.0], dtype=dtype)
+    om, fast = cpu._omega(x, 1.3)
+    xn, nch = x.numpy(), cpu._chunks(x)
+    f_gen, f_fix = np.empty_like(xn), np.empty_like(xn)
+    k.fourier_fwd(xn, a.numpy(), b.numpy(), om, fast, f_gen, 0, nch)
+    k.fourier_fwd_fixed(xn, cpu._padded(a.numpy(), 7), cpu._padded(b.numpy(), 6), om, fast, f_fix, 0, nch)
+    np.testing.assert_array_equal(f_fix, f_gen)
+    assert np.isnan(f_fix[1:3]).all() and np.isfinite(f_fix[3:]).all()
+    np.testing.assert_array_equal(cpu.fourier_fwd(x, a, b, 1.3).numpy(), f_gen)  # the wrapper's choice
+    # the passes above FIXED: a seventh harmonic changes F; with a zero seventh coefficient it does not
+    a7, b7 = torch.cat([a, torch.zeros(7 - n, dtype=dtype)]), torch.cat([b, torch.zeros(7 - n, dtype=dtype)])
+    np.testing.assert_array_equal(cpu.fourier_fwd(x, a7, b7, 1.3).numpy(), f_gen)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, F64])
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 6])
 def test_fourier_one_pass_backward_agrees_with_the_passes(n: int, dtype: torch.dtype) -> None:
     """Up to FIXED harmonics the backward does a block's harmonics in one pass, in registers: gx has
     the same bits as the passes (d grouped in the same pairs; a padded pair adds a signed zero), also

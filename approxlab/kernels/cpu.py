@@ -271,7 +271,10 @@ def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float)
     k = load("fourier")
     om, fast = _omega(x, omega)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _run(k.fourier_fwd, _chunks(x), _np(x).reshape(-1), _np(a), _np(b), om, fast, out.numpy().reshape(-1))
+    fn, an, bn = k.fourier_fwd, _np(a), _np(b)
+    if 1 <= bn.size <= k.FIXED:  # an element's harmonics in registers, one pass
+        fn, an, bn = k.fourier_fwd_fixed, _padded(an, k.FIXED + 1), _padded(bn, k.FIXED)
+    _run(fn, _chunks(x), _np(x).reshape(-1), an, bn, om, fast, out.numpy().reshape(-1))
     return out
 
 
