@@ -20,7 +20,10 @@ Methods (``method=``):
   ``auto_timeout`` seconds; otherwise quadrature; Monte Carlo for vector modules.
 
 Moments that diverge under the distribution (e.g. exp, or any non-constant polynomial, under a Cauchy
-input) raise ``ValueError`` naming the activation and the distribution.
+input) raise ``ValueError`` naming the activation and the distribution. Towers such as
+``exp(exp(exp(x)))``, whose values far out have millions of digits, end in such an error in seconds:
+the tail test and the quadrature's high-precision fallback evaluate through
+:func:`approxlab.gains.mpeval.mp_function`, which stops mpmath beyond |z| = 1e100.
 
 Examples
 --------
@@ -56,9 +59,10 @@ METHODS: tuple[str, ...] = ("auto", "exact", "quad", "mc")
 
 
 def _diverge_error(target: Target, dist: Distribution, what: str) -> ValueError:
+    lighter = "uniform:A,B" if dist.tail_index is None else "normal or uniform:A,B"  # normal's tails are already light
     return ValueError(
         f"activation {target.name!r} has a diverging {what} under dist {dist.spec()!r}: its gains are "
-        f"undefined (choose a distribution with lighter tails, e.g. normal or uniform:A,B)"
+        f"undefined (choose a distribution with lighter tails, e.g. {lighter})"
     )
 
 

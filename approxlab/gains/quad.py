@@ -31,6 +31,7 @@ import torch
 
 from approxlab.activations.base import X
 from approxlab.dists import Distribution
+from approxlab.gains.mpeval import TooLarge, mp_function
 from approxlab.gains.target import pieces
 
 DPS = 30
@@ -64,8 +65,8 @@ def quad_moments_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, 
             fa = float(a) if a.is_finite else (-math.inf if a == -sympy.oo else math.inf)
             fb = float(b) if b.is_finite else (-math.inf if b == -sympy.oo else math.inf)
             de = sympy.diff(e, X)
-            f = sympy.lambdify(X, e, modules="mpmath")
-            df = sympy.lambdify(X, de, modules="mpmath")
+            f = mp_function(e)
+            df = mp_function(de)
             pts = [mpmath.mpf(p) if math.isfinite(p) else (mpmath.inf if p > 0 else -mpmath.inf)
                    for p in _splits(dist, fa, fb)]
             if a.is_finite:
@@ -103,12 +104,14 @@ def _float_function(expr: sympy.Expr) -> Callable[[float], float]:
             raise _NotFinite(0.0, c)
         return lambda t: c.real  # noqa: E731
     f = sympy.lambdify(X, expr, modules=["scipy", "numpy"])
-    fm = sympy.lambdify(X, expr, modules="mpmath")
+    fm = mp_function(expr)
 
     def slow(t: float) -> float:
         with mpmath.workdps(DPS):
             try:
                 v = mpmath.mpmathify(fm(mpmath.mpf(t)))
+            except TooLarge:
+                raise _NotFinite(t, "too large to evaluate") from None
             except (ValueError, ZeroDivisionError, OverflowError, TypeError, NameError):
                 raise _NotFinite(t, "undefined") from None
             if isinstance(v, mpmath.mpc):

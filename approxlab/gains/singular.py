@@ -186,10 +186,10 @@ def check_singularities(expr: sympy.Expr, dist: Distribution, name: str | None =
 def _mp_log_abs(g: sympy.Expr, x: object) -> float:
     import mpmath
 
-    from approxlab.gains.tails import _mp_function
+    from approxlab.gains.mpeval import mp_function
 
     with mpmath.workdps(60):
-        v = _mp_function(g)(mpmath.mpf(x))
+        v = mp_function(g)(mpmath.mpf(x))
         mag = abs(mpmath.mpmathify(v))
         if mag == 0:
             return float("-inf")

@@ -13,13 +13,13 @@ it does not drop by at least a factor 100 (log 100) between the two probe radii:
 * power tails p ~ |x|^-(nu+1) (Student t, Cauchy): radii 1e4 and 1e8 (scaled); every non-constant
   polynomial diverges under Cauchy, exp diverges under any power tail.
 
-Sympy forms are evaluated with mpmath (no overflow); callables in float64 torch, where an overflow to
+Sympy forms are evaluated with mpmath (no overflow; :func:`approxlab.gains.mpeval.mp_function`, whose
+guards end a call on a tower such as exp(exp(exp(x))) in time); callables in float64 torch, where an overflow to
 inf counts as divergence. Bounded supports (uniform) need no test.
 """
 
 from __future__ import annotations
 
-import functools
 import math
 
 import mpmath
@@ -28,6 +28,7 @@ import torch
 
 from approxlab.activations.base import X
 from approxlab.dists import Distribution
+from approxlab.gains.mpeval import mp_function
 from approxlab.gains.singular import tail_decision
 from approxlab.gains.target import Target, resolve_at
 
@@ -44,24 +45,18 @@ def _radii(dist: Distribution) -> list[tuple[float, float]] | None:
     return [(1e4 * scale, 1e8 * scale), (-1e4 * scale, -1e8 * scale)]
 
 
-@functools.lru_cache(maxsize=256)
-def _mp_function(expr: sympy.Expr):
-    """``sympy.lambdify(X, expr, "mpmath")``, built once per expression (lambdify costs milliseconds)."""
-    return sympy.lambdify(X, expr, modules="mpmath")
-
-
 def _log_tail_expr(g: sympy.Expr, logp: sympy.Expr, x: float) -> float:
     """log(|x| g(x)^2 p(x)) at a far point, in mpmath (exp(1e8) is fine there)."""
     smooth = resolve_at(g, sympy.Rational(x))
     with mpmath.workdps(30):
         xm = mpmath.mpf(x)
-        v = _mp_function(smooth)(xm)
+        v = mp_function(smooth)(xm)
         mag = abs(mpmath.mpmathify(v))
         if mag == 0:
             return -math.inf
         if not mpmath.isfinite(mag):
             return math.inf
-        lp = _mp_function(logp)(xm)
+        lp = mp_function(logp)(xm)
         return float(2 * mpmath.log(mag) + lp + mpmath.log(abs(xm)))
 
 
