@@ -376,6 +376,7 @@ def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path,
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # 511 s (la) and 673 s (moa) on 2 busy cores, 2026-11-26; the default limit is 300 s
 @pytest.mark.parametrize("tname", ["la", "moa"])
 def test_full_perturbed_protocol_type_i(tname):
     """The full second protocol of issue 17 (Type I, every class, widths 1, 2, 4, 8, 3 seeds, s = 0.01
