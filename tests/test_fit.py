@@ -35,11 +35,11 @@ def test_cli_hermite_l2_is_the_orthogonal_projection_mpmath() -> None:
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert {"coefficients", "errors", "gains"} <= set(data)
-    mpmath.mp.dps = 30
     ref = []
-    for k in range(9):
-        he = lambda t, k=k: mpmath.hermite(k, t / mpmath.sqrt(2)) * mpmath.mpf(2) ** (-mpmath.mpf(k) / 2)  # He_k
-        ref.append(mpmath.quad(lambda t: t * mpmath.ncdf(t) * he(t) * mpmath.npdf(t), [-mpmath.inf, 0, mpmath.inf]))
+    with mpmath.workdps(30):
+        for k in range(9):
+            he = lambda t, k=k: mpmath.hermite(k, t / mpmath.sqrt(2)) * mpmath.mpf(2) ** (-mpmath.mpf(k) / 2)  # He_k
+            ref.append(mpmath.quad(lambda t: t * mpmath.ncdf(t) * he(t) * mpmath.npdf(t), [-mpmath.inf, 0, mpmath.inf]))
     assert np.allclose(data["coefficients"], [float(r) for r in ref], atol=1e-10, rtol=0)
     # odd coefficients >= 3 vanish: GELU - x/2 is even
     assert all(abs(data["coefficients"][k]) < 1e-12 for k in (3, 5, 7))

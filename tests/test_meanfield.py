@@ -13,7 +13,12 @@ from approxlab.activations import X, create
 from approxlab.meanfield import MeanField, edge_of_chaos, expect_2d
 from approxlab.meanfield.exact import C, hermite_cmap_poly
 
-mp.mp.dps = 25
+
+@pytest.fixture(autouse=True)
+def _mp_precision():
+    """The references here at 25 digits, without changing mpmath's global precision for other tests."""
+    with mp.workdps(25):
+        yield
 
 
 def gauss(f):  # E[f(z)], z ~ N(0, 1), by mpmath
