@@ -55,35 +55,23 @@ def _parts(z: object) -> tuple[mpmath.mpf, mpmath.mpf]:
     return (v.real, v.imag) if isinstance(v, mpmath.mpc) else (v, mpmath.mpf(0))
 
 
-def _periodic_ok(name: str, im: mpmath.mpf) -> None:
-    if abs(im) > LIMIT:
-        raise TooLarge(f"{name} of an argument with imaginary part of magnitude > 1e100")
+def _growing(name: str, at_plus: mpmath.mpf, at_minus: mpmath.mpf) -> Callable[[object], object]:
+    """mpmath's ``name`` (exp, sinh, cosh), with its limits ``at_plus`` / ``at_minus`` beyond +-LIMIT
+    on the real axis; an imaginary part beyond LIMIT raises :class:`TooLarge` (no limit there)."""
+    fn = getattr(mpmath, name)
 
+    def guarded(z: object) -> object:
+        re, im = _parts(z)
+        if abs(im) > LIMIT:
+            raise TooLarge(f"{name} of an argument with imaginary part of magnitude > 1e100")
+        if re > LIMIT:
+            return at_plus
+        if re < -LIMIT:
+            return at_minus
+        return fn(z)
 
-def _exp(z: object) -> object:
-    re, im = _parts(z)
-    _periodic_ok("exp", im)
-    if re > LIMIT:
-        return mpmath.inf
-    if re < -LIMIT:
-        return mpmath.mpf(0)
-    return mpmath.exp(z)
-
-
-def _sinh(z: object) -> object:
-    re, im = _parts(z)
-    _periodic_ok("sinh", im)
-    if abs(re) > LIMIT:
-        return mpmath.inf if re > 0 else -mpmath.inf
-    return mpmath.sinh(z)
-
-
-def _cosh(z: object) -> object:
-    re, im = _parts(z)
-    _periodic_ok("cosh", im)
-    if abs(re) > LIMIT:
-        return mpmath.inf
-    return mpmath.cosh(z)
+    guarded.__name__ = name
+    return guarded
 
 
 def _periodic(name: str) -> Callable[[object], object]:
@@ -112,7 +100,8 @@ def _pow(base: object, e: object) -> object:
 
 
 _GUARDED: dict[str, Callable[..., object]] = {
-    "exp": _exp, "sinh": _sinh, "cosh": _cosh, "sin": _periodic("sin"), "cos": _periodic("cos"),
+    "exp": _growing("exp", mpmath.inf, mpmath.mpf(0)), "sinh": _growing("sinh", mpmath.inf, -mpmath.inf),
+    "cosh": _growing("cosh", mpmath.inf, mpmath.inf), "sin": _periodic("sin"), "cos": _periodic("cos"),
     "tan": _periodic("tan"), str(_POW): _pow,
 }
 
