@@ -365,8 +365,12 @@ def integrate_against(g: sympy.Expr, dist: Distribution, a: sympy.Expr, b: sympy
     if terms is not None:
         total, general = integrate_terms(terms, dist, a, b), False
     else:
-        with time_limit(timeout):
-            total = sympy.integrate(g * dist.sympy_density(), (X, a, b))
+        try:
+            with time_limit(timeout):
+                total = sympy.integrate(g * dist.sympy_density(), (X, a, b))
+        except (OverflowError, RecursionError, MemoryError, NotImplementedError) as exc:
+            # sympy's heuristics can blow up inside (tanh(1e308 x): expand_trig of a 1e308-fold angle)
+            raise ExactUnavailable(f"sympy could not integrate {g}: {type(exc).__name__}") from None
         general = True
     _check(total, g, a, b)
     return total, general

@@ -43,6 +43,7 @@ from scipy.optimize import brentq
 from torch import nn
 
 from approxlab.activations.base import X
+from approxlab.gains.features import sympy_features
 from approxlab.meanfield import exact as ex
 from approxlab.meanfield.gauss import Estimate, expect_1d, expect_2d
 
@@ -136,6 +137,7 @@ class MeanField:
         self.name = tgt.name
         self.expr = tgt.expr
         self.kinks = tuple(sorted(set(float(k) for k in tgt.kinks)))
+        self.features = sympy_features(tgt.expr) if tgt.expr is not None else ()
         fn = tgt.fn if tgt.module is not None or tgt.expr is None else _torch_fn(tgt.expr)
         self.fns = _functions(fn)
         self.poly = tgt.expr is not None and tgt.expr.is_polynomial(X)
@@ -154,7 +156,7 @@ class MeanField:
 
     def _m2(self, q: float) -> Estimate:
         f = self.fns.f
-        return expect_1d(lambda x: f(x) ** 2, q, self.kinks)
+        return expect_1d(lambda x: f(x) ** 2, q, self.kinks, features=self.features)
 
     def qmap(self, q: float) -> Estimate:
         """M(q) = sigma_w^2 E[F(sqrt(q) z)^2] + sigma_b^2."""
@@ -167,7 +169,7 @@ class MeanField:
         """M'(q) = sigma_w^2 E[u F(u) F'(u)] / q, u ~ N(0, q) (Gaussian integration by parts)."""
         q = _real("q", q, positive=True)
         f, d1 = self.fns.f, self.fns.d1
-        e = expect_1d(lambda x: x * f(x) * d1(x), q, self.kinks)
+        e = expect_1d(lambda x: x * f(x) * d1(x), q, self.kinks, features=self.features)
         w2 = self.sigma_w**2
         return Estimate(w2 * e.value / q, w2 * e.error / q)
 
@@ -254,9 +256,9 @@ class MeanField:
             val = float(p.subs(ex.C, sympy.Float(c, 30)))
             return Estimate(val, 8 * np.finfo(float).eps * float(sum(abs(t) for t in sympy.Poly(p, ex.C).coeffs())))
         if c == 0.0:  # independent: E[F(u)] E[F(v)]
-            m = expect_1d(self.fns.f, q, self.kinks)
+            m = expect_1d(self.fns.f, q, self.kinks, features=self.features)
             return Estimate(m.value**2, 2 * abs(m.value) * m.error + m.error**2)
-        return expect_2d(self.fns.f, self.fns.f, q, c, self.kinks)
+        return expect_2d(self.fns.f, self.fns.f, q, c, self.kinks, features=self.features)
 
     def cmap(self, c: float) -> Estimate:
         """C(c) = (sigma_w^2 E[F(u) F(v)] + sigma_b^2) / q* on [-1, 1]; C(1) = 1 at the fixed point."""
@@ -288,14 +290,14 @@ class MeanField:
             dp = sympy.diff(p, ex.C)
             val = float(dp.subs(ex.C, sympy.Float(c, 30))) / q
             return Estimate(w2 * val, w2 * 8 * np.finfo(float).eps * (abs(val) + 1))
-        e = expect_2d(self.fns.d1, self.fns.d1, q, c, self.kinks)
+        e = expect_2d(self.fns.d1, self.fns.d1, q, c, self.kinks, features=self.features)
         return Estimate(w2 * e.value, w2 * e.error)
 
     def chi1(self) -> Estimate:
         """chi_1 = sigma_w^2 E[F'(sqrt(q*) z)^2] (Schoenholz et al. 2017, Eq. 5), the C-map slope at c = 1."""
         q = self.q_star().value
         d1 = self.fns.d1
-        e = expect_1d(lambda x: d1(x) ** 2, q, self.kinks)
+        e = expect_1d(lambda x: d1(x) ** 2, q, self.kinks, features=self.features)
         w2 = self.sigma_w**2
         return Estimate(w2 * e.value, w2 * e.error)
 
@@ -305,7 +307,7 @@ class MeanField:
         if self.kinks and any(self._jump(k) for k in self.kinks):
             return Estimate(math.inf, 0.0)
         d2 = self.fns.d2
-        e = expect_1d(lambda x: d2(x) ** 2, q, self.kinks)
+        e = expect_1d(lambda x: d2(x) ** 2, q, self.kinks, features=self.features)
         w2 = self.sigma_w**2
         return Estimate(w2 * q * e.value, w2 * q * e.error)
 
@@ -318,8 +320,8 @@ class MeanField:
     def at_zero(self) -> tuple[Estimate, Estimate]:
         """(C(0), C'(0)) = ((sigma_w^2 E[F(u)]^2 + sigma_b^2) / q*, sigma_w^2 E[F'(u)]^2)."""
         q = self.q_star()
-        m = expect_1d(self.fns.f, q.value, self.kinks)
-        d = expect_1d(self.fns.d1, q.value, self.kinks)
+        m = expect_1d(self.fns.f, q.value, self.kinks, features=self.features)
+        d = expect_1d(self.fns.d1, q.value, self.kinks, features=self.features)
         w2 = self.sigma_w**2
         c0 = (w2 * m.value**2 + self.sigma_b**2) / q.value
         return (Estimate(c0, w2 * 2 * abs(m.value) * m.error / q.value + c0 * q.error / q.value),
