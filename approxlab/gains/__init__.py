@@ -12,7 +12,9 @@ Methods (``method=``):
 
 * ``"exact"`` (:mod:`approxlab.gains.exact`): sympy; exact numbers, or closed forms in coefficient
   symbols when the expression keeps them.
-* ``"quad"`` (:mod:`approxlab.gains.quad`): adaptive quadrature split at the kinks, with an error estimate.
+* ``"quad"`` (:mod:`approxlab.gains.quad`): adaptive quadrature split at the kinks, with an error estimate;
+  a form's narrow features (:mod:`approxlab.gains.features`: ``tanh(1e5 (x - 0.7))`` turns within 1e-5
+  of 0.7) get panels of their own size, so the rule cannot step over them.
 * ``"mc"`` (:mod:`approxlab.gains.mc`): torch Monte Carlo with standard errors; the only method for
   modules whose output depends on the whole vector (PolyNorm, MoA, ...).
 * ``"auto"``: exact when the form is in the closed-form class (piecewise sums of x^j e^{sx}, which
