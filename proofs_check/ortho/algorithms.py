@@ -131,11 +131,13 @@ def _alg3(xs: np.ndarray, n: int, stride: int) -> np.ndarray:
        "The Hermite forward kernel out[i n] = 1, out[i n + 1] = x[i] if n > 1, out[i n + k] = x[i] out[i n + k - 1] - "
        "(k - 1) out[i n + k - 2] (k = 2..n) computes He_0..He_n(x[i]) in O(n) (Eq. 23).",
        source="ortho Appendix G, Algorithm 3",
-       reading=("Read with n = the degree of Eq. 8 (n + 1 polynomials He_0..He_n), the stride n overlaps "
-                "neighbouring elements and the guard 'if n > 1' skips He_1: fails. Read with n = the number of"
-                " polynomials (He_0..He_(n-1)) and half-open loops, stride n is right and the algorithm is "
-                "correct; the paper uses n for the degree elsewhere, so this is an inconsistency of notation: "
-                "presentation."))
+       reading=("The algorithm's own header defines n ('Input: ... degree n'; 'Output: Computed Hermite "
+                "polynomials up to degree n') and its loop runs k = 2 to n, so each element has n + 1 values "
+                "He_0..He_n: the stride n overlaps neighbouring elements and the guard 'if n > 1' skips He_1 at n = "
+                "1. Reading n as the number of polynomials would contradict the header. As printed the kernel runs "
+                "and silently returns wrong values (a write race between parallel threads), unlike the shape "
+                "mismatches of Algorithms 2, 5 and 6, which cannot run; the recurrence (Eq. 23) and the O(n) cost "
+                "survive with the corrected index: minor."))
 def alg3() -> Verdict:
     from scipy.special import eval_hermitenorm
 
@@ -154,16 +156,18 @@ def alg3() -> Verdict:
           f"error is {fixed_err:.1e}. For n = 1 the guard 'if n > 1' skips He_1: out = {one[:2].tolist()} instead of "
           f"[1, 0.7]. The loop does n - 1 multiply-adds per element: O(n).")
     if lit_err > 1e-9 and fixed_err < 1e-12:
-        return Verdict.failed(ev, "index out[i (n+1) + k] (n + 1 values He_0..He_n per element) and guard 'if n >= 1'.", severity="presentation")
+        return Verdict.failed(ev, "index out[i (n+1) + k] (n + 1 values He_0..He_n per element) and guard 'if n >= 1'.",
+                              severity="minor")
     return Verdict.numerical(ev)
 
 
 @claim(f"{P}/Algorithm 4",
        "The Hermite backward kernel: grad = sum_{k=1}^n x[i n + k] k out[i n + k - 1] gives the input gradient "
        "(He_k' = k He_{k-1}, Eq. 41).", source="ortho Appendix G, Algorithm 4",
-       reading=("As for Algorithm 3: with n = the degree the stride-n buffers overlap (error 2.35); with n = "
-                "the number of polynomials and half-open loops the backward kernel agrees with autograd. "
-                "Notation inconsistency with Eq. 8: presentation."))
+       reading=("As for Algorithm 3: the header defines n as the degree ('Input: ... degree n') and the loop "
+                "runs k = 1 to n, so the stride-n buffers of neighbouring elements overlap and the kernel returns "
+                "wrong gradients without any error; reading n as the number of polynomials would contradict the "
+                "header. The derivative rule (Eq. 41) survives with the corrected index: minor."))
 def alg4() -> Verdict:
     import torch
     from scipy.special import eval_hermitenorm
@@ -203,7 +207,7 @@ def alg4() -> Verdict:
           f"reads element (i+1)'s k = 0 slot): max |kernel - autograd| = {lit:.3g}; stride n + 1: {fixed:.1e}.")
     if lit > 1e-9 and fixed < 1e-12:
         return Verdict.failed(ev, "grad_x[i] = sum_(k=1..n) g[i (n+1) + k] * k * out[i (n+1) + k - 1] with g the "
-                                  "upstream gradient of He_k(x_i) (stride n + 1, as in Algorithm 3 corrected).", severity="presentation")
+                                  "upstream gradient of He_k(x_i) (stride n + 1, as in Algorithm 3 corrected).", severity="minor")
     return Verdict.numerical(ev)
 
 

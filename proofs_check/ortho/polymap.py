@@ -30,22 +30,30 @@ def propf3() -> Verdict:
 
 @claim(f"{P}/Proposition F.3 (base case)",
        "Proof of Prop. F.3, base case: 'For L = 1, the network takes the form F(x) = W_1 s(W_0 x + b_0) + b_1', a "
-       "polynomial mapping of degree at most d; the inductive step multiplies the degree by d per layer.",
-       source="ortho Appendix F, proof of Prop. F.3")
+       "polynomial mapping of degree at most d; the inductive step F(x) = W_L s(F_(L-1)(x)) + b_L multiplies the "
+       "degree by d per layer.", source="ortho Appendix F, proof of Prop. F.3 (Def. F.2, Eq. 74)",
+       reading=("Read with Def. F.2's L (Eq. 74), the displayed L = 1 network has the wrong form (W_0, b_0 are not in "
+                "Eq. 74), but the base case's conclusion 'degree at most d' is true of Eq. 74's L = 1 network W_1 x + "
+                "b_1 (degree 1 <= d), and the inductive step is Eq. 74's recursion: the proof establishes the printed "
+                "d^L. Read with L counting activation layers (the displayed network), the proof is valid too and its "
+                "d^L is tight. Either way only the displayed formula is off: presentation."))
 def propf3_base() -> Verdict:
     from approxlab.polymap import PolyNetwork, exact_degree
 
     one = PolyNetwork([np.array([[2, -1]])], [np.array([3])], [1, 1, 1])  # Def. F.2 with L = 1: W_1 x + b_1
     base = PolyNetwork([np.array([[2, -1]]), np.array([[1]])], [np.array([3]), np.array([0])], [1, 1, 1])
     d1, d2 = exact_degree(one), exact_degree(base)
-    ev = (f"Def. F.2 (Eq. 74) with L = 1 is F(x) = W_1 x + b_1 (no activation): exact degree {d1}. The proof's base "
-          f"case F = W_1 s(W_0 x + b_0) + b_1 has two weight matrices (L = 2 in Eq. 74, with W_0 not among Eq. 74's "
-          f"W_1..W_L): exact degree {d2} = d for s(t) = 1 + t + t^2. The induction therefore counts activation layers, "
-          f"so it proves degree <= d^(L-1) for Def. F.2's L, which implies the printed d^L.")
-    if d1 == 1 and d2 == 2:
-        return Verdict.failed(ev, "Base case L = 1: F(x) = W_1 x + b_1 has degree 1 = d^0; inductive step: "
-                                  "F_L = W_L s(F_(L-1)) + b_L has degree <= d * d^(L-2) = d^(L-1). Prop. F.3's bound d^L "
-                                  "then holds a fortiori (tight form: d^(L-1)).", severity="minor")
+    d = 2  # s(t) = 1 + t + t^2
+    ev = (f"With s(t) = 1 + t + t^2 (d = {d}): Def. F.2 (Eq. 74) with L = 1 is F(x) = W_1 x + b_1 (no activation), exact "
+          f"degree {d1} <= d, so the base case's conclusion 'degree at most d' holds for it. The displayed base-case "
+          f"network W_1 s(W_0 x + b_0) + b_1 uses W_0, b_0, which Eq. 74 (weights W_1..W_L) does not have: it is Eq. "
+          f"74's L = 2 network, exact degree {d2} = d = d^(L-1). The inductive step F = W_L s(F_(L-1)) + b_L is Eq. 74's "
+          f"recursion and multiplies the degree bound by d, so base case and induction give the printed d^L, which "
+          f"is not tight for Eq. 74's L (d^(L-1), see ortho/Proposition F.3).")
+    if d1 <= d and d2 == d and d1 == 1:
+        return Verdict.failed(ev, "Base case (Eq. 74, L = 1): F(x) = W_1 x + b_1, a polynomial mapping of degree 1 <= d. "
+                                  "With it the induction proves the printed degree <= d^L; the tight value is d^(L-1).",
+                              severity="presentation")
     return Verdict.proved(ev)
 
 
@@ -64,7 +72,13 @@ def corf4() -> Verdict:
 def remf5() -> Verdict:
     from approxlab.polymap import check_remark_f5
 
-    return check_remark_f5().rated("minor")
+    v = check_remark_f5().rated("minor")
+    if v.kind != "fails":
+        return v
+    return Verdict.failed(v.evidence + " The printed count is that of L activation layers, one more than Def. F.2's L "
+                                       "has: the same layer counting as the displayed base case of Prop. F.3 (see "
+                                       "ortho/Proposition F.3 (base case)); and even with that count it is an upper "
+                                       "bound stated as 'is'.", v.correction, "minor")
 
 
 @claim(f"{P}/Remark F.6", "An equivalent statement for trigonometric polynomials can be established by approximation.",

@@ -65,7 +65,7 @@ def _check_pvalues(rows: list, n_ref: int, base: tuple, table: str) -> Verdict:
         p, lo, hi = _ttest_range(_txt(base[0]), _txt(base[1]), n_ref, _txt(m), _txt(s), n)
         ok = _p_consistent(printed, lo, hi)
         star_ok = _stars(p) == star or (_stars(lo) == star or _stars(hi) == star)
-        lines.append(f"{name}: p = {p:.2g} (range {lo:.2g}-{hi:.2g} over the rounding; printed {printed} {star})")
+        lines.append(f"{name}: p = {p:.2g} (range {lo:.2g}-{hi:.2g} over the rounding; printed {_txt(printed)} {star})")
         if not (ok and star_ok):
             bad.append(name)
     ev = f"{table}: scipy ttest_ind_from_stats, two-tailed, equal variances: " + "; ".join(lines) + "."
@@ -88,7 +88,8 @@ def table1(p) -> Verdict:
     fl_ok = all(a == b for a, b in flops.values())
     fourier = [r for r in p["rows"] if r[0] == "Fourier"][0]
     text_claim = float(fourier[1]) < float(g[0])
-    ev = (v.evidence + f" FLOP/Act formulas evaluate to {[a for a, _ in flops.values()]} (printed {[b for _, b in flops.values()]}): {fl_ok}. "
+    ev = (v.evidence + f" FLOP/Act formulas evaluate to {[a for a, _ in flops.values()]} (printed {[b for _, b in flops.values()]}): {fl_ok} "
+          f"(the FLOP totals against FLOP/Act: ortho/Tables 1-2 (FLOP columns)). "
           f"(Fourier's Top-1 is significantly *below* GELU: {text_claim}.)")
     return Verdict(v.kind if fl_ok else "fails", ev, v.correction)
 
@@ -149,6 +150,66 @@ def table2() -> Verdict:
             "about 0.163 (or the loss stds are wrong); the SiLU Train PPL 19.324 is below exp(2.962) = 19.337, which "
             "Jensen's inequality forbids (mean of exp >= exp of mean)." if bad else None, severity="presentation")
     return Verdict.numerical(ev + " Tolerances: the rounding of each printed number.")
+
+
+def _convnext_t_activations() -> int:
+    """Activation evaluations in one ConvNeXt-T forward pass at 224 x 224: one per hidden unit of every block's MLP
+    (Liu et al., 2022: stage depths 3, 3, 9, 3, widths 96, 192, 384, 768, MLP ratio 4, resolutions 56, 28, 14, 7)."""
+    return sum(depth * 4 * c * r * r for depth, c, r in zip((3, 3, 9, 3), (96, 192, 384, 768), (56, 28, 14, 7)))
+
+
+def _gpt2_activations() -> int:
+    """Activation evaluations in one GPT-2 (124M) forward pass on a 1024-token context: 12 layers, MLP width 4 x 768."""
+    return 12 * 4 * 768 * 1024
+
+
+@claim(f"{P}/Tables 1-2 (FLOP columns)",
+       "The FLOP totals of Tables 1 and 2 follow from the FLOP/Act column: swapping GELU (12 FLOP/Act) for an "
+       "activation of f FLOP/Act changes the total by (f - 12) x (activations per forward pass); printed totals "
+       "ConvNeXt-T 4.57G (GELU), 4.62G (Tropical, 3d + 1 = 19), 4.83G (Fourier, 7d + 1 = 43), 4.58G (Hermite, "
+       "4d + 1 = 13); GPT-2 87.52G, 87.75G, 88.69G, 87.56G.", source="ortho Sec. 4.3-4.4, Tables 1-2 (FLOP, FLOP/Act)",
+       printed={"gelu_flop_per_act": 12, "flop_per_act": {"Tropical": 19, "Fourier": 43, "Hermite": 13},
+                "table1": {"GELU": "4.57", "Tropical": "4.62", "Fourier": "4.83", "Hermite": "4.58"},
+                "table2": {"GELU": "87.52", "Tropical": "87.75", "Fourier": "88.69", "Hermite": "87.56"}},
+       reading=("Read with the paper's own premise that only the activation changes between rows: the FLOP/Act of "
+                "Fourier and Hermite reproduce both totals to their printed digits, which confirms the model; Tropical's "
+                "19 does not, its totals imply 18 = 3d. A FLOP/Act - total inconsistency of one FLOP per activation: "
+                "presentation."))
+def tables12_flops(p) -> Verdict:
+    g = p["gelu_flop_per_act"]
+    models = {"Table 1 (ConvNeXt-T, 224^2)": (p["table1"], _convnext_t_activations()),
+              "Table 2 (GPT-2, 1024 tokens)": (p["table2"], _gpt2_activations())}
+    lines, bad, implied = [], [], {}
+    for name, (tab, n_act) in models.items():
+        base, hb = float(tab["GELU"]), _half_ulp(tab["GELU"])
+        for act, f in p["flop_per_act"].items():
+            pred = base + (f - g) * n_act / 1e9
+            printed, hp = float(tab[act]), _half_ulp(tab[act])
+            ok = abs(pred - printed) <= hb + hp  # both totals are rounded to their printed digits
+            lo = g + (printed - hp - base - hb) * 1e9 / n_act
+            hi = g + (printed + hp - base + hb) * 1e9 / n_act
+            old = implied.get(act, (-math.inf, math.inf))
+            implied[act] = (max(old[0], lo), min(old[1], hi))
+            lines.append(f"{name} {act}: {_txt(tab['GELU'])}G + ({f} - {g}) x {n_act:,} = {pred:.4f}G (+- {hb:g}) vs "
+                         f"printed {_txt(tab[act])}G: "
+                         + ("ok" if ok else f"INCONSISTENT ({abs(pred - printed) - hb - hp:.4f}G beyond the rounding)")
+                         + f"; implied FLOP/Act [{lo:.2f}, {hi:.2f}]")
+            if not ok:
+                bad.append(f"{act} ({name.split(' (')[0]})")
+    whole = {act: [k for k in range(math.ceil(lo), math.floor(hi) + 1)] for act, (lo, hi) in implied.items()}
+    ev = ("Activations per forward pass: ConvNeXt-T sum over blocks of 4 C H W = "
+          f"{_convnext_t_activations():,}, GPT-2 12 x 3072 x 1024 = {_gpt2_activations():,}. " + "; ".join(lines)
+          + ". Integer FLOP/Act consistent with both tables: "
+          + ", ".join(f"{a} {w or 'none'} (printed {p['flop_per_act'][a]})" for a, w in whole.items()) + ".")
+    if not bad:
+        return Verdict.numerical(ev)
+    wrong = sorted({b.split(" (")[0] for b in bad})
+    return Verdict.failed(
+        ev, "; ".join(f"the {a} totals correspond to {' or '.join(map(str, whole[a])) or 'no integer'} FLOP/activation, "
+                      f"not the printed {p['flop_per_act'][a]} (3d = 18 at d = 6: the totals omit the +1 of 3d + 1, "
+                      f"or the FLOP/Act column adds one)" if a == "Tropical" else
+                      f"the {a} totals correspond to {whole[a] or 'no integer'} FLOP/activation"
+                      for a in wrong) + ".", severity="presentation")
 
 
 #: Table 3 (degree ablation): (degree, train loss, Top-1, Top-5) per activation.

@@ -39,7 +39,9 @@ def def316() -> Verdict:
     ev = (f"On R u {{+inf}} (sample {elems}): associativity {assoc}, distributivity {distrib}, multiplicative "
           f"identity {one_candidates}, additive identity for max: {zero_candidates or 'none'} (+inf is absorbing for "
           f"max: max(x, +inf) = +inf; absorbing for + as well: {absorbing_ok}). Eq. 17: x (x) ... (x) x (a times) = "
-          f"a x for a = 1..7: {pow_ok}.")
+          f"a x for a = 1..7: {pow_ok}. The definition carries a footnote marker ('... R u {{+inf}}:^2') whose text "
+          f"is missing from the converted text (its only footnote 2 is the code link of Sec. 4.4); whatever it says, "
+          f"max has no neutral element in R u {{+inf}} (-inf is one only if added).")
     if not zero_candidates:
         return Verdict.failed(ev, "The max-plus (tropical) semiring is (R u {-inf}, max, +), with -inf the neutral "
                                   "element of max and absorbing for +; (R u {+inf}, min, +) is the min-plus semiring.", severity="presentation")
@@ -302,7 +304,7 @@ def defh2(p) -> Verdict:
 @claim(f"{P}/Figure 6",
        "The Tropical-Laurent polynomial max_{k=-3}^{3} {kx - k^2/2} (degree 6) interpolates x^2/2.",
        source="ortho Appendix H, Fig. 6 caption",
-       printed={"k_range": range(-3, 4), "half": "1/2"})
+       printed={"k_range": range(-3, 4), "half": "1/2", "degree": 6})
 def fig6(p) -> Verdict:
     t = sp.Symbol("t", real=True)
     half = sp.Rational(p["half"])
@@ -310,8 +312,11 @@ def fig6(p) -> Verdict:
     at_int = [sp.simplify(g.subs(t, j) - sp.Rational(j * j, 2)) for j in range(-3, 4)]  # x^2/2 at the integers of [-3, 3]
     # between integers j, j+1 (|j| < 3): max error at the midpoint = 1/8
     gaps = [sp.Rational(2 * j + 1, 2) ** 2 / 2 - g.subs(t, sp.Rational(2 * j + 1, 2)) for j in range(-3, 3)]
+    ks = list(p["k_range"])
+    span = max(ks) - min(ks)  # the degree of a tropical-Laurent polynomial: highest minus lowest power
     ev = (f"g(j) - j^2/2 at j = -3..3: {at_int}; g = j t - j^2/2 on [j - 1/2, j + 1/2] so x^2/2 - g at half-integers "
-          f"= {sorted(set(gaps))}; outside [-3, 3] g is affine and x^2/2 - g grows without bound. Powers -3..3 span 6.")
-    return Verdict.proved(ev) if all(v == 0 for v in at_int) else Verdict.failed(ev)
+          f"= {sorted(set(gaps))}; outside [-3, 3] g is affine and x^2/2 - g grows without bound. Powers "
+          f"{min(ks)}..{max(ks)} span {span} (printed degree {p['degree']}).")
+    return Verdict.proved(ev) if all(v == 0 for v in at_int) and span == p["degree"] else Verdict.failed(ev)
 
 

@@ -150,3 +150,30 @@ def def33(p) -> Verdict:
     return Verdict.proved(ev) if 1 / e_d == p["relu_alpha_prime"] and abs(bwd - 1) < 0.03 else Verdict.failed(ev)
 
 
+
+
+@claim(f"{P}/Section 3.1 (input vector)",
+       "'Consider an input vector x = (x_0, ..., x_i, ..., x_{C_in}) in R^{C_in}, C_in in N*, where all x_i are "
+       "mutually independent and uniformly distributed.'", source="ortho Sec. 3.1 (before Eq. 1)",
+       printed={"first_index": 0, "last_index_minus_C_in": 0},
+       reading=("'Uniformly distributed' read literally conflicts with the N(0, 1) input of Sec. 3.2 and Appendices "
+                "B-C (only Sec. 3.3 assumes a uniform law, Assumption 3.11); read as 'identically distributed' it is "
+                "the usual i.i.d. setup. Neither the index slip nor the word changes a result: presentation."))
+def sec31_input(p) -> Verdict:
+    c = sp.Symbol("C_in", integer=True, positive=True)
+    count = sp.simplify((c + p["last_index_minus_C_in"]) - p["first_index"] + 1)
+    # the ReLU gains of Sec. 3.1 under a unit-variance normal and a unit-variance uniform input
+    phi = sp.exp(-(X**2) / 2) / sp.sqrt(2 * sp.pi)
+    s3 = sp.sqrt(3)
+    gains = {"N(0, 1)": (1 / sp.integrate(X**2 * phi, (X, 0, sp.oo)), 1 / sp.integrate(phi, (X, 0, sp.oo))),
+             "U(-sqrt3, sqrt3)": (1 / sp.integrate(X**2 / (2 * s3), (X, 0, s3)), 1 / sp.integrate(1 / (2 * s3), (X, 0, s3)))}
+    ev = (f"The components x_{p['first_index']}..x_({sp.sstr(c + p['last_index_minus_C_in'])}) number {count}, for a vector "
+          f"of R^(C_in): {'consistent' if count == c else 'one too many' if sp.simplify(count - c) == 1 else 'inconsistent'}. "
+          f"The same sentence makes the x_i 'uniformly distributed', while Sec. 3.2 and Appendices B-C take x ~ N(0, 1); "
+          f"the ReLU gains this section derives do not depend on it: alpha, alpha' = "
+          + ", ".join(f"{k}: {a}, {b}" for k, (a, b) in gains.items()) + " (sympy).")
+    if sp.simplify(count - c) == 0:
+        return Verdict.proved(ev)
+    return Verdict.failed(ev, "x = (x_1, ..., x_{C_in}) in R^{C_in} (or x_0, ..., x_{C_in - 1}), where the x_i are "
+                              "mutually independent and identically distributed (N(0, 1) in Sec. 3.2, U(-pi, pi) in "
+                              "Sec. 3.3).", severity="presentation")
