@@ -58,6 +58,8 @@ import torch
 from scipy import integrate, optimize
 from torch import nn
 
+from approxlab.gains.features import geometric_points, sympy_features
+
 FAMILIES: tuple[str, ...] = ("hermite", "fourier", "polyrelu", "tropical", "tropical-rational", "rational")
 METHODS: tuple[str, ...] = ("lagrange", "hermite", "l2", "minimax")
 #: Which methods apply to which family.
@@ -96,7 +98,8 @@ class FitResult:
     coefficients : list of float
         ``parameters`` flattened in that order (Hermite: :math:`a_0..a_n` of ortho Eq. 8).
     errors : dict
-        ``linf`` (max |F - f| on ``interval``, on a 4001-point grid), ``linf_derivative`` (the same for
+        ``linf`` (max |F - f| on ``interval``, on a 4001-point grid joined with points around the target's
+        narrow features), ``linf_derivative`` (the same for
         F' - f'), ``l2_normal`` (:math:`\\sqrt{E[(F - f)^2]}`, x ~ N(0, 1), quadrature), ``l2_normal_err``
         (its error estimate), ``nodes`` (max |F - f| at the nodes), ``nodes_derivative`` (max |F' - f'|
         at the nodes).
@@ -171,6 +174,13 @@ class _Target:
         if isinstance(fn, nn.Module):
             fn = fn.to(torch.float64)
         self.fn, self.name, self.kinks = fn, tgt.name, tuple(sorted(set(tgt.kinks)))
+        self.features = sympy_features(tgt.expr) if tgt.expr is not None else ()
+
+    def breaks(self, lo: float, hi: float) -> list[float]:
+        """Points in (lo, hi) around each narrow feature of the target (:mod:`approxlab.gains.features`), from a
+        quarter of its width outwards by factors of 4: quadrature split there, and a grid joined with them, cannot
+        step over it (``exp(-1e6 (x - 0.3)^2)``, ``tanh(1e5 (x - 0.71))``)."""
+        return sorted({p for r, w in self.features for p in geometric_points(r, w / 4, lo, hi)})
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         with torch.no_grad():
@@ -301,8 +311,8 @@ def _hermite_rows(x: np.ndarray, n_unknowns: int, method: str) -> tuple[np.ndarr
 
 # ----------------------------------------------------------------------------------------- linear
 def _moments(fun, kinks: tuple[float, ...], what: str) -> tuple[np.ndarray, float]:
-    """E[fun(x)] for x ~ N(0,1), a vector-valued fun, by quad_vec split at the kinks."""
-    pts = [-np.inf, *sorted(k for k in kinks if np.isfinite(k)), np.inf]
+    """E[fun(x)] for x ~ N(0,1), a vector-valued fun, by quad_vec split at the kinks (and any other break points)."""
+    pts = [-np.inf, *sorted({k for k in kinks if np.isfinite(k)}), np.inf]
     total, err = 0.0, 0.0
     for a, b in zip(pts[:-1], pts[1:]):
         val, e = integrate.quad_vec(lambda t: fun(t) * math.exp(-t * t / 2) / math.sqrt(2 * math.pi), a, b,
@@ -325,7 +335,8 @@ def _fit_linear(family: str, module: nn.Module, f: _Target, method: str, nodes: 
     # l2: Gram matrix and moments
     mod_kinks = tuple(float(k) for k in getattr(module, "kinks", lambda: ())())
     kinks = tuple(sorted(set(f.kinks) | set(mod_kinks) | ({0.0} if family == "polyrelu" else set())))
-    rhs, _ = _moments(lambda t: _basis(module, np.array([t]))[0] * f(np.array([t]))[0], kinks, "E[f phi_k]")
+    rhs, _ = _moments(lambda t: _basis(module, np.array([t]))[0] * f(np.array([t]))[0],
+                      (*kinks, *f.breaks(-40.0, 40.0)), "E[f phi_k]")
     if family == "hermite":
         gram = np.diag([1.0 / math.factorial(k) for k in range(n)])  # E[He_j He_k] = k! delta_jk
     else:
@@ -484,13 +495,13 @@ def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple
                slope_nodes: np.ndarray | None = None) -> dict[str, float]:
     """L_inf on ``interval`` (value and derivative), L2(N(0,1)) with its error estimate, errors at nodes."""
     lo, hi = interval
-    grid = np.linspace(lo, hi, 4001)
+    grid = np.union1d(np.linspace(lo, hi, 4001), f.breaks(lo, hi))
     out = {
         "linf": float(np.max(np.abs(_module_eval(module, grid) - f(grid)))),
         "linf_derivative": float(np.max(np.abs(_module_eval(module, grid, True) - f.deriv(grid)))),
     }
     kinks = set(f.kinks) | {float(k) for k in getattr(module, "kinks", lambda: ())()}
-    pts = [-np.inf, *sorted(kinks), np.inf]
+    pts = [-np.inf, *sorted(kinks | set(f.breaks(-40.0, 40.0))), np.inf]
     tot, err = 0.0, 0.0
     for a, b in zip(pts[:-1], pts[1:]):
         v, e = integrate.quad(lambda t: float((_module_eval(module, np.array([t])) - f(np.array([t])))[0]) ** 2

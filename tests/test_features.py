@@ -171,3 +171,27 @@ def test_mean_field_resolves_a_narrow_bump(q: float) -> None:
     assert abs(e2.value - float(ref2)) <= e2.error <= 1e-6 * float(ref2)
     # without the features both rules step over the bump (q = 1: 9.4e-72 for 6.8e-4)
     assert abs(expect_1d(g, q, ()).value - float(ref1)) > 0.5 * float(ref1)
+
+
+def test_an_l2_fit_sees_a_narrow_bump() -> None:
+    """Hermite L2 coefficients a_k = E[f He_k] of a bump 1e-3 wide: quad_vec split only at kinks saw nothing
+    (every coefficient 0, then 'E[F^2] = 0' from the gains of the fit)."""
+    from approxlab.fit import QUAD_TOL, fit
+
+    res = fit("hermite", "exp(-1e6*(x-0.3)**2)", 3, "l2", gains=False)
+    with mpmath.workdps(30):
+        m = mpmath.mpf(3) / 10
+        pts = [-mpmath.inf, m - mpmath.mpf("0.05"), m - mpmath.mpf("0.003"), m, m + mpmath.mpf("0.003"),
+               m + mpmath.mpf("0.05"), mpmath.inf]
+        he = [lambda t: 1, lambda t: t, lambda t: t**2 - 1, lambda t: t**3 - 3 * t]
+        ref = [mpmath.quad(lambda t, h=h: mpmath.exp(-10**6 * (t - m) ** 2) * h(t) * mpmath.npdf(t), pts) for h in he]
+    assert res.coefficients == pytest.approx([float(r) for r in ref], abs=10 * QUAD_TOL)
+    assert abs(float(ref[0])) > 1e3 * QUAD_TOL  # the bump is well above the tolerance
+
+
+def test_fit_errors_see_a_narrow_step() -> None:
+    """max |F' - f'| of a fit to tanh(1e5 (x - 0.71234)) is about 1e5, at 0.71234, between the 4001 grid points."""
+    from approxlab.fit import fit
+
+    res = fit("hermite", "tanh(1e5*(x-0.71234))", 3, "l2", gains=False)
+    assert res.errors["linf_derivative"] > 0.99e5
