@@ -3,12 +3,15 @@
 Eqs. 1-4 are checked by running the zoo's :class:`approxlab.activations.adaptive.AdaptivePolyNorm` against the
 equations re-typed here with torch primitives, together with the facts the equations imply (|x'| <= tau,
 softmax weights on the simplex, output a per-token convex combination of x', x'^2, x'^3). Table 1 is
-recomputed: loss gap, parameter overhead, and the significance from mean, std and n with scipy.
+recomputed: loss gap, parameter overhead, and the significance from mean, std and n with scipy. Statements resting on
+unreported measurements (the 3% compute overhead, the layer-wise mixing weights, the order ablation) are recorded as
+not-checkable, with what their printed numbers imply.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction as Fr
 
 from approxlab.claims import Verdict, claim
 
@@ -204,4 +207,55 @@ def overhead() -> Verdict:
         + f"; applied at a 768-wide input over 12 layers it would be {d768 / 1e6:.2f}M, at a 2048-wide FFN hidden "
         f"layer {d2048 / 1e6:.1f}M. So the printed overhead fits only a ~500-wide input at ~12 layers (a d_model of "
         "512, not an FFN hidden width)."
+    )
+
+
+@claim(
+    "polynorm_adaptive/Abstract (computational overhead)",
+    "PolyNorm runs 'with only 0.6% additional parameters and 3% computational overhead' (abstract; Section 6: "
+    "'Additional compute overhead (though minimal)').",
+    source="polynorm_adaptive Abstract and Section 6",
+)
+def compute_overhead() -> Verdict:
+    return Verdict.unchecked(
+        "No timing, FLOP count or throughput is printed (Section 1 promises an 'analysis of computational overhead' in "
+        "Section 5, which has none), and the model's width, depth and where PolyNorm sits in the FFN are not given "
+        "(see polynorm_adaptive/Section 4 parameter overhead), so the 3% cannot be recomputed. The 0.6% parameter part "
+        "is checked in polynorm_adaptive/Table 1."
+    )
+
+
+@claim(
+    "polynorm_adaptive/Section 5.2 (layer-wise mixing)",
+    "Layer-wise analysis: lower layers prefer quadratic features (mean weight 0.42), middle layers balance linear and "
+    "cubic terms, higher layers favor linear transformations (0.61).",
+    source="polynorm_adaptive Section 5.2",
+    printed={"lower_quadratic": "0.42", "higher_linear": "0.61", "weights": 3},
+)
+def layerwise(p) -> Verdict:
+    lo, hi, k = Fr(p["lower_quadratic"]), Fr(p["higher_linear"]), p["weights"]
+    in_simplex = all(0 < v < 1 for v in (lo, hi))
+    return Verdict.unchecked(
+        "The mixing weights of trained models are not released and no per-layer table or figure is printed, so the "
+        "pattern cannot be recomputed. Checked instead, what the two printed means imply for Eq. 3's softmax over "
+        f"{k} weights (the means of weights on the simplex are on the simplex): both lie in (0, 1) "
+        f"({'yes' if in_simplex else 'NO'}); {p['higher_linear'].text} > 1/2 makes the mean linear weight the largest "
+        f"of the {k} means whatever the other two ({'yes' if hi > Fr(1, 2) else 'NO'}), while "
+        f"{p['lower_quadratic'].text} > 1/{k} allows but does not imply that the quadratic mean is the largest (the "
+        f"other two share {float(1 - lo):.2f}, and one of them may exceed {p['lower_quadratic'].text})."
+    )
+
+
+@claim(
+    "polynorm_adaptive/Section 4 (polynomial order)",
+    "'Polynomial order: 3 (optimal per ablation)' (Section 4; Section 6: 'Polynomial degree limited to 3 for "
+    "stability').",
+    source="polynorm_adaptive Sections 4 and 6",
+)
+def poly_order() -> Verdict:
+    return Verdict.unchecked(
+        "The ablation over the polynomial order is not reported (no table, no losses for other orders), so 'optimal' "
+        "cannot be checked. Section 6 gives a second reason for the same choice ('limited to 3 for stability'); "
+        "neither is backed by a printed result. The order itself (Eqs. 2 and 4, i = 1..3) is checked in "
+        "polynorm_adaptive/Eq. 4."
     )

@@ -33,7 +33,7 @@ def test_a_network_does_not_depend_on_its_batch():
                                                  ("II", "moa", ["moa", "bi-moa"])])
 def test_unperturbed_start_is_exact_for_classes_containing_the_target(type, tname, inside):
     """Noise 0: the construction (moa Props. B.2/B.3/B.6/B.10; LA inside MoA by B.1.1; Eq. 6's strict
-    pairs by the width-2 network of proofs_check moa/Theorem 4.2 (qd-LA of Eq. 6)), split into two
+    pairs by the width-2 network of proofs_check moa/Eq. 6), split into two
     neurons, has error ~0 in every measure; a fixed class started from the same hyperplanes is at least
     its paper bound away."""
     target = make_target(type, tname, 1.0)

@@ -199,7 +199,7 @@ def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, n
                 else:
                     v["sgate"][0, ix("relu")] = src["gate"][ix("relu"), ix("relu")]  # rho_ReLU = tanh(lam x1)
     elif klass == "la-eq6" and (type, target) == ("II", "la"):
-        # Eq. 6's strict pairs hold T_LA from width 2 on (proofs_check moa/Theorem 4.2 (qd-LA of Eq. 6)):
+        # Eq. 6's strict pairs hold T_LA from width 2 on (proofs_check moa/Eq. 6):
         # y = x2 in both neurons, z = +-x1, alpha_(ReLU,LReLU) = 1, alpha_(ReLU,tanh) = 1 + eta,
         # a = (1, eta) / (1 - eta^2); at width 1 the first neuron alone is the nearest start
         eta = float(create("leaky-relu").negative_slope)

