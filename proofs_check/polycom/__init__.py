@@ -17,13 +17,14 @@ Sections (one module each, in the paper's order; importing this package register
 - :mod:`proofs_check.polycom._common` -- shared constants and helpers: ReLU-network constructions (Yarotsky 2017), PolyReLU reference formulas (paper Eq. 2)
 - :mod:`proofs_check.polycom.theorem1` -- Section 3 / Appendix A.1-A.2: Lemma 1, Eqs. 13-14, Theorem 1
 - :mod:`proofs_check.polycom.lemma2` -- Lemma 2, Lemma A.1, Eq. 16: ReLU networks approximating PolyReLU
-- :mod:`proofs_check.polycom.theorem2` -- Theorem 2 and its proof (Eqs. 17-22), Lemma A.2
-- :mod:`proofs_check.polycom.appendix_a5` -- Appendix A.5: Lemma A.3, Corollary A.1, Lemma A.4 (Eqs. 23-24)
+- :mod:`proofs_check.polycom.theorem2` -- Theorem 2 and its proof (Eqs. 9, 17-22), Lemma A.2
+- :mod:`proofs_check.polycom.appendix_a5` -- Appendix A.5: Lemma A.3 (both bullets), Corollary A.1, Lemma A.4 (Eqs. 23-24)
 - :mod:`proofs_check.polycom.theorem3` -- Theorem 3 and its proof: partition of unity, Eqs. 25-35
-- :mod:`proofs_check.polycom.optimality` -- Appendix B: Theorem 4 (DeVore et al.) and the optimality argument
+- :mod:`proofs_check.polycom.optimality` -- Appendix B: Theorem 4 (DeVore et al.) and the optimality argument;
+  Section 3.3's comparison with ReLU and rational networks; notation slips (Theorem 3, Lemma A.2, Appendix B)
 - :mod:`proofs_check.polycom.algorithms` -- Algorithms 1-2 (Appendix D) against Eqs. 2-3 and the zoo
-- :mod:`proofs_check.polycom.tables` -- Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10
-- :mod:`proofs_check.polycom.prose` -- prose claims of the results sections about the paper's own tables
+- :mod:`proofs_check.polycom.tables` -- Appendix C (Table 4), Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10
+- :mod:`proofs_check.polycom.prose` -- prose claims of the results sections about the paper's own tables and figures
 """
 
 from proofs_check.polycom import (

@@ -44,9 +44,10 @@ def _phi(t: Fr) -> Fr:
 
 @claim(
     "polycom/Lemma A.3",
-    "(Yarotsky 2017, Proposition 1) A network with a continuous piecewise linear activation with M breakpoints, "
-    "depth L, width K equals a ReLU network of depth L and width O(MK); conversely on a bounded domain.",
-    source="polycom Appendix A.5, Lemma A.3 (cited)",
+    "(Yarotsky 2017, Proposition 1, first bullet) A network with a continuous piecewise linear activation rho with M "
+    "breakpoints, depth L, width K equals a ReLU network of depth L and width O(MK). (The second bullet, the "
+    "converse, is polycom/Lemma A.3 (second bullet).)",
+    source="polycom Appendix A.5, Lemma A.3, first bullet (cited)",
 )
 def lemmaA3() -> Verdict:
     rng = np.random.default_rng(5)
@@ -72,6 +73,96 @@ def lemmaA3() -> Verdict:
         "CPWL activations with M = 1, 3, 6 breakpoints equal a + b(ReLU(x) - ReLU(-x)) + sum_j c_j ReLU(x - t_j), "
         f"i.e. M + 2 ReLU units per unit (width O(MK)); max deviation at breakpoints, midpoints and outside: {worst}."
     )
+
+
+def _rho_net(breaks: list[Fr], slopes: list[Fr], t: Fr) -> Fr:
+    """The CPWL activation with the given breakpoints and the M + 1 slopes of its pieces, rho(breaks[0]) = 0."""
+    val, prev = Fr(0), breaks[0]
+    if t <= prev:
+        return slopes[0] * (t - prev)
+    for j, b in enumerate(breaks[1:], start=1):
+        if t <= b:
+            return val + slopes[j] * (t - prev)
+        val, prev = val + slopes[j] * (b - prev), b
+    return val + slopes[-1] * (t - prev)
+
+
+def _relu_by_two_rho(breaks: list[Fr], slopes: list[Fr], bound: Fr):
+    """ReLU(z) for |z| <= ``bound`` by two rho units (the converse construction): near the first breakpoint t0
+    (slopes l, r) rho(t0 + dz) = rho(t0) + d l z + d (r - l) ReLU(z); the linear part d l z comes from a second unit
+    inside the piece right of t0 (slope r; if r = 0 the piece left of it, slope l). Returns z -> ReLU(z)."""
+    t0, (l, r) = breaks[0], slopes[:2]
+    gap = (breaks[1] - breaks[0]) if len(breaks) > 1 else Fr(1)
+    d = gap / (4 * bound)  # t0 +- d z stays within the two pieces adjacent to t0
+    t1, s = (t0 + gap / 2, r) if r != 0 else (t0 - 1, l)
+    rho = lambda v: _rho_net(breaks, slopes, v)  # noqa: E731
+    return lambda z: (rho(t0 + d * z) - rho(t0) - l / s * (rho(t1 + d * z) - rho(t1))) / (d * (r - l))
+
+
+@claim(
+    "polycom/Lemma A.3 (second bullet)",
+    "(Yarotsky 2017, Proposition 1, as quoted) Conversely, if a ReLU network has depth L and width K, there exists a "
+    "network with activation rho (any continuous piecewise linear function with M breakpoints, M in N), depth L and "
+    "width K that computes the same function on a bounded input domain D.",
+    source="polycom Appendix A.5, Lemma A.3, second bullet (cited)",
+    # the width of the rho network as a multiple of the ReLU network's K
+    printed={"width_factor": 1},
+)
+def lemmaA3_converse(p) -> Verdict:
+    from scipy.optimize import linprog
+
+    wf = p["width_factor"]
+    # Counterexample for width K: rho = |x| (M = 1), the ReLU network x -> ReLU(x) (L = K = 1), D = [-1, 1]. A
+    # width-1 rho network is c|wx + b| + e: on D its slopes are {cw, -cw} or one slope; ReLU's are {0, 1} (exact).
+    relu_slopes = {Fr(0) - Fr(0), (Fr(1) - Fr(1, 2)) / Fr(1, 2)}  # (ReLU(0) - ReLU(-1))/1, (ReLU(1) - ReLU(1/2))/(1/2)
+    v_shape_possible = any(relu_slopes == {s, -s} for s in relu_slopes) or len(relu_slopes) == 1
+    # best sup-norm fit of ReLU on D by e + s|x - t|: a linear programme in (s, e, h) for each kink t
+    xs = np.linspace(-1.0, 1.0, 401)
+    y = np.maximum(xs, 0.0)
+    best = math.inf
+    for t in np.linspace(-1.5, 1.5, 301):
+        ax = np.abs(xs - t)
+        A = np.vstack([np.column_stack([ax, np.ones_like(xs), -np.ones_like(xs)]),
+                       np.column_stack([-ax, -np.ones_like(xs), -np.ones_like(xs)])])
+        res = linprog([0, 0, 1], A_ub=A, b_ub=np.concatenate([y, -y]), bounds=[(None, None)] * 3, method="highs")
+        best = min(best, float(res.fun))
+    # the converse with width 2K, for a random rho (M = 3) and a random ReLU network (d = 2, K = 3, L = 2) on
+    # [-1, 1]^2: every ReLU unit replaced by two rho units; exact rational arithmetic at 200 points
+    rng = np.random.default_rng(7)
+    breaks = sorted({Fr(int(v), 4) for v in rng.integers(-8, 8, size=6)})[:3]
+    slopes = [Fr(int(v), 2) for v in rng.integers(-4, 5, size=4)]
+    slopes[1] = slopes[0] + 1 if slopes[1] == slopes[0] else slopes[1]
+    Ws = [[[Fr(int(v), 4) for v in row] for row in rng.integers(-4, 5, size=(3, 2 if i == 0 else 3))] for i in range(2)]
+    bs = [[Fr(int(v), 4) for v in rng.integers(-4, 5, size=3)] for _ in range(2)]
+    bound = sum(abs(v) for row in Ws[0] for v in row) + sum(abs(v) for v in bs[0])
+    bound = bound * (1 + sum(abs(v) for row in Ws[1] for v in row)) + sum(abs(v) for v in bs[1])  # |z| <= bound on D
+    relu_hat = _relu_by_two_rho(breaks, slopes, bound)
+    worst = Fr(0)
+    for pt in rng.integers(-64, 65, size=(200, 2)):
+        h_relu = h_rho = [Fr(int(v), 64) for v in pt]
+        for W, b in zip(Ws, bs):
+            h_relu = [max(sum(w * v for w, v in zip(row, h_relu)) + bj, Fr(0)) for row, bj in zip(W, b)]
+            h_rho = [relu_hat(sum(w * v for w, v in zip(row, h_rho)) + bj) for row, bj in zip(W, b)]
+        worst = max(worst, max(abs(u - v) for u, v in zip(h_relu, h_rho)))
+    shown = ", ".join(str(v) for v in sorted(relu_slopes))
+    ev = (f"Printed width: {'K' if wf == 1 else f'{wf}K'}. Width K is not enough: rho = |x| (M = 1), the ReLU network "
+          "x -> ReLU(x) (depth 1, width 1), D = [-1, 1]: a width-1 rho network is c|wx + b| + e, whose slopes on D are "
+          f"{{cw, -cw}} or a single slope, while ReLU's are {{{shown}}} (exact): no such network equals ReLU on D. Best "
+          "sup error of e + s|x - t| against ReLU on D (a linear programme per kink t, 301 kinks, 401 points): "
+          f"{best:.4f} > 0. Width 2 "
+          "suffices: ReLU(x) = (|x| + |x + 1| - 1)/2 on D. In general two rho units per ReLU unit (one at a breakpoint, "
+          "one inside a piece of nonzero slope, inputs scaled into the adjacent pieces) compute ReLU on a bounded "
+          f"domain: for a random rho with M = {len(breaks)} and a random ReLU network (d = 2, K = 3, L = 2) on [-1, 1]^2, "
+          f"the width-2K rho network differs by {worst} at 200 rational points (exact). With M = 0 (rho affine) no "
+          "width works. The bullet is not used downstream (Corollary A.1 uses the first).")
+    if wf >= 2 and worst == 0:
+        return Verdict.proved(ev)
+    if not v_shape_possible and best > 1e-3 and worst == 0:
+        return Verdict.failed(
+            ev, correction="Conversely, for M >= 1, a ReLU network of depth L and width K equals on a bounded domain a "
+            "network with activation rho of depth L and width 2K (two rho units per ReLU unit, as verified here; the "
+            "count of Yarotsky's Proposition 1(b) is 2U units).", severity="minor")
+    return Verdict.failed(ev)
 
 
 @claim(
@@ -184,9 +275,13 @@ def eq23() -> Verdict:
         return Verdict.failed(
             f"The first equality holds (sympy, r = 2, 3, n = 1..32) but the second does not: (x^r)^i = x^(r i), not "
             f"x^(r^i), and x^(c_i) multiplies instead of exponentiating. E.g. r = {r}, n = {n}: prod x^(c_i) (x^r)^i = "
-            f"x^{deg} != x^{n}. It fails for {len(bad)} of the 64 (r, n) pairs checked.",
+            f"x^{deg} != x^{n}. It fails for {len(bad)} of the 64 (r, n) pairs checked. Read as composition, "
+            "t -> t^(c_i) applied to (t -> t^r)^(o i), it gives x^(c_i r^i) (checked as the 'corrected' product), and the "
+            "next sentence (i + 1 layers of width 1) and Eq. 24's count use exactly that reading: a notation slip "
+            "(composition written as product and power; a 'o' may also have been lost in the PDF conversion) that "
+            "changes nothing in the argument.",
             correction="x^n = prod_{i=0}^k (x^(r^i))^(c_i), where x^(r^i) is i compositions of t -> t^r (i layers) "
-            "followed by one layer t -> t^(c_i); this is what the size count of Eq. 24 assumes.", severity="minor"
+            "followed by one layer t -> t^(c_i); this is what the size count of Eq. 24 assumes.", severity="presentation"
         )
     return Verdict.proved("second equality holds for all n, r checked")
 

@@ -1,4 +1,4 @@
-"""polycom: Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10.
+"""polycom: Appendix C (Table 4), Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10.
 
 Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
 and its coverage.
@@ -16,7 +16,7 @@ from approxlab.claims import Verdict, claim
 
 
 # ---------------------------------------------------------------------------------------------
-# Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10
+# Appendix C (Table 4), Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10
 # ---------------------------------------------------------------------------------------------
 
 
@@ -51,6 +51,76 @@ def eq39() -> Verdict:
             correction="Ernk(A) = exp(-sum_{i=1}^n p_i ln p_i), p_i = sigma_i / sum_{j=1}^n sigma_j (0 ln 0 = 0).", severity="presentation"
         )
     return Verdict.failed("effective rank properties violated", severity="presentation")
+
+
+def _table4_formulas(p):
+    """Table 4's closed-form definitions as printed (torch, float64), by name; constants from ``p``."""
+    import torch
+
+    sig = lambda t: 1 / (1 + torch.exp(-t))  # noqa: E731
+    soft_a, elu_a, cap = float(p["softplus_a"]), float(p["elu_a"]), float(p["relu6_cap"])
+    softplus = lambda t: 1 / soft_a * torch.log(1 + torch.exp(soft_a * t))  # noqa: E731
+    return {
+        "ReLU": lambda t: torch.clamp(t, min=0),
+        "ReLU^2": lambda t: torch.clamp(t, min=0) ** 2,
+        "ReLU6": lambda t: torch.clamp(torch.clamp(t, min=0), max=cap),
+        "Tanh": lambda t: (torch.exp(t) - torch.exp(-t)) / (torch.exp(t) + torch.exp(-t)),
+        "Softplus": softplus,
+        "Mish": lambda t: t * torch.tanh(softplus(t)),
+        "Sigmoid": sig,
+        "SiLU": lambda t: t * sig(t),
+        "ELU": lambda t: torch.where(t > 0, t, elu_a * (torch.exp(t) - 1)),
+        "GELU": lambda t: t * 0.5 * (1 + torch.erf(t / math.sqrt(2))),
+    }
+
+
+@claim(
+    "polycom/Table 4",
+    "Definitions of activation functions (Appendix C, Table 4): ReLU, ReLU^2, ReLU6 = min(max{x, 0}, 6), LeakyReLU, "
+    "RReLU, PReLU, Tanh, Softplus = (1/a) log(1 + exp(ax)) (a default 1.0), Mish, Sigmoid, SiLU, ELU (a default 1.0), "
+    "CELU = max(0, x) + min(0, alpha (exp(x/a) - 1)) ('a is a constant (default 1.0)'), GELU = x Phi(x), GLU, SwiGLU, "
+    "Poly(x) = sum_{i=0}^r a_i x^i ('a_i, i in [r] are learnable parameters').",
+    source="polycom Appendix C, Table 4 (and footnote 4: [L] = {1, ..., L})",
+    printed={"relu6_cap": 6, "softplus_a": "1.0", "elu_a": "1.0", "celu_a": "1.0", "poly_sum_from": 0,
+             "poly_learnable_from": 1},
+)
+def table4(p) -> Verdict:
+    import torch
+    import torch.nn.functional as F
+
+    t = torch.linspace(-8, 8, 4001, dtype=torch.float64)
+    ref = {"ReLU": F.relu(t), "ReLU^2": F.relu(t) ** 2, "ReLU6": F.relu6(t), "Tanh": torch.tanh(t),
+           "Softplus": F.softplus(t), "Mish": F.mish(t), "Sigmoid": torch.sigmoid(t), "SiLU": F.silu(t),
+           "ELU": F.elu(t), "GELU": F.gelu(t)}
+    diffs = {k: float((f(t) - ref[k]).abs().max()) for k, f in _table4_formulas(p).items()}
+    # GLU(x) = sigma(xW) (x) (xV): torch's glu(cat[u, v]) = u (x) sigma(v)
+    g = torch.Generator().manual_seed(0)
+    xs, W, V = (torch.randn(*sh, generator=g, dtype=torch.float64) for sh in ((5, 4), (4, 3), (4, 3)))
+    diffs["GLU"] = float((torch.sigmoid(xs @ W) * (xs @ V) - F.glu(torch.cat([xs @ V, xs @ W], -1), -1)).abs().max())
+    matches = all(v < 1e-12 for v in diffs.values())
+    # CELU as printed: alpha is not defined; it is torch's CELU(alpha) only when alpha = a
+    a = float(p["celu_a"])
+    celu = lambda u, al: torch.clamp(u, min=0) + torch.clamp(al * (torch.exp(u / a) - 1), max=0)  # noqa: E731
+    celu_same = float((celu(t, a) - F.celu(t, a)).abs().max())
+    celu_other = float((celu(t, 2.0) - F.celu(t, 2.0)).abs().max())
+    # Poly: the sum runs over i = poly_sum_from..r, the learnable a_i over [r] = {poly_learnable_from..r}
+    r = 3
+    unassigned = sorted(set(range(p["poly_sum_from"], r + 1)) - set(range(p["poly_learnable_from"], r + 1)))
+    ev = ("Closed forms as printed vs torch (float64, 4001 points of [-8, 8]): "
+          + ", ".join(f"{k} {v:.1e}" for k, v in diffs.items())
+          + f" (GLU on random W, V); all match: {matches}. LeakyReLU, RReLU, PReLU (slope a: constant, random, "
+          "learnable) and SwiGLU (Shazeer 2020) are the standard definitions (read, not computed). CELU prints two "
+          f"constants, alpha and a, and defines only a: with alpha = a = {p['celu_a'].text} "
+          f"it is torch's CELU (max diff {celu_same:.1e}); with alpha = 2, a = {p['celu_a'].text} it differs from "
+          f"CELU(alpha = 2) by {celu_other:.2f}. Poly sums i = {p['poly_sum_from']}..r but makes a_i, i in [r] = "
+          f"{{{p['poly_learnable_from']}, ..., r}} learnable: a_i for i in {unassigned} (r = {r}) is left out.")
+    if matches and (celu_other > 1e-3 or unassigned):
+        return Verdict.failed(
+            ev, correction="CELU(x) = max(0, x) + min(0, a (exp(x/a) - 1)), a a constant (default 1.0); Poly: a_i, "
+            "i = 0, ..., r are learnable parameters.", severity="presentation")
+    if matches:
+        return Verdict.numerical(ev)
+    return Verdict.failed(ev)
 
 
 def _pct(v: Fr, digits: int) -> str:

@@ -26,6 +26,10 @@ from proofs_check.polycom._common import _polyrelu, _sym_relu, _zero_on_both_sid
     "x^i = ReLU^i(x) + (-1)^i ReLU^i(-x) for all x in R and i in N.",
     source="polycom Appendix A.1, Eq. 13",
     printed={"sign": -1, "i_from": 1},
+    reading="N read as {1, 2, ...} (as in Theorem 3's 'd, n in N', where n = 0 is meaningless), although Eq. 11's "
+            "multi-indices n in N^d need 0 in N. With 0 in N the identity fails at i = 0: ReLU^0 = 1 (Eq. 2's "
+            "convention) gives 1 + 1 = 2 != x^0 = 1 (the mutant i_from: 1 -> 0, killed); harmless, since Eq. 14's "
+            "PolyReLU_2 starts at i = 1.",
 )
 def eq13(p) -> Verdict:
     ok = [i for i in range(p["i_from"], 13)
