@@ -260,7 +260,13 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
 
 def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribution,
                           kinks: tuple[float, ...] = ()) -> tuple[float, float, float, float, float, float]:
-    """Same as :func:`quad_moments_expr` for a torch callable, with scipy.integrate.quad and autograd."""
+    """Same as :func:`quad_moments_expr` for a torch callable, with scipy.integrate.quad and autograd.
+
+    A callable is a black box: unlike a sympy form it shows no narrow features, and a change much narrower
+    than the distribution's scale away from its split points (``lambda x: torch.tanh(1e5 * (x - 0.7))``)
+    can fall between the rule's samples. Every zoo activation has a sympy form; for your own, pass one
+    (a formula string or a sympy expression) to get the feature-aware panels.
+    """
     dens = sympy.lambdify(X, dist.sympy_density(), modules="numpy")
     lo, hi = (float(v) for v in dist.support)
 
