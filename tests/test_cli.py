@@ -37,6 +37,8 @@ def test_list_names_every_registered_activation(capsys: pytest.CaptureFixture[st
         (["list", "--no-such-option"], "No such option"),
         (["list", "--paper", "nope"], "--paper must be one of"),
         (["figures", "no-such-figure"], "unknown figure"),
+        # accepted and ignored before (the default study trains nothing), now refused before any work
+        (["scaling", "--small", "--device", "tpu"], "--device must be one of auto, cpu, cuda"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], needle: str) -> None:

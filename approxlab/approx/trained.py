@@ -29,13 +29,7 @@ from torch import nn
 from approxlab.activations.base import check_positive_int
 from approxlab.approx.error import linf_error
 from approxlab.approx.targets import Target
-
-
-def resolve_device(device: str | torch.device = "auto") -> torch.device:
-    """``"auto"`` -> cuda if available else cpu; otherwise ``torch.device(device)``."""
-    if device == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(device)
+from approxlab.expressivity.train import resolve_device
 
 
 def make_mlp(d: int, width: int, activation: str, depth: int = 2, **act_opts) -> nn.Sequential:

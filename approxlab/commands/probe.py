@@ -92,16 +92,12 @@ def probe_cmd(
     from approxlab.expressivity.classes import class_names
     from approxlab.expressivity.probe import probe, summarize
     from approxlab.expressivity.targets import TARGETS, TYPES
-    from approxlab.expressivity.train import resolve_device
+    from approxlab.expressivity.train import check_device_option
 
     # -- every check before any work
     check_choice("--type", type, TYPES)
     check_choice("--target", target, TARGETS)
-    try:
-        resolve_device(device)
-    except ValueError:
-        raise ValueError(f"--device must be one of auto, cpu, cuda (cuda only where CUDA is available); "
-                         f"got {device!r}") from None
+    check_device_option(device)
     check_choice("--gate", gate, GATES)
     check_positive_int("--seeds", seeds)
     check_positive_float("--lambda", lam)

@@ -43,7 +43,9 @@ def scaling(
     """Measure error against parameter count and fit the exponents and log factors."""
     from approxlab.approx.scaling import DEFAULT_TARGETS, check_family, default_configs, summarize
     from approxlab.approx.targets import TARGETS
+    from approxlab.expressivity.train import check_device_option
 
+    check_device_option(device)
     fams = [f.strip() for f in family.split(",") if f.strip()]
     if not fams:
         raise ValueError("--family must name at least one family")

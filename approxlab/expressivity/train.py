@@ -55,6 +55,25 @@ def resolve_device(device: str) -> torch.device:
     return torch.device(device)
 
 
+def check_device_option(device: str, option: str = "--device") -> torch.device:
+    """:func:`resolve_device` for a command-line option: the error names ``option`` and what is allowed.
+
+    Examples
+    --------
+    >>> check_device_option("cpu")
+    device(type='cpu')
+    >>> check_device_option("tpu")
+    Traceback (most recent call last):
+    ...
+    ValueError: --device must be one of auto, cpu, cuda (cuda only where CUDA is available); got 'tpu'
+    """
+    try:
+        return resolve_device(device)
+    except ValueError:
+        raise ValueError(f"{option} must be one of {', '.join(DEVICES)} (cuda only where CUDA is available); "
+                         f"got {device!r}") from None
+
+
 @contextlib.contextmanager
 def small_batch_threads(device: torch.device, threads: int = 1) -> Iterator[None]:
     """On a CPU, run the block with ``threads`` torch intra-op threads (restored afterwards).
