@@ -325,3 +325,18 @@ def test_gaussian_rational_products_match_sympy() -> None:
     assert all(sympy.expand(got[k] - want[k]) == 0 for k in want)
     assert got[(0, 0)] == R(9, 16) + R(1, 72) + R(25, 98)  # the constant term: a0^2 + |c_2|^2/2 + |c_1|^2/2
     assert _mul_gaussian({(0, I): sympy.sqrt(2)}, t) is None
+
+
+@pytest.mark.parametrize("error", [OverflowError, sympy.PolynomialError, NotImplementedError, RecursionError])
+def test_sympy_integrate_failures_fall_back_to_quadrature(monkeypatch, error):
+    """sympy.integrate raised OverflowError for tanh(1e308 x) and PolynomialError for RationalAct under
+    Student t (both found by the slow fuzz run): a traceback, exit 1. Now 'auto' falls back to quadrature
+    and 'exact' ends in a one-line error naming the exception."""
+    def fails(*args, **kwargs):
+        raise error("inside sympy")
+
+    monkeypatch.setattr(sympy, "integrate", fails)
+    r = compute_gains(sympy.tanh(X), "normal", auto_timeout=30)
+    assert r.method == "quad" and r.second_moment == pytest.approx(0.394294490397841, abs=1e-12)
+    with pytest.raises(ValueError, match=f"method 'exact' failed .*sympy.integrate failed \\({error.__name__}\\)"):
+        compute_gains(sympy.tanh(X), "normal", method="exact")
