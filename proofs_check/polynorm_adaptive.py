@@ -10,7 +10,6 @@ not-checkable, with what their printed numbers imply.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction as Fr
 
 from approxlab.claims import Verdict, claim

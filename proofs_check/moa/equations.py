@@ -22,7 +22,6 @@ from proofs_check.moa._common import _base_sym, _eta, _torch_act
 
 def _ref_acts():
     import torch
-    import torch.nn.functional as F
 
     eta = _eta()
     return {

@@ -14,7 +14,6 @@ import sympy as sp
 from approxlab.claims import Verdict, claim
 
 from proofs_check.ortho._common import P, X, hermite_activation
-from proofs_check.ortho.fourier import eq24
 from proofs_check.ortho.tropical import _tropical
 
 

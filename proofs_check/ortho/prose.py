@@ -166,7 +166,7 @@ def tables_single_vs_seeds(p) -> Verdict:
             gap = max(0.0, abs(float(v) - float(m)) - _half_ulp(v) - _half_ulp(m))
             zmin[(k, metric)] = gap / (float(s) + _half_ulp(s))
     off = {f"{k} {metric}": round(zmin[(k, metric)], 2) for k, metric in z if zmin[(k, metric)] > bound}
-    ev = (f"z = (single run - 5-seed mean) / std, and the smallest |z| over the rounding of the printed numbers: "
+    ev = ("z = (single run - 5-seed mean) / std, and the smallest |z| over the rounding of the printed numbers: "
           + ", ".join(f"{k} {metric}: {z[(k, metric)]:+.2f} (>= {zmin[(k, metric)]:.2f})" for k, metric in z)
           + f". No member of a {n}-sample lies more than sqrt({n} - 1) = {bound:.3f} standard deviations from the "
           f"sample mean (Samuelson; {(n - 1) / math.sqrt(n):.3f} with the sample std); beyond it: {off or 'none'}.")
@@ -238,7 +238,7 @@ def sec6_baselines(p) -> Verdict:
         if not found and base in p["claimed_baselines"]:
             missing.append(base)
     ev = ("Two-tailed Student's t from the printed mean +- std (5 seeds), significant at 0.05 over the rounding: "
-          + "; ".join(lines) + f". Baselines of the ImageNet-1k and OpenWebText tables: "
+          + "; ".join(lines) + ". Baselines of the ImageNet-1k and OpenWebText tables: "
           + ", ".join(f"{name.split(' (')[0]}: {', '.join(b for b in tab if b not in _PROPOSED)}"
                       for name, (tab, _) in tables.items())
           + f"; claimed baselines with no such experiment: {missing or 'none'}.")

@@ -14,7 +14,7 @@ import sympy as sp
 
 from approxlab.claims import Verdict, claim
 
-from proofs_check.ortho._common import P, PAPER_DEGREES, X, _syms, _zoo_gains
+from proofs_check.ortho._common import P, PAPER_DEGREES, X, _zoo_gains
 
 
 # --------------------------------------------------------------------------------------------------

@@ -142,7 +142,7 @@ def sec33_superior(p) -> Verdict:
     poly_at = p["polyrelu"].subs(sub)
     lower_ratio = sp.simplify((e ** (-d / n)) / p["polyrelu"])
     deep_relu = (e ** (-d / (2 * n))).subs(sub)
-    ev = (f"The sentence compares three upper bounds (O(.)): their ratios to PolyReLU's are "
+    ev = ("The sentence compares three upper bounds (O(.)): their ratios to PolyReLU's are "
           + ", ".join(f"{k}: {sp.sstr(g)} (at eps = 1e-2, 1e-4, 1e-8: {', '.join(f'{v:.2f}' for v in vals[k])}; "
                       f"limit {grows[k]})" for k, g in gaps.items())
           + ". A smaller upper bound for one class says nothing about the other classes' least size: superiority needs "

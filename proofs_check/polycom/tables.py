@@ -453,4 +453,4 @@ def table3() -> Verdict:
             "better on ARC-E (71.58 vs 70.70) and WinoGrande (62.75 vs 62.19), as the table's own bold shows.",
             correction=f"'PolyNorm outperforms SwiGLU on {wins} of 9 downstream tasks (and on the average)'.", severity="minor"
         )
-    return Verdict.numerical(f"averages and the 8 wins check")
+    return Verdict.numerical("averages and the 8 wins check")
