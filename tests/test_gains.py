@@ -340,3 +340,13 @@ def test_sympy_integrate_failures_fall_back_to_quadrature(monkeypatch, error):
     assert r.method == "quad" and r.second_moment == pytest.approx(0.394294490397841, abs=1e-12)
     with pytest.raises(ValueError, match=f"method 'exact' failed .*sympy.integrate failed \\({error.__name__}\\)"):
         compute_gains(sympy.tanh(X), "normal", method="exact")
+
+
+def test_a_non_finite_error_estimate_is_an_error(monkeypatch):
+    """A value is never returned with an infinite error bar (quad's rounding term is inf where |x g'(x)| is
+    not finite at a sample point): the result would be a number that nothing certifies."""
+    import approxlab.gains as gains
+
+    monkeypatch.setattr(gains, "quad_moments_expr", lambda *a, **k: (0.0, 0.5, 0.5, 0.0, math.inf, 1e-15))
+    with pytest.raises(ValueError, match="error estimate of second_moment .* is not finite"):
+        compute_gains(sympy.tanh(X), "normal", method="quad")

@@ -231,6 +231,10 @@ def _numeric_result(target: Target, dist: Distribution, method: str, var_x: floa
         if v <= 0:
             raise ValueError(f"activation {target.name!r} has {name} = 0 under dist {dist.spec()!r}: the gain "
                              f"Var[x]/{name} is infinite")
+    bad = [k for k, e in errs.items() if not math.isfinite(e)]
+    if bad:  # e.g. quad's rounding term where |x g'(x)| is not finite at a sample point
+        raise ValueError(f"the {method} error estimate of {', '.join(bad)} for activation {target.name!r} under "
+                         f"{dist.spec()!r} is not finite: no value can be certified")
     if m2 < m * m - (errs["second_moment"] + 2 * abs(m) * errs["mean"] + 1e-12 * m2):
         raise ValueError(f"numeric moments of activation {target.name!r} under {dist.spec()!r} violate E[F^2] >= E[F]^2 "
                          f"({m2} < {m * m}); the {method} result is not reliable")

@@ -143,9 +143,10 @@ def expect_1d(g: Callable[[torch.Tensor], torch.Tensor], q: float, kinks: tuple[
         v = float(_eval(g, np.zeros(1))[0])
         return _finish(v, v, abs(v), "E[g(0)]")
     s = math.sqrt(q)
+    breaks = _breaks(np.array([*(k / s for k in kinks), *_feature_z(features, s)], dtype=np.float64))
     out = []
     for n in (nodes, 2 * nodes):
-        z, w = _nodes(_breaks(np.array([*(k / s for k in kinks), *_feature_z(features, s)], dtype=np.float64)), n)
+        z, w = _nodes(breaks, n)
         y = _eval(g, s * z)
         out.append((float(np.sum(w * y)), float(np.sum(np.abs(w * y)))))
     return _finish(out[1][0], out[0][0], out[1][1], "Gaussian expectation")
