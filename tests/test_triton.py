@@ -232,11 +232,14 @@ def test_cuda_kernels_registered() -> None:
 
 
 def _jit_kernels() -> list:
-    from approxlab.kernels import triton_kernels, triton_polynorm, triton_rational
+    import triton
 
-    return [(mod.__name__.rsplit(".", 1)[1], name, getattr(mod, name))
-            for mod in (triton_kernels, triton_polynorm, triton_rational)
-            for name in sorted(vars(mod)) if name.endswith(("_fwd", "_bwd")) and name.startswith("_")]
+    from approxlab.kernels import triton_kernels, triton_launch, triton_polynorm, triton_rational
+
+    return [(mod.__name__.rsplit(".", 1)[1], name, fn)
+            for mod in (triton_kernels, triton_polynorm, triton_rational, triton_launch)
+            for name, fn in sorted(vars(mod).items()) if isinstance(fn, triton.runtime.jit.JITFunction)
+            and (name.endswith(("_fwd", "_bwd")) or name == "_param_sums")]
 
 
 @needs_triton
@@ -244,7 +247,7 @@ def _jit_kernels() -> list:
 def test_kernels_compile_for_cuda(dtype: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every @triton.jit kernel compiles to PTX and a cubin for sm_90 ahead of time (no GPU needed;
     Triton's bundled ptxas): catches what the interpreter accepts but the compiler rejects (types of
-    loop-carried values, constexpr branches, scalar/block mixing)."""
+    loop-carried values, constexpr branches, scalar/block mixing, float64 scalar arguments)."""
     import warnings
 
     import triton
@@ -253,20 +256,23 @@ def test_kernels_compile_for_cuda(dtype: str, tmp_path: Path, monkeypatch: pytes
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # Triton's compile cache, not ~/.triton
     kernels = _jit_kernels()
-    assert len(kernels) == 16
-    consts = {"BLOCK": 1024, "BLOCK_D": 256, "UNROLL": 2,
+    assert len(kernels) == 17
+    consts = {"BLOCK": 1024, "BLOCK_D": 256, "UNROLL": 2, "NOUT": 4, "BLOCK_R": 64, "BLOCK_C": 32,
               "HI": float(torch.finfo(torch.float32 if dtype == "fp32" else torch.float64).max)}
+    scalars = {"omega": "fp64", "scale": "fp64", "ope": "fp64", "eps_arg": "fp64", "sign0": "fp32", "sign1": "fp32",
+               "sign2": "fp32", "sign3": "fp32"}
     for mod, name, fn in kernels:
-        for safe in ((True, False) if mod == "triton_rational" else (None,)):
+        for flag in ((True, False) if mod in ("triton_rational", "triton_launch") else (None,)):
             sig, cex = {}, {}
             for arg in fn.arg_names:
-                if arg in consts or arg == "SAFE":
+                if arg in consts or arg in ("SAFE", "PAIR"):
                     sig[arg] = "constexpr"
-                    cex[arg] = consts.get(arg, safe)
-                elif arg.endswith("_ptr"):
-                    sig[arg] = "*fp64" if arg in ("part_ptr", "eps_ptr") else f"*{dtype}"
+                    cex[arg] = consts.get(arg, flag)
+                elif arg.endswith("_ptr") or arg in ("out0", "out1", "out2", "out3"):
+                    polynorm_part = mod == "triton_polynorm" and arg == "part_ptr"
+                    sig[arg] = "*fp64" if polynorm_part or arg in ("out2", "out3") else f"*{dtype}"
                 else:
-                    sig[arg] = "i32"
+                    sig[arg] = scalars.get(arg, "i32")
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 compiled = triton.compile(ASTSource(fn=fn, signature=sig, constexprs=cex),

@@ -9,16 +9,18 @@ Layout (every elementwise family): one program per ``BLOCK`` contiguous elements
 the degree loop runs inside the program ("degree outer, elements of the block inner") with the
 coefficients loaded as scalars, so memory traffic is one read of ``x`` (and ``g``) and one write per
 output whatever the degree. A parameter gradient (a sum over all elements) is reduced per program
-(``tl.sum`` of the block in the compute dtype, a tree of depth log2(BLOCK)) into the float64
-``part[program, k]``; the host sums ``part`` over programs with ``torch.sum`` (deterministic: fixed
-partition, no atomics). Sums that a pass produces together (a cosine and a sine, two consecutive
-degrees) go through one reduction of the joined pair (``tl.join``): the exchange between warps, which
-dominates a reduction's cost on a GPU, then happens once for both.
+(``tl.sum`` of the block in the compute dtype, a tree of depth log2(BLOCK)) into ``part[program, k]``
+(compute dtype); :func:`approxlab.kernels.triton_launch.param_sums` then sums ``part`` over programs in
+float64 and writes each parameter's gradient, in one small kernel (deterministic: fixed partition and
+order, no atomics). Sums that a pass produces together (a cosine and a sine, two consecutive degrees)
+go through one reduction of the joined pair (``tl.join``): the exchange between warps, which dominates
+a reduction's cost on a GPU, then happens once for both.
 
-Constants that must keep the compute dtype (``omega``, ``scale``, ``1 + eps``) come in as tensors of
-that dtype made on the device by a fill (``_scalar``; a host-to-device copy per call would wait for
-the stream), never as Python floats (Triton would pass those as float32); Hermite's ``1/(k+1)`` is
-divided in the kernel and PolyAct's clamp bound is a compile-time constant.
+Kernels are launched through :func:`approxlab.kernels.triton_launch.launch` (the compiled kernel's
+launcher called directly after the first call). Scalar constants (``omega``, ``scale``) are kernel
+arguments annotated ``tl.float64`` and rounded to the compute dtype in the kernel
+(``tl.full((1,), v, x.dtype)``, as ``torch.full`` rounds), so no device tensor is made for them;
+Hermite's ``1/(k+1)`` is divided in the kernel and PolyAct's clamp bound is a compile-time constant.
 
 Formulas (the same as :mod:`approxlab.kernels._numba`, the eager path is the reference):
 
@@ -40,36 +42,42 @@ import torch
 import triton
 import triton.language as tl
 
-#: Elements per program and warps per program of the forward kernels ...
-BLOCK = 1024
-WARPS = 4
-#: ... and of the backward kernels, which also reduce the block once per parameter.
-BWD_BLOCK = 1024
-BWD_WARPS = 4
+from approxlab.kernels.triton_launch import grid, launch, param_sums
+
+#: Launch configuration per family: ``(elements, warps)`` per program of the forward kernel, then
+#: of the backward kernel (which also reduces its block once per parameter), from
+#: ``benchmarks/triton_tune.py`` on an H100 / H200 (forward + backward GPU time at degrees 3 and 32).
+CONFIG: dict[str, tuple[int, int, int, int]] = {
+    "hermite": (1024, 4, 1024, 4),
+    "polyrelu": (1024, 4, 1024, 4),
+    "fourier": (1024, 4, 1024, 4),
+    "max_lines": (1024, 4, 1024, 4),
+    "polyact": (1024, 4, 1024, 4),
+    "rational": (1024, 4, 1024, 4),
+}
 #: Unroll factor of each family's degree loops (``tl.range(..., loop_unroll_factor=...)``), from
 #: ``benchmarks/triton_tune.py`` on an H100 at degree 32: 4 makes Fourier's forward 17% and the max of
 #: lines' backward 10% faster, and PolyReLU's and PolyAct's forward about 10% slower.
 UNROLL = {"hermite": 1, "polyrelu": 1, "fourier": 4, "max_lines": 4, "polyact": 1}
 
 
-def _grid(n: int, block: int | None = None) -> tuple[int]:
-    return (max(1, triton.cdiv(n, BLOCK if block is None else block)),)
+def _fwd(family: str, fn: triton.runtime.jit.JITFunction, x: torch.Tensor, args: tuple[object, ...],
+         **constexprs: object) -> None:
+    """Launch the forward kernel ``fn`` of ``family`` over ``x`` (one program per block)."""
+    block, warps, _, _ = CONFIG[family]
+    launch(fn, grid(x.numel(), block), args, {**constexprs, "BLOCK": block}, warps)
 
 
-def _bwd_grid(n: int) -> tuple[int]:
-    return _grid(n, BWD_BLOCK)
-
-
-def _empty_part(x: torch.Tensor, cols: int) -> torch.Tensor:
-    """Per-program partial sums of a backward kernel; every program writes every column of its
-    row, so no zero fill."""
-    return torch.empty((_bwd_grid(x.numel())[0], cols), dtype=torch.float64, device=x.device)
-
-
-def _outputs(sums: torch.Tensor, *pieces: tuple[slice, torch.dtype]) -> tuple[torch.Tensor, ...]:
-    """Slices of the float64 parameter sums as separate tensors: a custom op's outputs must not
-    share storage (torch checks this on CUDA; ``.to`` of a float64 slice to float64 is a view)."""
-    return tuple(sums[sl].to(dt, copy=True) for sl, dt in pieces)
+def _bwd(family: str, fn: triton.runtime.jit.JITFunction, x: torch.Tensor, args: tuple[object, ...],
+         cols: int, part_dtype: torch.dtype | None = None, **constexprs: object) -> torch.Tensor:
+    """Launch the backward kernel ``fn`` of ``family``, whose last tensor argument is the block sums
+    (one row of ``cols`` per program, x's dtype unless ``part_dtype``); returns those sums. Every
+    program writes every column of its row, so there is no zero fill."""
+    _, _, block, warps = CONFIG[family]
+    g = grid(x.numel(), block)
+    part = torch.empty((g[0], cols), dtype=x.dtype if part_dtype is None else part_dtype, device=x.device)
+    launch(fn, g, (*args, part), {**constexprs, "BLOCK": block}, warps)
+    return part
 
 
 def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
@@ -81,15 +89,8 @@ def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
                             f"got {p.dtype} on {p.device}")
 
 
-def _scalar(v: float, x: torch.Tensor, dtype: torch.dtype | None = None) -> torch.Tensor:
-    """``v`` as a one-element tensor of x's dtype (or ``dtype``) on x's device, made by a fill kernel.
-
-    Not ``torch.tensor([v], device=cuda)``: that is a blocking host-to-device copy, which waits for
-    everything queued on the stream. Not cached either: a tensor kept from a call made while
-    ``torch.compile(mode="reduce-overhead")`` records a CUDA graph would belong to the graph's
-    memory pool.
-    """
-    return torch.full((1,), float(v), dtype=x.dtype if dtype is None else dtype, device=x.device)
+def _new(x: torch.Tensor) -> torch.Tensor:
+    return torch.empty_like(x, memory_format=torch.contiguous_format)
 
 
 # ---- Hermite ------------------------------------------------------------------------------------------
@@ -112,7 +113,7 @@ def _hermite_fwd(x_ptr, a_ptr, out_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.co
 
 
 @triton.jit
-def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, part_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, N, n, part_ptr, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g q_k, k = 0..n (a[n + 1] is read as 0)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
@@ -121,7 +122,7 @@ def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, part_ptr, N, n, UNROLL: tl.constex
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
     row = part_ptr + pid * (n + 1)
     two = tl.arange(0, 2)
-    tl.store(row + two, tl.sum(tl.join(g, g * x), axis=0).to(tl.float64))
+    tl.store(row + two, tl.sum(tl.join(g, g * x), axis=0))
     qp = tl.full(x.shape, 1.0, x.dtype)
     q = x
     d = tl.load(a_ptr + 1) + tl.load(a_ptr + 2, mask=n >= 2, other=0.0) * x
@@ -131,12 +132,10 @@ def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, part_ptr, N, n, UNROLL: tl.constex
         t2 = (x * t1 - q) * (1.0 / tl.cast(k + 2, x.dtype))  # q_{k+2}
         qp = t1
         q = t2
-        tl.store(row + k + 1 + two, tl.sum(tl.join(g * t1, g * t2), axis=0).to(tl.float64), mask=k + 1 + two <= n)
+        tl.store(row + k + 1 + two, tl.sum(tl.join(g * t1, g * t2), axis=0), mask=k + 1 + two <= n)
         d += tl.load(a_ptr + k + 2, mask=k + 2 <= n, other=0.0) * t1
         d += tl.where(k + 3 <= n, tl.load(a_ptr + k + 3, mask=k + 3 <= n, other=0.0) * t2, 0.0)
     tl.store(gx_ptr + offs, g * d, mask=mask)
-
-
 
 
 def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
@@ -145,8 +144,8 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     n = a.numel() - 1
     if n == 0:
         return a[0].expand_as(x).clone(memory_format=torch.contiguous_format)
-    out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _hermite_fwd[_grid(x.numel())](x, a, out, x.numel(), n, UNROLL=UNROLL["hermite"], BLOCK=BLOCK, num_warps=WARPS)
+    out = _new(x)
+    _fwd("hermite", _hermite_fwd, x, (x, a, out, x.numel(), n), UNROLL=UNROLL["hermite"])
     return out
 
 
@@ -156,11 +155,9 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
     n = a.numel() - 1
     if n == 0:
         return torch.zeros_like(x, memory_format=torch.contiguous_format), g.sum().reshape(1).to(a.dtype)
-    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _empty_part(x, n + 1)
-    _hermite_bwd[_bwd_grid(x.numel())](x, a, g, gx, part, x.numel(), n,
-                                       UNROLL=UNROLL["hermite"], BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
-    return gx, part.sum(0).to(a.dtype)
+    gx = _new(x)
+    part = _bwd("hermite", _hermite_bwd, x, (x, a, g, gx, x.numel(), n), n + 1, UNROLL=UNROLL["hermite"])
+    return (gx, *param_sums(part, [(a, 0, n + 1, 1.0)]))
 
 
 # ---- PolyReLU ---------------------------------------------------------------------------------------------
@@ -179,7 +176,7 @@ def _polyrelu_fwd(x_ptr, w_ptr, b_ptr, out_ptr, N, r, UNROLL: tl.constexpr, BLOC
 
 
 @triton.jit
-def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, part_ptr, N, r, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, N, r, part_ptr, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g, then sum g relu(x)^i (i = 1..r)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
@@ -188,7 +185,7 @@ def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, part_ptr, N, r, UNROLL: tl.conste
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
     rr = tl.where(x <= 0, 0.0, x).to(x.dtype)
     row = part_ptr + pid * (r + 1)
-    tl.store(row, tl.sum(g, axis=0).to(tl.float64))
+    tl.store(row, tl.sum(g, axis=0))
     pw = tl.full(x.shape, 1.0, x.dtype)
     d = tl.zeros(x.shape, x.dtype)
     two = tl.arange(0, 2)
@@ -198,7 +195,7 @@ def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, part_ptr, N, r, UNROLL: tl.conste
         p2 = p1 * rr
         d += (tl.load(w_ptr + i - 1) * i) * pw
         d += tl.where(i + 1 <= r, (tl.load(w_ptr + i, mask=i + 1 <= r, other=0.0) * (i + 1)) * p1, 0.0)
-        tl.store(row + i + two, tl.sum(tl.join(g * p1, g * p2), axis=0).to(tl.float64), mask=i + two <= r)
+        tl.store(row + i + two, tl.sum(tl.join(g * p1, g * p2), axis=0), mask=i + two <= r)
         pw = p2
     gx = tl.where(x > 0, g * d, tl.where(x <= 0, 0.0, x).to(x.dtype))
     tl.store(gx_ptr + offs, gx, mask=mask)
@@ -207,9 +204,8 @@ def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, part_ptr, N, r, UNROLL: tl.conste
 def polyrelu_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """``b + sum_i w_i relu(x)^i``."""
     _check(x, w, b)
-    out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _polyrelu_fwd[_grid(x.numel())](x, w, b, out, x.numel(), w.numel(), UNROLL=UNROLL["polyrelu"], BLOCK=BLOCK,
-                                    num_warps=WARPS)
+    out = _new(x)
+    _fwd("polyrelu", _polyrelu_fwd, x, (x, w, b, out, x.numel(), w.numel()), UNROLL=UNROLL["polyrelu"])
     return out
 
 
@@ -218,22 +214,20 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
     """``(g F'(x), dL/dw, dL/db)``."""
     _check(x, w, b, g)
     r = w.numel()
-    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _empty_part(x, r + 1)
-    _polyrelu_bwd[_bwd_grid(x.numel())](x, w, g, gx, part, x.numel(), r,
-                                        UNROLL=UNROLL["polyrelu"], BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
-    return (gx, *_outputs(part.sum(0), (slice(1, None), w.dtype), (slice(0, 1), b.dtype)))
+    gx = _new(x)
+    part = _bwd("polyrelu", _polyrelu_bwd, x, (x, w, g, gx, x.numel(), r), r + 1, UNROLL=UNROLL["polyrelu"])
+    return (gx, *param_sums(part, [(w, 1, r, 1.0), (b, 0, 1, 1.0)]))
 
 
 # ---- Fourier (sine-cosine) ------------------------------------------------------------------------------
 
 
 @triton.jit
-def _fourier_fwd(x_ptr, a_ptr, b_ptr, om_ptr, out_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+def _fourier_fwd(x_ptr, a_ptr, b_ptr, omega: tl.float64, out_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    theta = x * tl.load(om_ptr)
+    theta = x * tl.full((1,), omega, x.dtype)
     c1 = tl.cos(theta)
     s1 = tl.sin(theta)
     c = c1
@@ -248,14 +242,15 @@ def _fourier_fwd(x_ptr, a_ptr, b_ptr, om_ptr, out_ptr, N, n, UNROLL: tl.constexp
 
 
 @triton.jit
-def _fourier_bwd(x_ptr, a_ptr, b_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+def _fourier_bwd(x_ptr, a_ptr, b_ptr, omega: tl.float64, g_ptr, gx_ptr, N, n, part_ptr,
+                 UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g, sum g cos(k w x), sum g sin(k w x) (k = 1..n)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
-    om = tl.load(om_ptr)
+    om = tl.full((1,), omega, x.dtype)
     theta = x * om
     c1 = tl.cos(theta)
     s1 = tl.sin(theta)
@@ -263,12 +258,11 @@ def _fourier_bwd(x_ptr, a_ptr, b_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, UNR
     s = s1
     d = tl.zeros(x.shape, x.dtype)
     row = part_ptr + pid * (2 * n + 1)
-    tl.store(row, tl.sum(g, axis=0).to(tl.float64))
+    tl.store(row, tl.sum(g, axis=0))
     for k in tl.range(1, n + 1, loop_unroll_factor=UNROLL):
         d += (tl.load(b_ptr + k - 1) * k) * c - (tl.load(a_ptr + k) * k) * s
         # both sums in one reduction (one exchange between warps instead of two): columns k, n + k
-        sums = tl.sum(tl.join(g * c, g * s), axis=0)
-        tl.store(row + k + n * tl.arange(0, 2), sums.to(tl.float64))
+        tl.store(row + k + n * tl.arange(0, 2), tl.sum(tl.join(g * c, g * s), axis=0))
         cn = c * c1 - s * s1
         s = s * c1 + c * s1
         c = cn
@@ -278,9 +272,8 @@ def _fourier_bwd(x_ptr, a_ptr, b_ptr, om_ptr, g_ptr, gx_ptr, part_ptr, N, n, UNR
 def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
     """``a_0 + sum_k a_k cos(k omega x) + b_k sin(k omega x)``."""
     _check(x, a, b)
-    out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _fourier_fwd[_grid(x.numel())](x, a, b, _scalar(omega, x), out, x.numel(), b.numel(),
-                                   UNROLL=UNROLL["fourier"], BLOCK=BLOCK, num_warps=WARPS)
+    out = _new(x)
+    _fwd("fourier", _fourier_fwd, x, (x, a, b, float(omega), out, x.numel(), b.numel()), UNROLL=UNROLL["fourier"])
     return out
 
 
@@ -289,11 +282,10 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     """``(g F'(x), dL/da, dL/db)``."""
     _check(x, a, b, g)
     n = b.numel()
-    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _empty_part(x, 2 * n + 1)
-    _fourier_bwd[_bwd_grid(x.numel())](x, a, b, _scalar(omega, x), g, gx, part, x.numel(), n,
-                                       UNROLL=UNROLL["fourier"], BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
-    return (gx, *_outputs(part.sum(0), (slice(0, n + 1), a.dtype), (slice(n + 1, None), b.dtype)))
+    gx = _new(x)
+    part = _bwd("fourier", _fourier_bwd, x, (x, a, b, float(omega), g, gx, x.numel(), n), 2 * n + 1,
+                UNROLL=UNROLL["fourier"])
+    return (gx, *param_sums(part, [(a, 0, n + 1, 1.0), (b, n + 1, n, 1.0)]))
 
 
 # ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------
@@ -317,16 +309,17 @@ def _lines_best(x, c_ptr, p_ptr, h, UNROLL: tl.constexpr):
 
 
 @triton.jit
-def _lines_fwd(x_ptr, c_ptr, p_ptr, sc_ptr, out_ptr, N, h, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+def _lines_fwd(x_ptr, c_ptr, p_ptr, scale: tl.float64, out_ptr, N, h, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     best, slope, arg = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
-    tl.store(out_ptr + offs, tl.load(sc_ptr) * best, mask=mask)
+    tl.store(out_ptr + offs, tl.full((1,), scale, x.dtype) * best, mask=mask)
 
 
 @triton.jit
-def _lines_bwd(x_ptr, c_ptr, p_ptr, sc_ptr, g_ptr, gx_ptr, part_ptr, N, h, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+def _lines_bwd(x_ptr, c_ptr, p_ptr, scale: tl.float64, g_ptr, gx_ptr, N, h, part_ptr,
+               UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum of g scale where line k is active (k < h), of g scale x (h + k)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
@@ -334,7 +327,7 @@ def _lines_bwd(x_ptr, c_ptr, p_ptr, sc_ptr, g_ptr, gx_ptr, part_ptr, N, h, UNROL
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
     best, slope, arg = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
-    gsc = _line_sums(part_ptr + pid * (2 * h), x, g * tl.load(sc_ptr), best, arg, mask, h, UNROLL)
+    gsc = _line_sums(part_ptr + pid * (2 * h), x, g * tl.full((1,), scale, x.dtype), best, arg, mask, h, UNROLL)
     tl.store(gx_ptr + offs, gsc * slope, mask=mask)
 
 
@@ -347,16 +340,15 @@ def _line_sums(row, x, gs, best, arg, mask, h, UNROLL: tl.constexpr):
     gs = tl.where(nan, float("nan"), gs)
     for k in tl.range(0, h, loop_unroll_factor=UNROLL):
         w = tl.where((arg == k) | nan, gs, 0.0).to(x.dtype)
-        tl.store(row + k + h * tl.arange(0, 2), tl.sum(tl.join(w, w * x), axis=0).to(tl.float64))
+        tl.store(row + k + h * tl.arange(0, 2), tl.sum(tl.join(w, w * x), axis=0))
     return gs
 
 
 def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
     """``scale * max_k (c_k + p_k x)``."""
     _check(x, c, p)
-    out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _lines_fwd[_grid(x.numel())](x, c, p, _scalar(scale, x), out, x.numel(), c.numel(),
-                                 UNROLL=UNROLL["max_lines"], BLOCK=BLOCK, num_warps=WARPS)
+    out = _new(x)
+    _fwd("max_lines", _lines_fwd, x, (x, c, p, float(scale), out, x.numel(), c.numel()), UNROLL=UNROLL["max_lines"])
     return out
 
 
@@ -365,11 +357,10 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     """``(g F'(x), dL/dc, dL/dp)`` (the gradient goes to the active line)."""
     _check(x, c, p, g)
     h = c.numel()
-    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _empty_part(x, 2 * h)
-    _lines_bwd[_bwd_grid(x.numel())](x, c, p, _scalar(scale, x), g, gx, part, x.numel(), h,
-                                     UNROLL=UNROLL["max_lines"], BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
-    return (gx, *_outputs(part.sum(0), (slice(0, h), c.dtype), (slice(h, None), p.dtype)))
+    gx = _new(x)
+    part = _bwd("max_lines", _lines_bwd, x, (x, c, p, float(scale), g, gx, x.numel(), h), 2 * h,
+                UNROLL=UNROLL["max_lines"])
+    return (gx, *param_sums(part, [(c, 0, h, 1.0), (p, h, h, 1.0)]))
 
 
 @triton.jit
@@ -383,10 +374,10 @@ def _lines_diff_fwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, out_ptr, N, h1, h2, UNROL
 
 
 @triton.jit
-def _lines_diff_bwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, g_ptr, gx_ptr, part_ptr, N, h1, h2,
+def _lines_diff_bwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, g_ptr, gx_ptr, N, h1, h2, part_ptr,
                     UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: for the c, p lines the sums of g and g x over each line's elements (columns k, h1 + k),
-    then the same for the d, q lines (2 h1 + k, 2 h1 + h2 + k), of g, not -g (the host negates them)."""
+    then the same for the d, q lines (2 h1 + k, 2 h1 + h2 + k), of g, not -g (negated in the sums)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
@@ -403,9 +394,9 @@ def _lines_diff_bwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, g_ptr, gx_ptr, part_ptr, 
 def lines_diff_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
     """``max_k (c_k + p_k x) - max_j (d_j + q_j x)`` (tropical rational), one kernel."""
     _check(x, c, p, d, q)
-    out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _lines_diff_fwd[_grid(x.numel())](x, c, p, d, q, out, x.numel(), c.numel(), d.numel(),
-                                      UNROLL=UNROLL["max_lines"], BLOCK=BLOCK, num_warps=WARPS)
+    out = _new(x)
+    _fwd("max_lines", _lines_diff_fwd, x, (x, c, p, d, q, out, x.numel(), c.numel(), d.numel()),
+         UNROLL=UNROLL["max_lines"])
     return out
 
 
@@ -414,14 +405,12 @@ def lines_diff_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.T
     """``(g F'(x), dL/dc, dL/dp, dL/dd, dL/dq)`` of :func:`lines_diff_fwd`."""
     _check(x, c, p, d, q, g)
     h1, h2 = c.numel(), d.numel()
-    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _empty_part(x, 2 * (h1 + h2))
-    _lines_diff_bwd[_bwd_grid(x.numel())](x, c, p, d, q, g, gx, part, x.numel(), h1, h2,
-                                          UNROLL=UNROLL["max_lines"], BLOCK=BWD_BLOCK, num_warps=BWD_WARPS)
-    sums = part.sum(0)
-    neg = -sums[2 * h1:]  # the second maximum enters with a minus sign
-    return (gx, *_outputs(sums, (slice(0, h1), c.dtype), (slice(h1, 2 * h1), p.dtype)),
-            *_outputs(neg, (slice(0, h2), d.dtype), (slice(h2, None), q.dtype)))
+    gx = _new(x)
+    part = _bwd("max_lines", _lines_diff_bwd, x, (x, c, p, d, q, g, gx, x.numel(), h1, h2), 2 * (h1 + h2),
+                UNROLL=UNROLL["max_lines"])
+    # the second maximum enters with a minus sign
+    return (gx, *param_sums(part, [(c, 0, h1, 1.0), (p, h1, h1, 1.0), (d, 2 * h1, h2, -1.0),
+                                   (q, 2 * h1 + h2, h2, -1.0)]))
 
 
 # ---- PolyAct: silu(clamp(poly(x))) ------------------------------------------------------------------------
@@ -452,7 +441,7 @@ def _polyact_fwd(x_ptr, c_ptr, out_ptr, N, r, HI: tl.constexpr, UNROLL: tl.const
 
 
 @triton.jit
-def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, part_ptr, N, r,
+def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, N, r, part_ptr,
                  HI: tl.constexpr, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     """part row: sum g silu'(u) x^k, k = 0..r."""
     pid = tl.program_id(0)
@@ -474,7 +463,7 @@ def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, part_ptr, N, r,
     two = tl.arange(0, 2)
     for k in tl.range(0, r + 1, 2, loop_unroll_factor=UNROLL):  # two powers per reduction
         p2 = pw * x
-        tl.store(row + k + two, tl.sum(tl.join(gu * pw, gu * p2), axis=0).to(tl.float64), mask=k + two <= r)
+        tl.store(row + k + two, tl.sum(tl.join(gu * pw, gu * p2), axis=0), mask=k + two <= r)
         pw = p2 * x
 
 
@@ -484,30 +473,29 @@ def _polyact_limit(x: torch.Tensor) -> float:
     return float(torch.finfo(x.dtype).max)
 
 
+def _polyact_degree(c: torch.Tensor) -> int:
+    if c.numel() < 2:
+        raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
+    return c.numel() - 1
+
+
 def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     """``silu(clamp(sum_k c_k x^k))`` (clamped to the dtype's finite range)."""
     _check(x, c)
-    if c.numel() < 2:
-        raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
-    out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _polyact_fwd[_grid(x.numel())](x, c, out, x.numel(), c.numel() - 1, HI=_polyact_limit(x),
-                                   UNROLL=UNROLL["polyact"], BLOCK=BLOCK,
-                                   num_warps=WARPS)
+    r = _polyact_degree(c)
+    out = _new(x)
+    _fwd("polyact", _polyact_fwd, x, (x, c, out, x.numel(), r), HI=_polyact_limit(x), UNROLL=UNROLL["polyact"])
     return out
 
 
 def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """``(g F'(x), dL/dc)``."""
     _check(x, c, g)
-    if c.numel() < 2:
-        raise ValueError(f"the PolyAct kernel needs degree >= 1, got {c.numel()} coefficients")
-    r = c.numel() - 1
-    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _empty_part(x, r + 1)
-    _polyact_bwd[_bwd_grid(x.numel())](x, c, g, gx, part, x.numel(), r, HI=_polyact_limit(x),
-                                       UNROLL=UNROLL["polyact"], BLOCK=BWD_BLOCK,
-                                       num_warps=BWD_WARPS)
-    return gx, part.sum(0).to(c.dtype)
+    r = _polyact_degree(c)
+    gx = _new(x)
+    part = _bwd("polyact", _polyact_bwd, x, (x, c, g, gx, x.numel(), r), r + 1, HI=_polyact_limit(x),
+                UNROLL=UNROLL["polyact"])
+    return (gx, *param_sums(part, [(c, 0, r + 1, 1.0)]))
 
 
 #: The families implemented here: name -> (forward, backward), with the signatures of the ops.
@@ -520,4 +508,4 @@ KERNELS = {
     "polyact": (polyact_fwd, polyact_bwd),
 }
 
-__all__ = ["BLOCK", "BWD_BLOCK", "BWD_WARPS", "KERNELS", "UNROLL", "WARPS"]
+__all__ = ["CONFIG", "KERNELS", "UNROLL"]

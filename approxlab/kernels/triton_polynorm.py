@@ -7,7 +7,8 @@ powers, the second-pass terms ``c2_p y^{2p-1}`` folded in as soon as ``sum_j g_j
 element-wise work and block sums in the compute dtype, the per-row scalars (``rho_p``, ``s^{2p}``,
 the coefficients) in float64;
 ``s`` is detached, as in the eager path (:func:`approxlab.activations.polycom.rms_normalized_powers`).
-The per-row parameter partials are summed on the host with ``torch.sum``.
+The per-row parameter partials (float64) are summed by
+:func:`approxlab.kernels.triton_launch.param_sums`.
 """
 
 from __future__ import annotations
@@ -16,23 +17,25 @@ import torch
 import triton
 import triton.language as tl
 
-from approxlab.kernels.triton_kernels import _check, _outputs, _scalar
+from approxlab.kernels.triton_kernels import _check, _new
+from approxlab.kernels.triton_launch import launch, param_sums
 
 
 # ---- PolyNorm: one program per row ------------------------------------------------------------------------
 
 #: Rows longer than this run the eager reference (one program holds a whole row in registers).
 MAX_ROW = 16384
-#: Warps per program (one program per row).
+#: Warps per program (one program per row) of the forward and of the backward kernel.
 WARPS = 4
+BWD_WARPS = 4
 
 
 @triton.jit
-def _polynorm_row(x_ptr, row, d, eps_ptr, BLOCK_D: tl.constexpr):
+def _polynorm_row(x_ptr, row, d, eps_arg, BLOCK_D: tl.constexpr):
     cols = tl.arange(0, BLOCK_D)
     mask = cols < d
     x = tl.load(x_ptr + row * d + cols, mask=mask, other=0.0)
-    eps = tl.load(eps_ptr)
+    eps = tl.sum(tl.full((1,), eps_arg, tl.float64), axis=0)  # the float64 scalar (exact under the interpreter too)
     ax = tl.abs(x)
     mx = tl.max(ax, axis=0)
     nan_or_zero = tl.sum(tl.where(x != x, x, 0.0), axis=0)  # NaN if the row holds a NaN
@@ -42,10 +45,10 @@ def _polynorm_row(x_ptr, row, d, eps_ptr, BLOCK_D: tl.constexpr):
 
 
 @triton.jit
-def _polynorm_fwd(x_ptr, w_ptr, b_ptr, eps_ptr, out_ptr, d, r, BLOCK_D: tl.constexpr):
+def _polynorm_fwd(x_ptr, w_ptr, b_ptr, eps_arg: tl.float64, out_ptr, d, r, BLOCK_D: tl.constexpr):
     """F_j = b + sum_p w_p y_j^p rho_p, y = x / s, rho_p = (mean_j y_j^{2p} + eps / s^{2p})^{-1/2}."""
     row = tl.program_id(0)
-    x, mask, cols, eps, s = _polynorm_row(x_ptr, row, d, eps_ptr, BLOCK_D)
+    x, mask, cols, eps, s = _polynorm_row(x_ptr, row, d, eps_arg, BLOCK_D)
     y = x / s
     yp = tl.full(y.shape, 1.0, y.dtype)
     acc = tl.zeros(y.shape, y.dtype) + tl.load(b_ptr)
@@ -61,10 +64,10 @@ def _polynorm_fwd(x_ptr, w_ptr, b_ptr, eps_ptr, out_ptr, d, r, BLOCK_D: tl.const
 
 
 @triton.jit
-def _polynorm_bwd(x_ptr, w_ptr, eps_ptr, g_ptr, gx_ptr, part_ptr, d, r, BLOCK_D: tl.constexpr):
+def _polynorm_bwd(x_ptr, w_ptr, eps_arg: tl.float64, g_ptr, gx_ptr, part_ptr, d, r, BLOCK_D: tl.constexpr):
     """part[row]: sum_j g_j, then sum_j g_j y_j^p rho_p (p = 1..r); s is held constant (detached)."""
     row = tl.program_id(0)
-    x, mask, cols, eps, s = _polynorm_row(x_ptr, row, d, eps_ptr, BLOCK_D)
+    x, mask, cols, eps, s = _polynorm_row(x_ptr, row, d, eps_arg, BLOCK_D)
     g = tl.load(g_ptr + row * d + cols, mask=mask, other=0.0)
     y = x / s
     prow = part_ptr + row * (r + 1)
@@ -101,10 +104,9 @@ def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) 
         from approxlab.kernels.triton_ops import reference_forward
 
         return reference_forward("polynorm", x, w, b, eps)
-    out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    eps_t = _scalar(eps, x, torch.float64)
-    _polynorm_fwd[(rows,)](x, w, b, eps_t, out, d, w.numel(), BLOCK_D=triton.next_power_of_2(d),
-                               num_warps=WARPS)
+    out = _new(x)
+    launch(_polynorm_fwd, (rows,), (x, w, b, float(eps), out, d, w.numel()),
+           {"BLOCK_D": triton.next_power_of_2(d)}, WARPS)
     return out
 
 
@@ -118,13 +120,13 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
 
         return reference_backward("polynorm", x, w, b, eps, g)  # type: ignore[return-value]
     r = w.numel()
-    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    gx = _new(x)
     part = torch.empty((rows, r + 1), dtype=torch.float64, device=x.device)  # every column written
-    eps_t = _scalar(eps, x, torch.float64)
-    _polynorm_bwd[(rows,)](x, w, eps_t, g, gx, part, d, r, BLOCK_D=triton.next_power_of_2(d), num_warps=WARPS)
-    return (gx, *_outputs(part.sum(0), (slice(1, None), w.dtype), (slice(0, 1), b.dtype)))
+    launch(_polynorm_bwd, (rows,), (x, w, float(eps), g, gx, part, d, r), {"BLOCK_D": triton.next_power_of_2(d)},
+           BWD_WARPS)
+    return (gx, *param_sums(part, [(w, 1, r, 1.0), (b, 0, 1, 1.0)]))
 
 
 KERNELS = {"polynorm": (polynorm_fwd, polynorm_bwd)}
 
-__all__ = ["KERNELS", "MAX_ROW", "polynorm_bwd", "polynorm_fwd"]
+__all__ = ["BWD_WARPS", "KERNELS", "MAX_ROW", "WARPS", "polynorm_bwd", "polynorm_fwd"]

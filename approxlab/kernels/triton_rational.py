@@ -8,8 +8,8 @@ import torch
 import triton
 import triton.language as tl
 
-from approxlab.kernels import triton_kernels as _tk
-from approxlab.kernels.triton_kernels import _bwd_grid, _check, _empty_part, _grid, _scalar
+from approxlab.kernels.triton_kernels import _bwd, _check, _fwd, _new
+from approxlab.kernels.triton_launch import param_sums
 
 
 # ---- safe / abs rational P / D on the scaled basis --------------------------------------------------------
@@ -79,11 +79,13 @@ def _rational_sums(x, a_ptr, b_ptr, ope, m1, n, N, SAFE: tl.constexpr, GRAD: tl.
 
 
 @triton.jit
-def _rational_fwd(x_ptr, a_ptr, b_ptr, ope_ptr, out_ptr, N_el, m1, n, N, SAFE: tl.constexpr, BLOCK: tl.constexpr):
+def _rational_fwd(x_ptr, a_ptr, b_ptr, ope: tl.float64, out_ptr, N_el, m1, n, N, SAFE: tl.constexpr,
+                  BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N_el
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.load(ope_ptr), m1, n, N, SAFE, False)
+    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.full((1,), ope, x.dtype), m1, n, N,
+                                                           SAFE, False)
     tl.store(out_ptr + offs, num / (den + tl.abs(q)), mask=mask)
 
 
@@ -97,17 +99,18 @@ def _den_sign(b_ptr, p, n, SAFE: tl.constexpr):
 
 
 @triton.jit
-def _rational_bwd(x_ptr, a_ptr, b_ptr, ope_ptr, g_ptr, gx_ptr, part_ptr, N_el, m1, n, N,
+def _rational_bwd(x_ptr, a_ptr, b_ptr, ope: tl.float64, g_ptr, gx_ptr, N_el, m1, n, N, part_ptr,
                   SAFE: tl.constexpr, BLOCK: tl.constexpr):
     """part row, 4 (N+1) columns laid out as [numerator / denominator][|x| <= 1 / > 1][power p]:
     sum g/d e_p (dL/da_p), then -sign(b_p) sum |e_p| g R / d (safe) or -sum sign(q) e_p g R / d
-    (abs) (dL/db_p), each split by |x| <= 1 and > 1; the host sums rows and the split."""
+    (abs) (dL/db_p), each split by |x| <= 1 and > 1; param_sums adds the rows and the two halves."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N_el
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
     g = tl.load(g_ptr + offs, mask=mask, other=0.0)
-    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.load(ope_ptr), m1, n, N, SAFE, True)
+    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.full((1,), ope, x.dtype), m1, n, N,
+                                                           SAFE, True)
     d = den + tl.abs(q)
     rv = num / d
     if SAFE:
@@ -133,23 +136,22 @@ def _rational_bwd(x_ptr, a_ptr, b_ptr, ope_ptr, g_ptr, gx_ptr, part_ptr, N_el, m
         side = tl.arange(0, 2)[:, None]  # 0: |x| <= 1 (power j), 1: |x| > 1 (power N - j)
         kind = tl.arange(0, 2)[None, :]  # 0: numerator, 1: denominator
         cols = kind * (2 * (N + 1)) + side * (N + 1) + tl.where(side == 0, j, N - j)
-        tl.store(row + cols, sums.to(tl.float64))
+        tl.store(row + cols, sums)
         u = u * z
 
 
-def _launch_args(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float) -> tuple[torch.Tensor, int, int, int]:
-    """(1 + eps in x's dtype, number of a's, of b's, N = max(m, n))."""
+def _sizes(a: torch.Tensor, b: torch.Tensor) -> tuple[int, int, int]:
+    """(number of a's, of b's, N = max(m, n))."""
     m1, n = a.numel(), b.numel()
-    return _scalar(1.0 + eps, x), m1, n, max(m1 - 1, n)
+    return m1, n, max(m1 - 1, n)
 
 
 def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
     """``P(x) / (1 + eps + sum |b_k||x|^k)`` (safe) or ``P(x) / (1 + eps + |Q(x)|)`` (abs)."""
     _check(x, a, b)
-    ope, m1, n, big = _launch_args(x, a, b, eps)
-    out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    _rational_fwd[_grid(x.numel())](x, a, b, ope, out, x.numel(), m1, n, big, SAFE=bool(safe), BLOCK=_tk.BLOCK,
-                                    num_warps=_tk.WARPS)
+    m1, n, big = _sizes(a, b)
+    out = _new(x)
+    _fwd("rational", _rational_fwd, x, (x, a, b, 1.0 + float(eps), out, x.numel(), m1, n, big), SAFE=bool(safe))
     return out
 
 
@@ -157,13 +159,14 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(g R'(x), dL/da, dL/db)``."""
     _check(x, a, b, g)
-    ope, m1, n, big = _launch_args(x, a, b, eps)
-    gx = torch.empty_like(x, memory_format=torch.contiguous_format)
-    part = _empty_part(x, 4 * (big + 1))
-    _rational_bwd[_bwd_grid(x.numel())](x, a, b, ope, g, gx, part, x.numel(), m1, n, big, SAFE=bool(safe),
-                                        BLOCK=_tk.BWD_BLOCK, num_warps=_tk.BWD_WARPS)
-    sums = part.view(-1, 2, 2, big + 1).sum(dim=(0, 2))  # (numerator / denominator, power)
-    return gx, sums[0, :m1].to(a.dtype, copy=True), sums[1, 1: n + 1].to(b.dtype, copy=True)
+    m1, n, big = _sizes(a, b)
+    gx = _new(x)
+    part = _bwd("rational", _rational_bwd, x, (x, a, b, 1.0 + float(eps), g, gx, x.numel(), m1, n, big),
+                4 * (big + 1), SAFE=bool(safe))
+    # columns [numerator / denominator][|x| <= 1 / > 1][power]: each gradient adds the two halves
+    if n == 0:
+        return (gx, *param_sums(part, [(a, 0, m1, 1.0)], pair=big + 1), torch.zeros_like(b))
+    return (gx, *param_sums(part, [(a, 0, m1, 1.0), (b, 2 * (big + 1) + 1, n, 1.0)], pair=big + 1))
 
 
 KERNELS = {"rational": (rational_fwd, rational_bwd)}

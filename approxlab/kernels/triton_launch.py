@@ -1,0 +1,175 @@
+"""Launching the Triton kernels with little host time, and the parameter sums' last step.
+
+Imported with the Triton kernels (it imports Triton), on the first call of a custom op on a CUDA
+tensor. Two things here decide how long a forward + backward of a zoo activation keeps the host busy
+on a GPU at moderate sizes, where the host, not the GPU, is the bottleneck (``(4096, 1024)``: GELU's
+two kernels take 0.03 ms of GPU time):
+
+* :func:`launch`: a Triton kernel call ``kernel[grid](*args, **constexprs)`` goes through
+  ``JITFunction.run``, which binds and specialises every argument, builds a cache key string and
+  reads Triton's settings on every call. :func:`launch` keeps the compiled kernel that the first such
+  call returns under a key of its own (the device, the warps, the constexpr values, each tensor's
+  dtype and address modulo 16, every other argument's value) and afterwards calls the compiled
+  kernel's launcher directly. The key distinguishes at least what Triton's does (a tensor's dtype and
+  16-byte alignment; an integer's being 1, its divisibility by 16 and its width), so the kernel it
+  finds is the one Triton would have launched; a new size or constant goes through Triton once. Under the interpreter (``TRITON_INTERPRET=1``), with launch hooks set
+  (``triton.knobs.runtime.launch_enter_hook``, e.g. by a profiler) or with a Triton whose compiled
+  kernels lack that launcher, every call goes through ``JITFunction.run``.
+* :func:`param_sums`: the backward kernels write one row of block sums per program; one small
+  kernel sums the rows (in float64, in a fixed order: deterministic) and writes each parameter's
+  gradient in its own dtype, instead of a ``torch.sum``, a cast and a copy per parameter (each a
+  separate launch, with its own host work).
+
+Scalar constants (Fourier's ``omega``, the max of lines' ``scale``, the rational's ``1 + eps``,
+PolyNorm's ``eps``) are kernel arguments annotated ``tl.float64``: the launcher passes the Python
+float as a double, and the kernels round it to the compute dtype (as ``torch.full`` would), so no
+device tensor has to be filled for them.
+
+Examples
+--------
+>>> from approxlab.kernels import triton_launch  # doctest: +SKIP
+>>> triton_launch.grid(5000, 1024)  # doctest: +SKIP
+(5,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+import triton
+import triton.language as tl
+
+try:  # Triton >= 3.4
+    from triton import knobs as _knobs
+except ImportError:  # pragma: no cover - older Triton: every launch goes through JITFunction.run
+    _knobs = None
+
+
+def _interpreting() -> bool:
+    import os
+
+    return os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
+
+
+_Tensor = torch.Tensor
+#: Whether :func:`launch` may call compiled kernels' launchers directly (see the module docstring).
+FAST: bool = _knobs is not None and not _interpreting()
+#: The compiled kernels, per JIT function: ``{key: compiled kernel}``.
+_COMPILED: dict[object, dict[tuple[object, ...], object]] = {}
+
+
+def grid(n: int, block: int) -> tuple[int]:
+    """One program per ``block`` elements of ``n`` (at least one)."""
+    return (max(1, -(-n // block)),)
+
+
+def launch(fn: triton.runtime.jit.JITFunction, grid: Sequence[int], args: tuple[object, ...],
+           constexprs: dict[str, object], num_warps: int) -> None:
+    """``fn[grid](*args, **constexprs, num_warps=num_warps)`` with less host work (module docstring).
+
+    ``args`` are the kernel's runtime arguments in order; ``constexprs`` its remaining parameters,
+    the compile-time constants, in the order of the kernel's signature.
+    """
+    if FAST and _knobs.runtime.launch_enter_hook is None and _knobs.runtime.launch_exit_hook is None:  # type: ignore[union-attr]
+        device = torch._C._cuda_getDevice()
+        # a tensor (parameters too) by its dtype and address modulo 16, any other argument by its value: finer than
+        # Triton's own key (dtype and 16-byte alignment; an integer's being 1, divisibility by 16, width)
+        key = (device, num_warps, *constexprs.values(),
+               *[(a.dtype, a.data_ptr() & 15) if isinstance(a, _Tensor) else a for a in args])
+        cache = _COMPILED.get(fn)
+        kernel = cache.get(key) if cache is not None else None
+        if kernel is not None:
+            g1 = grid[1] if len(grid) > 1 else 1
+            g2 = grid[2] if len(grid) > 2 else 1
+            kernel.run(grid[0], g1, g2, torch._C._cuda_getCurrentRawStream(device), kernel.function,
+                       kernel.packed_metadata, None, None, None, *args, *constexprs.values())
+            return
+        kernel = fn[tuple(grid)](*args, **constexprs, num_warps=num_warps)
+        if getattr(kernel, "function", None) is not None and hasattr(kernel, "packed_metadata"):
+            _COMPILED.setdefault(fn, {})[key] = kernel
+        return
+    fn[tuple(grid)](*args, **constexprs, num_warps=num_warps)
+
+
+def clear_cache() -> None:
+    """Forget the compiled kernels kept by :func:`launch` (the next calls go through Triton's JIT)."""
+    _COMPILED.clear()
+
+
+# ---- the parameter sums: rows of block sums -> each parameter's gradient ------------------------------
+
+
+@triton.jit
+def _sum_columns(part_ptr, rows, cols, out_ptr, n, first, second, sign, pid,
+                 PAIR: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    """out[i] = sign (sum over rows of part[:, first + i] (+ part[:, second + i] with PAIR)), i < n."""
+    i = pid * BLOCK_C + tl.arange(0, BLOCK_C)
+    live = i < n
+    acc = tl.zeros((BLOCK_R, BLOCK_C), tl.float64)
+    for r0 in range(0, rows, BLOCK_R):
+        r = r0 + tl.arange(0, BLOCK_R)
+        m = (r < rows)[:, None] & live[None, :]
+        base = part_ptr + r[:, None].to(tl.int64) * cols
+        acc += tl.load(base + (first + i)[None, :], mask=m, other=0.0).to(tl.float64)
+        if PAIR:
+            acc += tl.load(base + (second + i)[None, :], mask=m, other=0.0).to(tl.float64)
+    total = tl.sum(acc, axis=0) * sign
+    tl.store(out_ptr + i, total.to(out_ptr.dtype.element_ty), mask=live)
+
+
+@triton.jit
+def _param_sums(part_ptr, rows, cols,
+                out0, n0, first0, second0, sign0, out1, n1, first1, second1, sign1,
+                out2, n2, first2, second2, sign2, out3, n3, first3, second3, sign3,
+                NOUT: tl.constexpr, PAIR: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    """Program (i, k): columns i BLOCK_C ... of output k (see :func:`param_sums`)."""
+    pid = tl.program_id(0)
+    k = tl.program_id(1)
+    if k == 0:
+        _sum_columns(part_ptr, rows, cols, out0, n0, first0, second0, sign0, pid, PAIR, BLOCK_R, BLOCK_C)
+    if NOUT > 1:
+        if k == 1:
+            _sum_columns(part_ptr, rows, cols, out1, n1, first1, second1, sign1, pid, PAIR, BLOCK_R, BLOCK_C)
+    if NOUT > 2:
+        if k == 2:
+            _sum_columns(part_ptr, rows, cols, out2, n2, first2, second2, sign2, pid, PAIR, BLOCK_R, BLOCK_C)
+    if NOUT > 3:
+        if k == 3:
+            _sum_columns(part_ptr, rows, cols, out3, n3, first3, second3, sign3, pid, PAIR, BLOCK_R, BLOCK_C)
+
+
+#: Rows and columns of the block sums per step of :func:`param_sums`, and its warps.
+SUM_ROWS = 64
+SUM_COLS = 32
+SUM_WARPS = 4
+
+
+def param_sums(part: torch.Tensor, outputs: Sequence[tuple[torch.Tensor, int, int, float]],
+               pair: int | None = None) -> tuple[torch.Tensor, ...]:
+    """Sum the rows of ``part`` (programs x columns, any float dtype) into parameter gradients.
+
+    Each entry ``(like, first, count, sign)`` of ``outputs`` (at most 4) makes a new tensor shaped
+    and typed like ``like`` (``count`` elements) holding ``sign * part[:, first: first + count].sum(0)``;
+    with ``pair``, ``part[:, first + pair: first + pair + count]`` is added too (the rational kernel's
+    two halves of the input range). The sums run in float64 over the rows in a fixed order.
+    """
+    if not 1 <= len(outputs) <= 4:
+        raise ValueError(f"param_sums takes 1 to 4 outputs, got {len(outputs)}")
+    rows, cols = part.shape
+    outs = tuple(torch.empty_like(like, memory_format=torch.contiguous_format) for like, *_ in outputs)
+    flat: list[object] = []
+    for out, (_, first, count, sign) in zip(outs, outputs):
+        if out.numel() != count:
+            raise ValueError(f"an output of {out.numel()} elements for {count} columns")
+        flat += [out, count, first, first + (pair or 0), float(sign)]
+    for _ in range(4 - len(outputs)):
+        flat += [outs[0], 0, 0, 0, 0.0]
+    widest = max(count for _, _, count, _ in outputs)
+    block_c = min(SUM_COLS, triton.next_power_of_2(max(widest, 1)))
+    launch(_param_sums, (grid(widest, block_c)[0], len(outputs)), (part, rows, cols, *flat),
+           {"NOUT": len(outputs), "PAIR": pair is not None, "BLOCK_R": SUM_ROWS, "BLOCK_C": block_c}, SUM_WARPS)
+    return outs
+
+
+__all__ = ["FAST", "SUM_COLS", "SUM_ROWS", "SUM_WARPS", "clear_cache", "grid", "launch", "param_sums"]
