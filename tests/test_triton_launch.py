@@ -5,7 +5,9 @@ of its own and afterwards calls its launcher directly. These tests need CUDA (th
 the other Triton tests use, has no compiled kernels): the kernel found under the key must be the one
 Triton's JIT itself picks for the same arguments (sizes 1, 16 and 17, misaligned views), and the
 second and later calls of every family, which take the direct path, must match the eager reference.
-Without a GPU they are skipped; ``tests/test_triton.py`` checks the same kernels under the interpreter.
+Without a GPU those are skipped (``tests/test_triton.py`` checks the same kernels under the
+interpreter); :func:`approxlab.kernels.triton_launch.param_sums` is also checked here under the
+interpreter, on both of its paths.
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ import importlib.util
 import pytest
 import torch
 
-pytestmark = [
-    pytest.mark.skipif(importlib.util.find_spec("triton") is None, reason="triton is not installed"),
-    pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device: the direct launch path needs one"),
-]
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("triton") is None, reason="triton is not installed")
+needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device: the direct launch path needs one")
 
 
+@needs_cuda
 def test_the_kept_kernel_is_the_one_triton_picks() -> None:
     from approxlab.kernels import triton_kernels as tk
     from approxlab.kernels import triton_launch
@@ -54,6 +55,7 @@ CASES = [
 ]
 
 
+@needs_cuda
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64], ids=["float32", "float64"])
 @pytest.mark.parametrize("name, shapes, consts", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
 def test_direct_calls_match_the_reference(name: str, shapes: tuple, consts: tuple, dtype: torch.dtype) -> None:
@@ -79,3 +81,53 @@ def test_direct_calls_match_the_reference(name: str, shapes: tuple, consts: tupl
         torch.testing.assert_close(y, want_y, rtol=tol["rtol"], atol=tol["atol"] * scale)
         for got, ref in zip(grads, want, strict=True):
             torch.testing.assert_close(got, ref, rtol=tol["rtol"], atol=tol["atol"] * (ref.abs().max().item() + 1))
+
+
+_SUMS_RUNNER = r"""
+import os, sys
+os.environ["TRITON_INTERPRET"] = "1"
+import torch
+from approxlab.kernels import triton_launch as tl_
+tl_.ONE_PASS_ROWS = int(sys.argv[1])
+tl_.CHUNK_ROWS = 16
+cases = torch.load(sys.argv[2])
+out = {}
+for key, (part, specs, pair) in cases.items():
+    outputs = [(torch.empty(n, dtype=dt), first, n, sign) for first, n, sign, dt in specs]
+    out[key] = tl_.param_sums(part, outputs, pair)
+torch.save(out, sys.argv[3])
+"""
+
+
+@pytest.mark.parametrize("one_pass_rows", [1 << 20, 20])
+def test_param_sums_under_the_interpreter(one_pass_rows: int, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """param_sums against torch sums in float64: 1 to 4 outputs, signs, the paired halves, 77 rows
+    (not a multiple of a step), more columns than one program takes, float32 and float64 outputs; with
+    ``one_pass_rows = 20`` the rows are first summed in chunks of 16 (the large-input path)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    gen = torch.Generator().manual_seed(5)
+    cases = {
+        "one": (torch.randn(77, 5, generator=gen), [(0, 5, 1.0, torch.float32)], None),
+        "wide": (torch.randn(77, 70, generator=gen, dtype=torch.float64), [(1, 69, 1.0, torch.float64)], None),
+        "four": (torch.randn(77, 14, generator=gen), [(0, 3, 1.0, torch.float32), (3, 3, 1.0, torch.float64),
+                                                       (6, 4, -1.0, torch.float32), (10, 4, -1.0, torch.float32)], None),
+        "pair": (torch.randn(77, 24, generator=gen), [(0, 5, 1.0, torch.float32), (13, 4, 1.0, torch.float32)], 6),
+    }
+    torch.save(cases, tmp_path / "in.pt")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent), TRITON_CACHE_DIR=str(tmp_path / "c"))
+    env.pop("CUDA_VISIBLE_DEVICES", None)
+    proc = subprocess.run([sys.executable, "-c", _SUMS_RUNNER, str(one_pass_rows), str(tmp_path / "in.pt"),
+                           str(tmp_path / "out.pt")], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = torch.load(tmp_path / "out.pt")
+    for key, (part, specs, pair) in cases.items():
+        total = part.double().sum(0)
+        for res, (first, n, sign, dt) in zip(got[key], specs, strict=True):
+            want = sign * (total[first: first + n] + (total[first + pair: first + pair + n] if pair else 0))
+            assert res.dtype == dt and res.shape == (n,)
+            torch.testing.assert_close(res.double(), want.to(dt).double(), rtol=1e-6 if dt == torch.float32 else 1e-12,
+                                       atol=1e-6 if dt == torch.float32 else 1e-12)

@@ -45,10 +45,13 @@ import triton.language as tl
 from approxlab.kernels.triton_launch import grid, launch, param_sums
 
 #: Launch configuration per family: ``(elements, warps)`` per program of the forward kernel, then
-#: of the backward kernel (which also reduces its block once per parameter), from
-#: ``benchmarks/triton_tune.py`` on an H100 / H200 (forward + backward GPU time at degrees 3 and 32).
+#: of the backward kernel (which also reduces its block once per parameter). From
+#: ``benchmarks/triton_tune.py`` on an H200 (2026-11-27, GPU time at (4096, 1024); 256 and 512 elements
+#: per program were slower everywhere): two warps make Hermite's backward at degree 32 7% faster (85
+#: against 91 us) at the same time at degree 3; for the other families 1024/4 was as fast as any within
+#: the noise, or faster at degree 3 (Fourier's backward with two warps: +9% at degree 3, -11% at 32).
 CONFIG: dict[str, tuple[int, int, int, int]] = {
-    "hermite": (1024, 4, 1024, 4),
+    "hermite": (1024, 4, 1024, 2),
     "polyrelu": (1024, 4, 1024, 4),
     "fourier": (1024, 4, 1024, 4),
     "max_lines": (1024, 4, 1024, 4),

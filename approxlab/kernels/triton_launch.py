@@ -59,6 +59,12 @@ FAST: bool = _knobs is not None and not _interpreting()
 _COMPILED: dict[object, dict[tuple[object, ...], object]] = {}
 
 
+def _no_hooks() -> bool:
+    """No launch hook is set (Triton's hooks are chains of callables, empty unless a tool adds one)."""
+    rt = _knobs.runtime  # type: ignore[union-attr]
+    return all(h is None or not getattr(h, "calls", True) for h in (rt.launch_enter_hook, rt.launch_exit_hook))
+
+
 def grid(n: int, block: int) -> tuple[int]:
     """One program per ``block`` elements of ``n`` (at least one)."""
     return (max(1, -(-n // block)),)
@@ -71,7 +77,7 @@ def launch(fn: triton.runtime.jit.JITFunction, grid: Sequence[int], args: tuple[
     ``args`` are the kernel's runtime arguments in order; ``constexprs`` its remaining parameters,
     the compile-time constants, in the order of the kernel's signature.
     """
-    if FAST and _knobs.runtime.launch_enter_hook is None and _knobs.runtime.launch_exit_hook is None:  # type: ignore[union-attr]
+    if FAST and _no_hooks():
         device = torch._C._cuda_getDevice()
         # a tensor (parameters too) by its dtype and address modulo 16, any other argument by its value: finer than
         # Triton's own key (dtype and 16-byte alignment; an integer's being 1, divisibility by 16, width)
@@ -139,10 +145,34 @@ def _param_sums(part_ptr, rows, cols,
             _sum_columns(part_ptr, rows, cols, out3, n3, first3, second3, sign3, pid, PAIR, BLOCK_R, BLOCK_C)
 
 
-#: Rows and columns of the block sums per step of :func:`param_sums`, and its warps.
-SUM_ROWS = 64
+@triton.jit
+def _row_chunks(part_ptr, rows, cols, out_ptr, CHUNK: tl.constexpr, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    """out[j, c] = sum of part[r, c] over the rows r of chunk j (CHUNK rows), in float64."""
+    c = tl.program_id(0) * BLOCK_C + tl.arange(0, BLOCK_C)
+    j = tl.program_id(1)
+    live = c < cols
+    acc = tl.zeros((BLOCK_R, BLOCK_C), tl.float64)
+    for r0 in range(0, CHUNK, BLOCK_R):
+        r = j * CHUNK + r0 + tl.arange(0, BLOCK_R)
+        m = (r < rows)[:, None] & live[None, :]
+        acc += tl.load(part_ptr + r[:, None].to(tl.int64) * cols + c[None, :], mask=m, other=0.0).to(tl.float64)
+    tl.store(out_ptr + j * cols + c, tl.sum(acc, axis=0), mask=live)
+
+
+#: Elements of the block sums per step of a summing program, the columns it takes at most, its warps.
+SUM_TILE = 4096
 SUM_COLS = 32
 SUM_WARPS = 4
+#: Above this many rows the rows are first summed in chunks of :data:`CHUNK_ROWS`, in parallel (a
+#: second launch): one program per column block would read them all one after the other.
+ONE_PASS_ROWS = 8192
+CHUNK_ROWS = 1024
+
+
+def _tile(cols: int) -> tuple[int, int]:
+    """(rows, columns) of a summing step for ``cols`` columns."""
+    block_c = min(SUM_COLS, triton.next_power_of_2(max(cols, 1)))
+    return SUM_TILE // block_c, block_c
 
 
 def param_sums(part: torch.Tensor, outputs: Sequence[tuple[torch.Tensor, int, int, float]],
@@ -152,11 +182,19 @@ def param_sums(part: torch.Tensor, outputs: Sequence[tuple[torch.Tensor, int, in
     Each entry ``(like, first, count, sign)`` of ``outputs`` (at most 4) makes a new tensor shaped
     and typed like ``like`` (``count`` elements) holding ``sign * part[:, first: first + count].sum(0)``;
     with ``pair``, ``part[:, first + pair: first + pair + count]`` is added too (the rational kernel's
-    two halves of the input range). The sums run in float64 over the rows in a fixed order.
+    two halves of the input range). The sums run in float64 over the rows in a fixed order; more than
+    :data:`ONE_PASS_ROWS` rows are first summed in chunks by one program each.
     """
     if not 1 <= len(outputs) <= 4:
         raise ValueError(f"param_sums takes 1 to 4 outputs, got {len(outputs)}")
     rows, cols = part.shape
+    if rows > ONE_PASS_ROWS:
+        block_r, block_c = _tile(cols)
+        n_chunks = -(-rows // CHUNK_ROWS)
+        sums = torch.empty((n_chunks, cols), dtype=torch.float64, device=part.device)
+        launch(_row_chunks, (-(-cols // block_c), n_chunks), (part, rows, cols, sums),
+               {"CHUNK": CHUNK_ROWS, "BLOCK_R": min(block_r, CHUNK_ROWS), "BLOCK_C": block_c}, SUM_WARPS)
+        part, rows = sums, n_chunks
     outs = tuple(torch.empty_like(like, memory_format=torch.contiguous_format) for like, *_ in outputs)
     flat: list[object] = []
     for out, (_, first, count, sign) in zip(outs, outputs):
@@ -166,10 +204,11 @@ def param_sums(part: torch.Tensor, outputs: Sequence[tuple[torch.Tensor, int, in
     for _ in range(4 - len(outputs)):
         flat += [outs[0], 0, 0, 0, 0.0]
     widest = max(count for _, _, count, _ in outputs)
-    block_c = min(SUM_COLS, triton.next_power_of_2(max(widest, 1)))
+    block_r, block_c = _tile(widest)
     launch(_param_sums, (grid(widest, block_c)[0], len(outputs)), (part, rows, cols, *flat),
-           {"NOUT": len(outputs), "PAIR": pair is not None, "BLOCK_R": SUM_ROWS, "BLOCK_C": block_c}, SUM_WARPS)
+           {"NOUT": len(outputs), "PAIR": pair is not None, "BLOCK_R": block_r, "BLOCK_C": block_c}, SUM_WARPS)
     return outs
 
 
-__all__ = ["FAST", "SUM_COLS", "SUM_ROWS", "SUM_WARPS", "clear_cache", "grid", "launch", "param_sums"]
+__all__ = ["CHUNK_ROWS", "FAST", "ONE_PASS_ROWS", "SUM_COLS", "SUM_TILE", "SUM_WARPS", "clear_cache", "grid", "launch",
+           "param_sums"]
