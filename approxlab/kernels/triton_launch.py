@@ -27,9 +27,11 @@ device tensor has to be filled for them.
 
 Examples
 --------
->>> from approxlab.kernels import triton_launch  # doctest: +SKIP
->>> triton_launch.grid(5000, 1024)  # doctest: +SKIP
+>>> from approxlab.kernels import triton_launch
+>>> triton_launch.grid(5000, 1024)
 (5,)
+>>> triton_launch._tile(70)  # (rows, columns) of one summing step over 70 columns
+(128, 32)
 """
 
 from __future__ import annotations
@@ -81,15 +83,15 @@ def launch(fn: triton.runtime.jit.JITFunction, grid: Sequence[int], args: tuple[
         device = torch._C._cuda_getDevice()
         # a tensor (parameters too) by its dtype and address modulo 16, any other argument by its value: finer than
         # Triton's own key (dtype and 16-byte alignment; an integer's being 1, divisibility by 16, width)
-        key = (device, num_warps, *constexprs.values(),
-               *[(a.dtype, a.data_ptr() & 15) if isinstance(a, _Tensor) else a for a in args])
+        consts = tuple(constexprs.values())
+        key = (device, num_warps, *consts, *[(a.dtype, a.data_ptr() & 15) if isinstance(a, _Tensor) else a for a in args])
         cache = _COMPILED.get(fn)
         kernel = cache.get(key) if cache is not None else None
         if kernel is not None:
             g1 = grid[1] if len(grid) > 1 else 1
             g2 = grid[2] if len(grid) > 2 else 1
             kernel.run(grid[0], g1, g2, torch._C._cuda_getCurrentRawStream(device), kernel.function,
-                       kernel.packed_metadata, None, None, None, *args, *constexprs.values())
+                       kernel.packed_metadata, None, None, None, *args, *consts)
             return
         kernel = fn[tuple(grid)](*args, **constexprs, num_warps=num_warps)
         if getattr(kernel, "function", None) is not None and hasattr(kernel, "packed_metadata"):
@@ -169,9 +171,14 @@ ONE_PASS_ROWS = 8192
 CHUNK_ROWS = 1024
 
 
+def pow2(n: int) -> int:
+    """The least power of 2 >= n (at least 1); ``triton.next_power_of_2`` costs a microsecond a call."""
+    return 1 << (max(n, 1) - 1).bit_length()
+
+
 def _tile(cols: int) -> tuple[int, int]:
     """(rows, columns) of a summing step for ``cols`` columns."""
-    block_c = min(SUM_COLS, triton.next_power_of_2(max(cols, 1)))
+    block_c = min(SUM_COLS, pow2(cols))
     return SUM_TILE // block_c, block_c
 
 
@@ -195,20 +202,22 @@ def param_sums(part: torch.Tensor, outputs: Sequence[tuple[torch.Tensor, int, in
         launch(_row_chunks, (-(-cols // block_c), n_chunks), (part, rows, cols, sums),
                {"CHUNK": CHUNK_ROWS, "BLOCK_R": min(block_r, CHUNK_ROWS), "BLOCK_C": block_c}, SUM_WARPS)
         part, rows = sums, n_chunks
-    outs = tuple(torch.empty_like(like, memory_format=torch.contiguous_format) for like, *_ in outputs)
-    flat: list[object] = []
-    for out, (_, first, count, sign) in zip(outs, outputs):
+    flat: list[object] = [part, rows, cols]
+    outs = []
+    widest = 0
+    for like, first, count, sign in outputs:
+        out = torch.empty_like(like, memory_format=torch.contiguous_format)
         if out.numel() != count:
             raise ValueError(f"an output of {out.numel()} elements for {count} columns")
-        flat += [out, count, first, first + (pair or 0), float(sign)]
-    for _ in range(4 - len(outputs)):
-        flat += [outs[0], 0, 0, 0, 0.0]
-    widest = max(count for _, _, count, _ in outputs)
+        outs.append(out)
+        flat += (out, count, first, first + (pair or 0), float(sign))
+        widest = max(widest, count)
+    flat += (part, 0, 0, 0, 0.0) * (4 - len(outputs))  # unused slots (never read)
     block_r, block_c = _tile(widest)
-    launch(_param_sums, (grid(widest, block_c)[0], len(outputs)), (part, rows, cols, *flat),
+    launch(_param_sums, (max(1, -(-widest // block_c)), len(outputs)), tuple(flat),
            {"NOUT": len(outputs), "PAIR": pair is not None, "BLOCK_R": block_r, "BLOCK_C": block_c}, SUM_WARPS)
-    return outs
+    return tuple(outs)
 
 
 __all__ = ["CHUNK_ROWS", "FAST", "ONE_PASS_ROWS", "SUM_COLS", "SUM_TILE", "SUM_WARPS", "clear_cache", "grid", "launch",
-           "param_sums"]
+           "param_sums", "pow2"]

@@ -18,7 +18,7 @@ import triton
 import triton.language as tl
 
 from approxlab.kernels.triton_kernels import _check, _new
-from approxlab.kernels.triton_launch import launch, param_sums
+from approxlab.kernels.triton_launch import launch, param_sums, pow2
 
 
 # ---- PolyNorm: one program per row ------------------------------------------------------------------------
@@ -115,7 +115,7 @@ def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) 
 
         return reference_forward("polynorm", x, w, b, eps)
     out = _new(x)
-    block_d = triton.next_power_of_2(d)
+    block_d = pow2(d)
     launch(_polynorm_fwd, (rows,), (x, w, b, float(eps), out, d, w.numel()), {"BLOCK_D": block_d},
            _warps(WARPS, block_d))
     return out
@@ -133,7 +133,7 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
     r = w.numel()
     gx = _new(x)
     part = torch.empty((rows, r + 1), dtype=torch.float64, device=x.device)  # every column written
-    block_d = triton.next_power_of_2(d)
+    block_d = pow2(d)
     launch(_polynorm_bwd, (rows,), (x, w, float(eps), g, gx, part, d, r), {"BLOCK_D": block_d},
            _warps(BWD_WARPS, block_d))
     return (gx, *param_sums(part, [(w, 1, r, 1.0), (b, 0, 1, 1.0)]))
