@@ -18,7 +18,8 @@ import pytest
 import torch
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("triton") is None, reason="triton is not installed")
-needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device: the direct launch path needs one")
+needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(),
+                                reason="no CUDA device: the direct launch path needs one")
 
 
 @needs_cuda
@@ -46,6 +47,25 @@ def test_the_kept_kernel_is_the_one_triton_picks() -> None:
         key = next(k for k, v in triton_launch._COMPILED[tk._hermite_fwd].items() if k[-5][1] == x.data_ptr() & 15
                    and k[-2] == n)
         assert triton_launch._COMPILED[tk._hermite_fwd][key] is jit, (n, x.data_ptr() % 16)
+
+
+@needs_cuda
+def test_the_table_of_kept_kernels_stays_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every new size is a new key; past MAX_KEPT keys the table starts again, and launches stay right."""
+    from approxlab.kernels import triton_kernels as tk
+    from approxlab.kernels import triton_launch
+
+    monkeypatch.setattr(triton_launch, "MAX_KEPT", 3)
+    dev = torch.device("cuda")
+    coef = torch.tensor([0.5, -1.0, 2.0, 0.25], device=dev)
+    for n in range(1000, 1010):
+        x = torch.randn(n, device=dev)
+        out = torch.full_like(x, float("nan"))
+        triton_launch.launch(tk._hermite_fwd, triton_launch.grid(n, 1024), (x, coef, out, n, 3),
+                             {"UNROLL": 1, "BLOCK": 1024}, 4)
+        want = 0.5 - x + 2.0 * (x * x - 1) / 2 + 0.25 * (x**3 - 3 * x) / 6  # q_2 = (x^2 - 1)/2, q_3 = (x^3 - 3x)/6
+        torch.testing.assert_close(out, want, rtol=1e-5, atol=1e-5)
+        assert len(triton_launch._COMPILED[tk._hermite_fwd]) <= 3
 
 
 CASES = [
@@ -114,7 +134,8 @@ def test_param_sums_under_the_interpreter(one_pass_rows: int, tmp_path) -> None:
         "one": (torch.randn(77, 5, generator=gen), [(0, 5, 1.0, torch.float32)], None),
         "wide": (torch.randn(77, 70, generator=gen, dtype=torch.float64), [(1, 69, 1.0, torch.float64)], None),
         "four": (torch.randn(77, 14, generator=gen), [(0, 3, 1.0, torch.float32), (3, 3, 1.0, torch.float64),
-                                                       (6, 4, -1.0, torch.float32), (10, 4, -1.0, torch.float32)], None),
+                                                       (6, 4, -1.0, torch.float32), (10, 4, -1.0, torch.float32)],
+                 None),
         "pair": (torch.randn(77, 24, generator=gen), [(0, 5, 1.0, torch.float32), (13, 4, 1.0, torch.float32)], 6),
     }
     torch.save(cases, tmp_path / "in.pt")

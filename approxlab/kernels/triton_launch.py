@@ -12,9 +12,11 @@ two kernels take 0.03 ms of GPU time):
   dtype and address modulo 16, every other argument's value) and afterwards calls the compiled
   kernel's launcher directly. The key distinguishes at least what Triton's does (a tensor's dtype and
   16-byte alignment; an integer's being 1, its divisibility by 16 and its width), so the kernel it
-  finds is the one Triton would have launched; a new size or constant goes through Triton once. Under the interpreter (``TRITON_INTERPRET=1``), with launch hooks set
-  (``triton.knobs.runtime.launch_enter_hook``, e.g. by a profiler) or with a Triton whose compiled
-  kernels lack that launcher, every call goes through ``JITFunction.run``.
+  finds is the one Triton would have launched; a new size or constant goes through Triton once. A
+  launch for tensors on another GPU than the current one runs under that GPU's device guard. Under
+  the interpreter (``TRITON_INTERPRET=1``), with a launch hook added
+  (``triton.knobs.runtime.launch_enter_hook.add(...)``, e.g. by a profiler) or with a Triton without
+  ``triton.knobs`` (before 3.4), every call goes through ``JITFunction.run``.
 * :func:`param_sums`: the backward kernels write one row of block sums per program; one small
   kernel sums the rows (in float64, in a fixed order: deterministic) and writes each parameter's
   gradient in its own dtype, instead of a ``torch.sum``, a cast and a copy per parameter (each a
@@ -57,6 +59,8 @@ def _interpreting() -> bool:
 _Tensor = torch.Tensor
 #: Whether :func:`launch` may call compiled kernels' launchers directly (see the module docstring).
 FAST: bool = _knobs is not None and not _interpreting()
+#: Keys kept per kernel before the table starts again (each new input size makes a new key).
+MAX_KEPT = 1024
 #: The compiled kernels, per JIT function: ``{key: compiled kernel}``.
 _COMPILED: dict[object, dict[tuple[object, ...], object]] = {}
 
@@ -81,10 +85,16 @@ def launch(fn: triton.runtime.jit.JITFunction, grid: Sequence[int], args: tuple[
     """
     if FAST and _no_hooks():
         device = torch._C._cuda_getDevice()
+        first = args[0]
+        if isinstance(first, _Tensor) and first.device.index != device:
+            # Triton launches on the current device; torch's own ops switch to their tensors' device
+            with torch.cuda.device(first.device):
+                return launch(fn, grid, args, constexprs, num_warps)
+        consts = tuple(constexprs.values())
         # a tensor (parameters too) by its dtype and address modulo 16, any other argument by its value: finer than
         # Triton's own key (dtype and 16-byte alignment; an integer's being 1, divisibility by 16, width)
-        consts = tuple(constexprs.values())
-        key = (device, num_warps, *consts, *[(a.dtype, a.data_ptr() & 15) if isinstance(a, _Tensor) else a for a in args])
+        key = (device, num_warps, *consts,
+               *[(a.dtype, a.data_ptr() & 15) if isinstance(a, _Tensor) else a for a in args])
         cache = _COMPILED.get(fn)
         kernel = cache.get(key) if cache is not None else None
         if kernel is not None:
@@ -95,7 +105,11 @@ def launch(fn: triton.runtime.jit.JITFunction, grid: Sequence[int], args: tuple[
             return
         kernel = fn[tuple(grid)](*args, **constexprs, num_warps=num_warps)
         if getattr(kernel, "function", None) is not None and hasattr(kernel, "packed_metadata"):
-            _COMPILED.setdefault(fn, {})[key] = kernel
+            if cache is None:
+                cache = _COMPILED[fn] = {}
+            elif len(cache) >= MAX_KEPT:  # every new size is a new key: keep the table small
+                cache.clear()
+            cache[key] = kernel
         return
     fn[tuple(grid)](*args, **constexprs, num_warps=num_warps)
 
@@ -219,5 +233,5 @@ def param_sums(part: torch.Tensor, outputs: Sequence[tuple[torch.Tensor, int, in
     return tuple(outs)
 
 
-__all__ = ["CHUNK_ROWS", "FAST", "ONE_PASS_ROWS", "SUM_COLS", "SUM_TILE", "SUM_WARPS", "clear_cache", "grid", "launch",
-           "param_sums", "pow2"]
+__all__ = ["CHUNK_ROWS", "FAST", "MAX_KEPT", "ONE_PASS_ROWS", "SUM_COLS", "SUM_TILE", "SUM_WARPS", "clear_cache",
+           "grid", "launch", "param_sums", "pow2"]

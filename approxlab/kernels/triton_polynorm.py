@@ -2,13 +2,12 @@
 
 One program per row of the last dimension, the row held in registers (rows longer than
 :data:`MAX_ROW` run the eager reference). Forward: the row scale ``s`` (max |x|, at least 1 when
-eps > 0), then ``r`` powers with their row sums of squares (summed in the compute dtype, used in float64). Backward: one pass over the
-powers, the second-pass terms ``c2_p y^{2p-1}`` folded in as soon as ``sum_j g_j y_j^p`` is known;
-element-wise work and block sums in the compute dtype, the per-row scalars (``rho_p``, ``s^{2p}``,
-the coefficients) in float64;
-``s`` is detached, as in the eager path (:func:`approxlab.activations.polycom.rms_normalized_powers`).
-The per-row parameter partials (float64) are summed by
-:func:`approxlab.kernels.triton_launch.param_sums`.
+eps > 0), then ``r`` powers with their row sums of squares (summed in the compute dtype, used in
+float64). Backward: one pass over the powers, the second-pass terms ``c2_p y^{2p-1}`` folded in as
+soon as ``sum_j g_j y_j^p`` is known; element-wise work and block sums in the compute dtype, the
+per-row scalars (``rho_p``, ``s^{2p}``, the coefficients) in float64; ``s`` is detached, as in the
+eager path (:func:`approxlab.activations.polycom.rms_normalized_powers`). The per-row parameter
+partials (float64) are summed by :func:`approxlab.kernels.triton_launch.param_sums`.
 """
 
 from __future__ import annotations
