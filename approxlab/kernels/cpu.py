@@ -577,10 +577,26 @@ def _exp_kind(dtype: torch.dtype) -> tuple[bool, np.ndarray]:
     return dtype == torch.float32, np.zeros(1, np.int32 if dtype == torch.float32 else np.int64)
 
 
+def _polyact_fixed(c: torch.Tensor, k: object) -> np.ndarray | None:
+    """The coefficients padded with zeros to FIXED + 1 for the one-pass float32 kernels, or None
+    where those do not apply (float64, or a degree above FIXED)."""
+    r = c.numel() - 1
+    if c.dtype != torch.float32 or not 1 <= r <= k.FIXED:  # type: ignore[attr-defined]
+        return None
+    cf = np.zeros(k.FIXED + 1, np.float32)  # type: ignore[attr-defined]
+    cf[: r + 1] = _np(c)
+    return cf
+
+
 def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     _check(x, c)
     k = load("polyact")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    cf = _polyact_fixed(c, k)
+    if cf is not None:
+        _run(k.polyact_fwd_fixed32, _chunks(x), _np(x).reshape(-1), cf, c.numel() - 1, _limits(x.dtype),
+             out.numpy().reshape(-1))
+        return out
     _run(k.polyact_fwd, _chunks(x), _np(x).reshape(-1), _np(c), _limits(x.dtype), *_exp_kind(x.dtype),
          out.numpy().reshape(-1))
     return out
@@ -594,6 +610,13 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     part = _partials(x.numel(), r + 1)
     cn = _np(c)
     kc = _ramp(r, x.dtype) * cn[1:]
+    cf = _polyact_fixed(c, k)
+    if cf is not None:
+        kf = np.zeros(k.FIXED, np.float32)
+        kf[:r] = kc
+        _run(k.polyact_bwd_fixed32, part.shape[0], _np(x).reshape(-1), cf, kf, r, _limits(x.dtype),
+             _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+        return gx, _sum(part, c.dtype)
     _run(k.polyact_bwd, part.shape[0], _np(x).reshape(-1), cn, kc, _limits(x.dtype), *_exp_kind(x.dtype),
          _np(g).reshape(-1), gx.numpy().reshape(-1), part)
     return gx, _sum(part, c.dtype)

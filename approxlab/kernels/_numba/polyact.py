@@ -1,10 +1,19 @@
 """PolyAct kernels: SiLU(clamp(u, lo, hi)), u = sum_i c_i x^i (Horner); exp(-u) vectorised, in
 float32 for float32 inputs and in float64 for float64 inputs.
+
+Float32 inputs of degree up to :data:`FIXED` take one pass per element (``*_fixed32``): Horner's rule
+in FIXED steps of which those above the degree are skipped (a select, so the unused coefficients never
+meet an infinite x), the clamp, exp(-u) with 2^n built by a bit cast in registers, and the output (the
+forward) or g SiLU'(u) and gx (the backward, whose parameter sums stay separate passes). The other
+cases run the passes over blocks: one per Horner step, the clamp, three for exp(-u), the output.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
 
 from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction
 
@@ -211,4 +220,111 @@ def polyact_bwd(x, c, kc, lim, fast, itype, g, gx, part, u0, u1):  # type: ignor
                 acc[k] += _power_dot(gu, pw, xs, m)
 
 
-__all__ = ["polyact_fwd", "polyact_bwd"]
+# ---- float32, degree <= FIXED: one pass per element -------------------------------------------------------
+
+#: Float32 PolyAct of degree 1..FIXED runs the one-pass kernels.
+FIXED = 4
+
+
+@intrinsic
+def _f32_from_bits(typingctx, bits):  # type: ignore[no-untyped-def]
+    """The float32 whose bit pattern is the low 32 bits of the integer ``bits`` (an LLVM truncation
+    and bit cast: vectorises)."""
+    if not isinstance(bits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        low = args[0] if signature.args[0].bitwidth == 32 else builder.trunc(args[0], ir.IntType(32))
+        return builder.bitcast(low, ir.FloatType())
+
+    return types.float32(bits), codegen
+
+
+@block_helper
+def _exp_neg32(u):  # type: ignore[no-untyped-def]
+    """exp(-u) in float32 for one element: :func:`_exp_neg_block32`'s steps, 2^n1 2^n2 by bit casts."""
+    t = -u
+    t = t if t > T_LO else T_LO
+    t = t if t < T_HI else T_HI
+    nf = np.floor(t * LOG2E_32 + HALF32)
+    r = t - nf * LN2_1
+    r = r - nf * LN2_2
+    e = ONE32 + r * (ONE32 + r * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * E7))))))
+    n1 = np.floor(nf * HALF32)
+    s1 = _f32_from_bits((np.int32(n1) + 127) << 23)  # n1 + 127 in [52, 191]: a normal power of 2
+    s2 = _f32_from_bits((np.int32(nf - n1) + 127) << 23)
+    return e * s1 * s2
+
+
+@block_helper
+def _silu_parts32(xv, cf, r, lo, hi, one):  # type: ignore[no-untyped-def]
+    """(clamp(u), 1 where lo <= u <= hi else 0, exp(-clamp(u))) for one element; cf: the coefficients
+    padded with zeros to FIXED + 1 (float32), r the degree."""
+    u = cf[r]
+    for s in range(FIXED - 1, -1, -1):  # constant trip count: unrolled; steps at or above r skipped
+        v = u * xv + cf[s]
+        u = v if s < r else u
+    zero = one - one
+    ins = one if (u >= lo) & (u <= hi) else zero
+    uc = lo if u < lo else (hi if u > hi else u)
+    return uc, ins, _exp_neg32(uc)
+
+
+@kernel
+def polyact_fwd_fixed32(x, cf, r, lim, out, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`polyact_fwd` for float32 and 1 <= r <= FIXED, one pass per element."""
+    N = x.size
+    lo = lim[0]
+    hi = lim[1]
+    one = lim[2]
+    for ch in range(u0, u1):
+        stop = min((ch + 1) * CHUNK, N)
+        for j in range(ch * CHUNK, stop):
+            uc, ins, e = _silu_parts32(x[j], cf, r, lo, hi, one)
+            out[j] = uc / (one + e)
+
+
+@kernel
+def polyact_bwd_fixed32(x, cf, kf, r, lim, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`polyact_bwd` for float32 and 1 <= r <= FIXED: g SiLU'(u) and gx in one pass per element,
+    then the power sums per block (as :func:`polyact_bwd`); kf: k c_k at k - 1, padded to FIXED."""
+    N = x.size
+    lo = lim[0]
+    hi = lim[1]
+    one = lim[2]
+    zero = one - one
+    w = np.empty((2, BLOCK), x.dtype)
+    gu = w[0]
+    pw = w[1]
+    for ch in range(u0, u1):
+        acc = part[ch]
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            xs = x[i0:i0 + m]
+            gs = g[i0:i0 + m]
+            gxs = gx[i0:i0 + m]
+            for j in range(m):
+                xv = xs[j]
+                uc, ins, e = _silu_parts32(xv, cf, r, lo, hi, one)
+                du = kf[r - 1]
+                for s in range(FIXED - 2, -1, -1):  # k c_k at k - 1 = s, steps at or above r - 1 skipped
+                    v = du * xv + kf[s]
+                    du = v if s < r - 1 else du
+                sg = one / (one + e)
+                dsv = sg * (one + uc * (one - sg))
+                gv = gs[j] * (dsv if ins != zero else zero)
+                gu[j] = gv
+                gxs[j] = gv * du
+                pw[j] = one
+            k = 0
+            while k + 1 <= r:  # sum g silu'(u) x^k, two powers per pass
+                s0, s1 = _power_dots2(gu, pw, xs, m)
+                acc[k] += s0
+                acc[k + 1] += s1
+                k += 2
+            if k <= r:
+                acc[k] += _power_dot(gu, pw, xs, m)
+
+
+__all__ = ["FIXED", "polyact_bwd", "polyact_bwd_fixed32", "polyact_fwd", "polyact_fwd_fixed32"]
