@@ -53,10 +53,12 @@ def prefer_wide_vectors() -> bool:
     have. Where the CPU has AVX512-VBMI2 (Ice Lake, Sapphire Rapids and later, and AMD Zen 4, which
     has no such preference anyway), this sets numba's CPU features to the host's minus that
     preference, before the first compilation of the process. On the 2-core Sapphire-Rapids-class VM of
-    2026-11-27 (``benchmarks/results/activations_cpu_2threads_2026-11-27.txt``) a Fourier forward +
-    backward at degree 6 went from 7.0-10.7 ms to 5.7-6.1 ms and PolyNorm's from 6.3-7.4 to 5.8-6.4
-    ms (GELU 2.9-3.3 ms). numba's setting is per process, so other numba code compiled afterwards gets
-    it too (the same instructions, wider registers). Nothing changes where the user set
+    2026-11-27 (``benchmarks/results/activations_cpu_2threads_2026-11-27.txt``; ``approxlab bench
+    --threads 2``, three runs alternating with 256-bit vectors) a forward + backward took: Fourier at
+    degree 6 7.4-7.8 ms instead of 9.3-10.3, PolyReLU 4.0-4.4 instead of 6.1-6.3, PolyNorm 7.7-8.9
+    instead of 9.9-10.8 (GELU 2.9-4.1 ms); the other families within the noise. numba's setting is per
+    process, so other numba code compiled afterwards gets it too (the same instructions, wider
+    registers). Nothing changes where the user set
     ``NUMBA_CPU_FEATURES`` or ``NUMBA_CPU_NAME``, where numba already compiled something in this
     process, or with ``APPROXLAB_NUMBA_VECTOR_BITS=256``.
     """
