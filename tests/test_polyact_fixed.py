@@ -75,7 +75,8 @@ def test_the_single_element_exp_is_the_block_exp() -> None:
     k = cpu.load("polyact")
     rng = np.random.default_rng(3)
     u = np.concatenate([rng.uniform(-110, 110, 20_000), rng.uniform(-1, 1, 2000),
-                        [0.0, -88.7, -88.72, 87.3, 103.0, 103.9, -100.0, 200.0, -1e30, 1e30, np.nan]]).astype(np.float32)
+                        [0.0, -88.7, -88.72, 87.3, 103.0, 103.9, -100.0, 200.0, -1e30, 1e30, np.nan]]
+                       ).astype(np.float32)
     n = u.size
     block = np.empty(n, np.float32)
     ib = np.empty((2, n), np.int32)

@@ -42,7 +42,9 @@ use_numba_cache_dir()  # before the first @njit(cache=True): never write into th
 import os  # noqa: E402
 
 import numpy as np  # noqa: E402
-from numba import njit  # noqa: E402
+from llvmlite import ir  # noqa: E402
+from numba import njit, types  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
 
 
 def prefer_wide_vectors() -> bool:
@@ -109,6 +111,21 @@ reduction_kernel = njit(nogil=True, cache=True, fastmath={"reassoc", "contract"}
 reduction_helper = njit(cache=True, fastmath={"reassoc", "contract"}, error_model="numpy", inline="always")
 
 
+@intrinsic
+def f32_from_bits(typingctx, bits):  # type: ignore[no-untyped-def]
+    """The float32 whose bit pattern is the low 32 bits of the integer ``bits``, in jitted code (an
+    LLVM truncation and bit cast: it vectorises, where an array view of the bits needs a pass of its own).
+    """
+    if not isinstance(bits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        low = args[0] if signature.args[0].bitwidth == 32 else builder.trunc(args[0], ir.IntType(32))
+        return builder.bitcast(low, ir.FloatType())
+
+    return types.float32(bits), codegen
+
+
 def n_chunks(n: int) -> int:
     """Number of chunks (rows of the partial-sum array) for ``n`` elements.
 
@@ -138,5 +155,5 @@ def block_dot(u, v, m):  # type: ignore[no-untyped-def]
     return np.float64(s)
 
 
-__all__ = ["BLOCK", "CHUNK", "MATH", "WIDE_VECTORS", "block_dot", "block_helper", "block_sum", "kernel", "n_chunks", "njit", "reduction",
-           "reduction_helper", "reduction_kernel"]
+__all__ = ["BLOCK", "CHUNK", "MATH", "WIDE_VECTORS", "block_dot", "block_helper", "block_sum", "f32_from_bits",
+           "kernel", "n_chunks", "njit", "prefer_wide_vectors", "reduction", "reduction_helper", "reduction_kernel"]

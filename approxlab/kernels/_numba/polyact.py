@@ -11,11 +11,8 @@ cases run the passes over blocks: one per Horner step, the clamp, three for exp(
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.extending import intrinsic
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, f32_from_bits, kernel, reduction
 
 
 # exp(-u) vectorised (math.exp is a scalar libm call): in float64, t = -u clamped to [-1000, 710]
@@ -226,20 +223,6 @@ def polyact_bwd(x, c, kc, lim, fast, itype, g, gx, part, u0, u1):  # type: ignor
 FIXED = 4
 
 
-@intrinsic
-def _f32_from_bits(typingctx, bits):  # type: ignore[no-untyped-def]
-    """The float32 whose bit pattern is the low 32 bits of the integer ``bits`` (an LLVM truncation
-    and bit cast: vectorises)."""
-    if not isinstance(bits, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        low = args[0] if signature.args[0].bitwidth == 32 else builder.trunc(args[0], ir.IntType(32))
-        return builder.bitcast(low, ir.FloatType())
-
-    return types.float32(bits), codegen
-
-
 @block_helper
 def _exp_neg32(u):  # type: ignore[no-untyped-def]
     """exp(-u) in float32 for one element: :func:`_exp_neg_block32`'s steps, 2^n1 2^n2 by bit casts."""
@@ -251,8 +234,8 @@ def _exp_neg32(u):  # type: ignore[no-untyped-def]
     r = r - nf * LN2_2
     e = ONE32 + r * (ONE32 + r * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * E7))))))
     n1 = np.floor(nf * HALF32)
-    s1 = _f32_from_bits((np.int32(n1) + 127) << 23)  # n1 + 127 in [52, 191]: a normal power of 2
-    s2 = _f32_from_bits((np.int32(nf - n1) + 127) << 23)
+    s1 = f32_from_bits((np.int32(n1) + 127) << 23)  # n1 + 127 in [52, 191]: a normal power of 2
+    s2 = f32_from_bits((np.int32(nf - n1) + 127) << 23)
     return e * s1 * s2
 
 
