@@ -46,6 +46,7 @@ def test_the_kept_kernel_is_the_one_triton_picks() -> None:
             assert not got.isnan().any()
         key = next(k for k, v in triton_launch._COMPILED[tk._hermite_fwd].items() if k[-5][1] == x.data_ptr() & 15
                    and k[-2] == n)
+        assert key[4:9] == (torch.Tensor, torch.Tensor, torch.Tensor, int, int)  # the argument types, then values
         assert triton_launch._COMPILED[tk._hermite_fwd][key] is jit, (n, x.data_ptr() % 16)
 
 

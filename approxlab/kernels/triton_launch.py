@@ -91,9 +91,10 @@ def launch(fn: triton.runtime.jit.JITFunction, grid: Sequence[int], args: tuple[
             with torch.cuda.device(first.device):
                 return launch(fn, grid, args, constexprs, num_warps)
         consts = tuple(constexprs.values())
-        # a tensor (parameters too) by its dtype and address modulo 16, any other argument by its value: finer than
-        # Triton's own key (dtype and 16-byte alignment; an integer's being 1, divisibility by 16, width)
-        key = (device, num_warps, *consts,
+        # a tensor (parameters too) by its dtype and address modulo 16, any other argument by its type and value:
+        # finer than Triton's own key (dtype and 16-byte alignment; an integer's being 1, divisibility by 16, width;
+        # 1, 1.0 and True are equal in a tuple but not to Triton)
+        key = (device, num_warps, *consts, *map(type, args),
                *[(a.dtype, a.data_ptr() & 15) if isinstance(a, _Tensor) else a for a in args])
         cache = _COMPILED.get(fn)
         kernel = cache.get(key) if cache is not None else None
