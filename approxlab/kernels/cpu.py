@@ -583,9 +583,7 @@ def _polyact_fixed(c: torch.Tensor, k: object) -> np.ndarray | None:
     r = c.numel() - 1
     if c.dtype != torch.float32 or not 1 <= r <= k.FIXED:  # type: ignore[attr-defined]
         return None
-    cf = np.zeros(k.FIXED + 1, np.float32)  # type: ignore[attr-defined]
-    cf[: r + 1] = _np(c)
-    return cf
+    return _padded(_np(c), k.FIXED + 1)  # type: ignore[attr-defined]
 
 
 def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
@@ -612,9 +610,7 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     kc = _ramp(r, x.dtype) * cn[1:]
     cf = _polyact_fixed(c, k)
     if cf is not None:
-        kf = np.zeros(k.FIXED, np.float32)
-        kf[:r] = kc
-        _run(k.polyact_bwd_fixed32, part.shape[0], _np(x).reshape(-1), cf, kf, r, _limits(x.dtype),
+        _run(k.polyact_bwd_fixed32, part.shape[0], _np(x).reshape(-1), cf, _padded(kc, k.FIXED), r, _limits(x.dtype),
              _np(g).reshape(-1), gx.numpy().reshape(-1), part)
         return gx, _sum(part, c.dtype)
     _run(k.polyact_bwd, part.shape[0], _np(x).reshape(-1), cn, kc, _limits(x.dtype), *_exp_kind(x.dtype),
