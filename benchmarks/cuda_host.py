@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
         ("torch.empty_like", lambda: torch.empty_like(x)),
         ("torch.full((1,))", lambda: torch.full((1,), 0.5, device=dev)),
         ("part.sum(0).to(float32) (4096x4 f64)", lambda: part.sum(0).to(torch.float32)),
-        ("param_sums (4096x4)", lambda: triton_launch.param_sums(part32, [(coef, 0, 4, 1.0)])),
+        ("param_sums (4096x4)", lambda: triton_launch.param_sums(part32, [(coef, 0, 1.0)])),
         ("no-op autograd.Function fwd+bwd", lambda: _Noop.apply(x).backward(g)),
     ]
     part = torch.randn(4096, 4, device=dev, dtype=torch.float64)

@@ -1,7 +1,7 @@
 """The one-pass float32 PolyAct kernels (approxlab.kernels._numba.polyact, ``*_fixed32``, degrees 1 to
 FIXED) against the block passes, which stay the path for float64 and higher degrees: values,
 gradients and parameter sums, with non-finite inputs, clamping at the float32 range and exp's
-overflow and underflow; and the single-element exp with bit casts against the block exp."""
+overflow and underflow. (The exp itself is checked against numpy in tests/test_kernels.py.)"""
 
 from __future__ import annotations
 
@@ -63,31 +63,3 @@ def test_one_pass_kernels_match_the_passes(degree: int) -> None:
         assert (err == 0).mean() > 0.5  # mostly the same bits: the two paths compute the same steps
     np.testing.assert_array_equal(np.isnan(part[1]), np.isnan(part[0]))
     np.testing.assert_allclose(part[1], part[0], rtol=1e-5, atol=1e-5 * np.nanmax(np.abs(part[0])))
-
-
-def test_the_single_element_exp_is_the_block_exp() -> None:
-    """_exp_neg32 (2^n by bit casts in registers) against _exp_neg_block32 (2^n through integer rows):
-    the same steps, so the same bits, over float32's whole exp range and beyond, and for NaN."""
-    from numba import njit
-
-    from approxlab.kernels import cpu
-
-    k = cpu.load("polyact")
-    rng = np.random.default_rng(3)
-    u = np.concatenate([rng.uniform(-110, 110, 20_000), rng.uniform(-1, 1, 2000),
-                        [0.0, -88.7, -88.72, 87.3, 103.0, 103.9, -100.0, 200.0, -1e30, 1e30, np.nan]]
-                       ).astype(np.float32)
-    n = u.size
-    block = np.empty(n, np.float32)
-    ib = np.empty((2, n), np.int32)
-    k._exp_neg_block32(u, n, block, ib[0], ib[1], ib[0].view(np.float32), ib[1].view(np.float32))
-
-    @njit(fastmath={"contract"})  # the kernels' one relaxation (approxlab.kernels._numba._common.MATH)
-    def one_by_one(v):  # type: ignore[no-untyped-def]
-        out = np.empty_like(v)
-        for j in range(v.size):
-            out[j] = k._exp_neg32(v[j])
-        return out
-
-    single = one_by_one(u)
-    np.testing.assert_array_equal(single.view(np.int32), block.view(np.int32))

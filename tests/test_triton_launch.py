@@ -114,7 +114,7 @@ tl_.CHUNK_ROWS = 16
 cases = torch.load(sys.argv[2])
 out = {}
 for key, (part, specs, pair) in cases.items():
-    outputs = [(torch.empty(n, dtype=dt), first, n, sign) for first, n, sign, dt in specs]
+    outputs = [(torch.empty(n, dtype=dt), first, sign) for first, n, sign, dt in specs]
     out[key] = tl_.param_sums(part, outputs, pair)
 torch.save(out, sys.argv[3])
 """

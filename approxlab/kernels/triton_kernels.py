@@ -72,13 +72,13 @@ def _fwd(family: str, fn: triton.runtime.jit.JITFunction, x: torch.Tensor, args:
 
 
 def _bwd(family: str, fn: triton.runtime.jit.JITFunction, x: torch.Tensor, args: tuple[object, ...],
-         cols: int, part_dtype: torch.dtype | None = None, **constexprs: object) -> torch.Tensor:
+         cols: int, **constexprs: object) -> torch.Tensor:
     """Launch the backward kernel ``fn`` of ``family``, whose last tensor argument is the block sums
-    (one row of ``cols`` per program, x's dtype unless ``part_dtype``); returns those sums. Every
-    program writes every column of its row, so there is no zero fill."""
+    (one row of ``cols`` per program, in x's dtype); returns those sums. Every program writes every
+    column of its row, so there is no zero fill."""
     _, _, block, warps = CONFIG[family]
     g = grid(x.numel(), block)
-    part = torch.empty((g[0], cols), dtype=x.dtype if part_dtype is None else part_dtype, device=x.device)
+    part = torch.empty((g[0], cols), dtype=x.dtype, device=x.device)
     launch(fn, g, (*args, part), {**constexprs, "BLOCK": block}, warps)
     return part
 
@@ -160,7 +160,7 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
         return torch.zeros_like(x, memory_format=torch.contiguous_format), g.sum().reshape(1).to(a.dtype)
     gx = _new(x)
     part = _bwd("hermite", _hermite_bwd, x, (x, a, g, gx, x.numel(), n), n + 1, UNROLL=UNROLL["hermite"])
-    return (gx, *param_sums(part, [(a, 0, n + 1, 1.0)]))
+    return (gx, *param_sums(part, [(a, 0, 1.0)]))
 
 
 # ---- PolyReLU ---------------------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
     r = w.numel()
     gx = _new(x)
     part = _bwd("polyrelu", _polyrelu_bwd, x, (x, w, g, gx, x.numel(), r), r + 1, UNROLL=UNROLL["polyrelu"])
-    return (gx, *param_sums(part, [(w, 1, r, 1.0), (b, 0, 1, 1.0)]))
+    return (gx, *param_sums(part, [(w, 1, 1.0), (b, 0, 1.0)]))
 
 
 # ---- Fourier (sine-cosine) ------------------------------------------------------------------------------
@@ -288,7 +288,7 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     gx = _new(x)
     part = _bwd("fourier", _fourier_bwd, x, (x, a, b, float(omega), g, gx, x.numel(), n), 2 * n + 1,
                 UNROLL=UNROLL["fourier"])
-    return (gx, *param_sums(part, [(a, 0, n + 1, 1.0), (b, n + 1, n, 1.0)]))
+    return (gx, *param_sums(part, [(a, 0, 1.0), (b, n + 1, 1.0)]))
 
 
 # ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------
@@ -363,7 +363,7 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     gx = _new(x)
     part = _bwd("max_lines", _lines_bwd, x, (x, c, p, float(scale), g, gx, x.numel(), h), 2 * h,
                 UNROLL=UNROLL["max_lines"])
-    return (gx, *param_sums(part, [(c, 0, h, 1.0), (p, h, h, 1.0)]))
+    return (gx, *param_sums(part, [(c, 0, 1.0), (p, h, 1.0)]))
 
 
 @triton.jit
@@ -412,8 +412,7 @@ def lines_diff_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.T
     part = _bwd("max_lines", _lines_diff_bwd, x, (x, c, p, d, q, g, gx, x.numel(), h1, h2), 2 * (h1 + h2),
                 UNROLL=UNROLL["max_lines"])
     # the second maximum enters with a minus sign
-    return (gx, *param_sums(part, [(c, 0, h1, 1.0), (p, h1, h1, 1.0), (d, 2 * h1, h2, -1.0),
-                                   (q, 2 * h1 + h2, h2, -1.0)]))
+    return (gx, *param_sums(part, [(c, 0, 1.0), (p, h1, 1.0), (d, 2 * h1, -1.0), (q, 2 * h1 + h2, -1.0)]))
 
 
 # ---- PolyAct: silu(clamp(poly(x))) ------------------------------------------------------------------------
@@ -498,7 +497,7 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     gx = _new(x)
     part = _bwd("polyact", _polyact_bwd, x, (x, c, g, gx, x.numel(), r), r + 1, HI=_polyact_limit(x),
                 UNROLL=UNROLL["polyact"])
-    return (gx, *param_sums(part, [(c, 0, r + 1, 1.0)]))
+    return (gx, *param_sums(part, [(c, 0, 1.0)]))
 
 
 #: The families implemented here: name -> (forward, backward), with the signatures of the ops.

@@ -197,12 +197,12 @@ def _tile(cols: int) -> tuple[int, int]:
     return SUM_TILE // block_c, block_c
 
 
-def param_sums(part: torch.Tensor, outputs: Sequence[tuple[torch.Tensor, int, int, float]],
+def param_sums(part: torch.Tensor, outputs: Sequence[tuple[torch.Tensor, int, float]],
                pair: int | None = None) -> tuple[torch.Tensor, ...]:
     """Sum the rows of ``part`` (programs x columns, any float dtype) into parameter gradients.
 
-    Each entry ``(like, first, count, sign)`` of ``outputs`` (at most 4) makes a new tensor shaped
-    and typed like ``like`` (``count`` elements) holding ``sign * part[:, first: first + count].sum(0)``;
+    Each entry ``(like, first, sign)`` of ``outputs`` (at most 4) makes a new tensor shaped and typed
+    like ``like`` (``count = like.numel()`` elements) holding ``sign * part[:, first: first + count].sum(0)``;
     with ``pair``, ``part[:, first + pair: first + pair + count]`` is added too (the rational kernel's
     two halves of the input range). The sums run in float64 over the rows in a fixed order; more than
     :data:`ONE_PASS_ROWS` rows are first summed in chunks by one program each.
@@ -212,24 +212,23 @@ def param_sums(part: torch.Tensor, outputs: Sequence[tuple[torch.Tensor, int, in
     rows, cols = part.shape
     if rows > ONE_PASS_ROWS:
         block_r, block_c = _tile(cols)
-        n_chunks = -(-rows // CHUNK_ROWS)
+        n_chunks = grid(rows, CHUNK_ROWS)[0]
         sums = torch.empty((n_chunks, cols), dtype=torch.float64, device=part.device)
-        launch(_row_chunks, (-(-cols // block_c), n_chunks), (part, rows, cols, sums),
+        launch(_row_chunks, (grid(cols, block_c)[0], n_chunks), (part, rows, cols, sums),
                {"CHUNK": CHUNK_ROWS, "BLOCK_R": min(block_r, CHUNK_ROWS), "BLOCK_C": block_c}, SUM_WARPS)
         part, rows = sums, n_chunks
     flat: list[object] = [part, rows, cols]
     outs = []
     widest = 0
-    for like, first, count, sign in outputs:
+    for like, first, sign in outputs:
         out = torch.empty_like(like, memory_format=torch.contiguous_format)
-        if out.numel() != count:
-            raise ValueError(f"an output of {out.numel()} elements for {count} columns")
+        count = out.numel()
         outs.append(out)
         flat += (out, count, first, first + (pair or 0), float(sign))
         widest = max(widest, count)
     flat += (part, 0, 0, 0, 0.0) * (4 - len(outputs))  # unused slots (never read)
     block_r, block_c = _tile(widest)
-    launch(_param_sums, (max(1, -(-widest // block_c)), len(outputs)), tuple(flat),
+    launch(_param_sums, (grid(widest, block_c)[0], len(outputs)), tuple(flat),
            {"NOUT": len(outputs), "PAIR": pair is not None, "BLOCK_R": block_r, "BLOCK_C": block_c}, SUM_WARPS)
     return tuple(outs)
 

@@ -135,7 +135,7 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
     block_d = pow2(d)
     launch(_polynorm_bwd, (rows,), (x, w, float(eps), g, gx, part, d, r), {"BLOCK_D": block_d},
            _warps(BWD_WARPS, block_d))
-    return (gx, *param_sums(part, [(w, 1, r, 1.0), (b, 0, 1, 1.0)]))
+    return (gx, *param_sums(part, [(w, 1, 1.0), (b, 0, 1.0)]))
 
 
 KERNELS = {"polynorm": (polynorm_fwd, polynorm_bwd)}

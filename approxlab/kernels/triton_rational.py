@@ -165,8 +165,8 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
                 4 * (big + 1), SAFE=bool(safe))
     # columns [numerator / denominator][|x| <= 1 / > 1][power]: each gradient adds the two halves
     if n == 0:
-        return (gx, *param_sums(part, [(a, 0, m1, 1.0)], pair=big + 1), torch.zeros_like(b))
-    return (gx, *param_sums(part, [(a, 0, m1, 1.0), (b, 2 * (big + 1) + 1, n, 1.0)], pair=big + 1))
+        return (gx, *param_sums(part, [(a, 0, 1.0)], pair=big + 1), torch.zeros_like(b))
+    return (gx, *param_sums(part, [(a, 0, 1.0), (b, 2 * (big + 1) + 1, 1.0)], pair=big + 1))
 
 
 KERNELS = {"rational": (rational_fwd, rational_bwd)}

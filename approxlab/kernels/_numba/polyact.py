@@ -52,36 +52,38 @@ def _exp_neg_block(u, m, e, pr, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-
 # [-104, 89] (the float32 range of exp; NaN -> -104), n = round(t / ln 2), r = t - n ln 2 by a
 # two-part Cody-Waite split with fused multiply-adds (t - n LN2_1 is exact: both are multiples of
 # 2^-24 below 1 apart), the Taylor polynomial to r^7 on |r| <= ln(2)/2 (truncation < 6e-9), times 2^n
-# in two exponent fields as above: within 2 float32 ulp of exp (tested against numpy).
+# as two powers of 2 made by bit casts: within 2 float32 ulp of exp (tested against numpy).
 F32 = np.float32
 LOG2E_32 = F32(1.4426950408889634)
 LN2_1 = F32(0.6931471805599453)
 LN2_2 = F32(0.6931471805599453 - float(F32(0.6931471805599453)))
 T_LO, T_HI = F32(-104.0), F32(89.0)
-HALF32, ONE32, BIAS32, MAGIC32 = F32(0.5), F32(1.0), F32(127.0), F32(8388608.0)
+HALF32, ONE32 = F32(0.5), F32(1.0)
 E2, E3, E4, E5, E6, E7 = F32(1 / 2), F32(1 / 6), F32(1 / 24), F32(1 / 120), F32(1 / 720), F32(1 / 5040)
 
 
 @block_helper
-def _exp_neg_block32(u, m, e, ib1, ib2, fb1, fb2):  # type: ignore[no-untyped-def]
-    """e[:m] = exp(-u[:m]) in float32; ib1, ib2 int32 scratch rows, fb1/fb2 their float32 views."""
+def _exp_neg32(u):  # type: ignore[no-untyped-def]
+    """exp(-u) in float32 for one element: 2^n as 2^n1 2^n2, each built from its biased exponent by a
+    bit cast in registers (:func:`approxlab.kernels._numba._common.f32_from_bits`)."""
+    t = -u
+    t = t if t > T_LO else T_LO
+    t = t if t < T_HI else T_HI
+    nf = np.floor(t * LOG2E_32 + HALF32)
+    r = t - nf * LN2_1
+    r = r - nf * LN2_2
+    e = ONE32 + r * (ONE32 + r * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * E7))))))
+    n1 = np.floor(nf * HALF32)
+    s1 = f32_from_bits((np.int32(n1) + 127) << 23)  # n1 + 127 in [52, 191]: a normal power of 2
+    s2 = f32_from_bits((np.int32(nf - n1) + 127) << 23)
+    return e * s1 * s2
+
+
+@block_helper
+def _exp_neg_block32(u, m, e):  # type: ignore[no-untyped-def]
+    """e[:m] = exp(-u[:m]) in float32 (:func:`_exp_neg32` per element)."""
     for j in range(m):
-        t = -u[j]
-        t = t if t > T_LO else T_LO
-        t = t if t < T_HI else T_HI
-        nf = np.floor(t * LOG2E_32 + HALF32)
-        r = t - nf * LN2_1
-        r = r - nf * LN2_2
-        e[j] = ONE32 + r * (ONE32 + r * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * E7))))))
-        n1 = np.floor(nf * HALF32)
-        # biased exponent in the low mantissa bits (+ 2^23), moved into the exponent field below
-        fb1[j] = n1 + BIAS32 + MAGIC32
-        fb2[j] = nf - n1 + BIAS32 + MAGIC32
-    for j in range(m):
-        ib1[j] = ib1[j] << 23
-        ib2[j] = ib2[j] << 23
-    for j in range(m):
-        e[j] = e[j] * fb1[j] * fb2[j]
+        e[j] = _exp_neg32(u[j])
 
 
 @block_helper
@@ -89,7 +91,7 @@ def _silu_input(xs, m, c, lim, w, fast, ib, fb):  # type: ignore[no-untyped-def]
     """Rows of w: u = clamp(sum_i c_i x^i, lo, hi) (Horner), ins = 1 where lo <= u <= hi before the
     clamp (else 0), e = exp(-u), then pr (float64 inputs: scratch of :func:`_exp_neg_block`);
     lim = (lo, hi, 1); fast: float32 inputs (:func:`_exp_neg_block32`); ib, fb: (2, BLOCK) integer
-    rows of the dtype's width and their float views."""
+    rows of the dtype's width and their float views (float64 inputs' scratch)."""
     u = w[0]
     ins = w[1]
     e = w[2]
@@ -111,7 +113,7 @@ def _silu_input(xs, m, c, lim, w, fast, ib, fb):  # type: ignore[no-untyped-def]
         ins[j] = one if (uv >= lo) & (uv <= hi) else zero
         u[j] = lo if uv < lo else (hi if uv > hi else uv)
     if fast:
-        _exp_neg_block32(u, m, e, ib[0], ib[1], fb[0], fb[1])
+        _exp_neg_block32(u, m, e)
     else:
         _exp_neg_block(u, m, e, w[3], ib[0], ib[1], fb[0], fb[1])
 
@@ -221,22 +223,6 @@ def polyact_bwd(x, c, kc, lim, fast, itype, g, gx, part, u0, u1):  # type: ignor
 
 #: Float32 PolyAct of degree 1..FIXED runs the one-pass kernels.
 FIXED = 4
-
-
-@block_helper
-def _exp_neg32(u):  # type: ignore[no-untyped-def]
-    """exp(-u) in float32 for one element: :func:`_exp_neg_block32`'s steps, 2^n1 2^n2 by bit casts."""
-    t = -u
-    t = t if t > T_LO else T_LO
-    t = t if t < T_HI else T_HI
-    nf = np.floor(t * LOG2E_32 + HALF32)
-    r = t - nf * LN2_1
-    r = r - nf * LN2_2
-    e = ONE32 + r * (ONE32 + r * (E2 + r * (E3 + r * (E4 + r * (E5 + r * (E6 + r * E7))))))
-    n1 = np.floor(nf * HALF32)
-    s1 = f32_from_bits((np.int32(n1) + 127) << 23)  # n1 + 127 in [52, 191]: a normal power of 2
-    s2 = f32_from_bits((np.int32(nf - n1) + 127) << 23)
-    return e * s1 * s2
 
 
 @block_helper
