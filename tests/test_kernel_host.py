@@ -97,6 +97,65 @@ def test_an_error_in_any_range_reaches_the_caller(monkeypatch: pytest.MonkeyPatc
         cpu._run(_Recorder(fail_at=fail_at, seconds=0.001), 64)
 
 
+def _marking_kernel():  # type: ignore[no-untyped-def]
+    """A serial chunk kernel in numba: ``marks[u] += 1`` and ``who[u] = thread id`` for its units."""
+    import numba
+
+    from approxlab.kernels._numba._common import kernel
+
+    @kernel
+    def mark(marks, who, u0, u1):  # type: ignore[no-untyped-def]
+        for u in range(u0, u1):
+            marks[u] += 1
+            who[u] = numba.get_thread_id()
+
+    return mark
+
+
+@pytest.mark.usefixtures("two_threads")
+def test_numba_kernels_run_their_ranges_on_numba_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A numba kernel's ranges run on numba's threading layer (not the Python pool): each unit once,
+    the calling thread and a second one both take some (numba's static schedule of 8 ranges)."""
+    import numpy as np
+
+    common = cpu.load()
+    if common.threading_layer() is None or cpu._max_threads() < 2:
+        pytest.skip("numba has no thread-safe threading layer or one CPU here")
+
+    def no_pool(workers: int) -> None:
+        raise AssertionError("the Python pool was used for a numba kernel")
+
+    monkeypatch.setattr(cpu, "_pool", no_pool)
+    monkeypatch.setattr(cpu, "PARALLEL_MIN_SECONDS", 0.0)
+    mark = _marking_kernel()
+    marks, who = np.zeros(64, np.int64), np.full(64, -1, np.int64)
+    cpu._run(mark, 64, marks, who)
+    assert marks.tolist() == [1] * 64
+    assert who[0] == 0 and set(who[1:].tolist()) == {0, 1}  # unit 0: the timed probe on this thread
+    driver = common.parallel(mark)
+    assert driver.py_func.__code__.co_filename == mark.py_func.__code__.co_filename  # numba's cache checks it
+
+
+def test_no_numba_threads_without_a_thread_safe_layer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's workqueue layer aborts on concurrent launches: asked for it, the kernels keep to the
+    Python pool."""
+    from numba.core import config
+
+    common = cpu.load()
+    monkeypatch.setattr(config, "THREADING_LAYER", "workqueue")
+    common.threading_layer.cache_clear()
+    try:
+        assert common.threading_layer() is None
+        assert common.parallel(_marking_kernel()) is None
+    finally:
+        common.threading_layer.cache_clear()
+    monkeypatch.setattr(config, "THREADING_LAYER", "safe")  # TBB only
+    try:
+        assert common.threading_layer() in ("tbb", None)
+    finally:
+        common.threading_layer.cache_clear()
+
+
 class _OpNames(TorchDispatchMode):
     """Records the names of the ops that reach the dispatcher."""
 

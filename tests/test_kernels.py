@@ -644,9 +644,10 @@ def test_one_family_defines_only_its_own_kernels(tmp_path) -> None:  # type: ign
         cpu.load("gelu")
 
 
-def test_kernels_run_in_a_forked_child_after_the_pool_started() -> None:
-    """The thread pool of the CPU kernels does not survive fork(); a child (multiprocessing's fork start
-    method, as sweep workers may use) gets a new pool instead of waiting forever on dead threads."""
+def test_kernels_run_in_a_forked_child_after_the_threads_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fork() child of a process whose kernels started numba's threads (GNU OpenMP, which aborts a
+    child's first parallel launch) runs its kernels on a new Python thread pool instead
+    (multiprocessing's fork start method, as sweep workers may use), and gets the parent's bits."""
     import multiprocessing as mp
 
     from approxlab.kernels import cpu
@@ -655,9 +656,11 @@ def test_kernels_run_in_a_forked_child_after_the_pool_started() -> None:
         pytest.skip("no fork on this platform")
     act = create("hermite", degree=3, backend="numba")
     x = torch.randn(200_000, generator=torch.Generator().manual_seed(0))
+    monkeypatch.setattr(cpu, "PARALLEL_MIN_SECONDS", 0.0)
     cpu.set_num_threads(2)
     try:
-        want = act(x).detach()  # starts the pool in this process
+        want = act(x).detach()  # starts numba's threads in this process (where it has a thread-safe layer)
+        assert cpu.load()._LAUNCHED == (cpu.load().threading_layer() is not None)
         with mp.get_context("fork").Pool(1) as pool:
             got = pool.apply_async(_forked_forward, (act, x)).get(timeout=60)
     finally:
@@ -669,6 +672,8 @@ def _forked_forward(act: torch.nn.Module, x: torch.Tensor) -> object:
     from approxlab.kernels import cpu
 
     cpu.set_num_threads(2)
+    cpu.PARALLEL_MIN_SECONDS = 0.0
+    assert cpu.load().parallel(cpu.load("hermite").hermite_fwd_fixed) is None
     return act(x).detach().numpy()  # a numpy array: pickled by value, not through torch's shared memory
 
 

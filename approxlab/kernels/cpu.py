@@ -10,9 +10,11 @@ Each function takes contiguous float32/float64 CPU tensors of one dtype (the cal
 tensors. Parameter gradients are summed from per-chunk float64 partials in a fixed order
 (deterministic, independent of the thread count), then cast to the parameter dtype.
 
-Threads: the kernels are serial numba functions that release the GIL; :func:`_run` hands out the chunks
-(PolyNorm: the rows) in contiguous ranges from a shared counter to this thread and a small pool, with
-``torch.get_num_threads()`` threads unless :func:`set_num_threads` says otherwise.
+Threads: the kernels are serial numba functions that release the GIL; :func:`_run` cuts the chunks
+(PolyNorm: the rows) into contiguous ranges and runs them on numba's threading layer (OpenMP or TBB
+threads, through a small parallel driver per kernel), or on a Python thread pool where numba has no
+thread-safe layer, with ``torch.get_num_threads()`` threads unless :func:`set_num_threads` says
+otherwise.
 """
 
 from __future__ import annotations
@@ -146,27 +148,25 @@ def threads() -> int:
     return _THREADS or torch.get_num_threads()
 
 
-#: Ranges each thread takes, on average, from the shared queue of units (see :func:`_run`).
+#: Ranges per thread that :func:`_run` cuts the work into.
 GRABS_PER_THREAD = 4
-#: Serial work (seconds, estimated from the first unit) below which :func:`_run` does not wake its
-#: pool: handing ranges to a pool thread and waiting for it costs 35-80 us on a 2-core VM
+#: Serial work (seconds, estimated from the first unit) below which :func:`_run` uses no other
+#: thread: handing ranges to a Python pool thread and waiting for it cost 35-80 us on a 2-core VM
 #: (``benchmarks/crossover.py``), more than the second thread saves on less work than this.
 PARALLEL_MIN_SECONDS = 4e-4
 
 
 def _run(fn, units: int, *args) -> None:  # type: ignore[no-untyped-def]
     """``fn(*args, u0, u1)`` over the units (chunks or rows) ``0 <= u < units``, in contiguous ranges of
-    about ``units / (threads * GRABS_PER_THREAD)`` units that the threads take from a shared counter
-    (this thread works too). Dynamic, because a core is often not wholly ours: right after a parallel
-    torch op, OpenMP's idle workers spin for a few milliseconds on the other cores, and a static split
-    would wait for the slowed thread (measured: 2 threads no faster than 1 right after a GELU).
+    about ``units / (threads * GRABS_PER_THREAD)`` units (this thread works too).
 
-    This thread runs the first unit alone and times it; the pool is woken only when the rest of the
-    work, estimated from that unit, takes at least :data:`PARALLEL_MIN_SECONDS` (then the rest is cut
-    into ranges). The call returns when every range is done, without waiting for a pool thread that
-    never got one (a thread the OS has not scheduled yet would otherwise hold the call for its time
-    slice). The partition of the data into units does not depend on the thread count or on who runs
-    a range, so neither do the results."""
+    This thread runs the first unit alone and times it; other threads are used only when the rest of
+    the work, estimated from that unit, takes at least :data:`PARALLEL_MIN_SECONDS` (then the rest is
+    cut into ranges). The ranges run on numba's threading layer (:func:`approxlab.kernels._numba.
+    _common.parallel`: OpenMP or TBB threads), or, where numba has no thread-safe layer and in a
+    fork() child of a process that started one, on a Python thread pool (:func:`_run_on_pool`). The
+    partition of the data into units does not depend on the thread count or on who runs a range, so
+    neither do the results."""
     t = max(1, min(threads(), units))
     if t == 1:
         fn(*args, 0, units)
@@ -179,6 +179,31 @@ def _run(fn, units: int, *args) -> None:  # type: ignore[no-untyped-def]
         return
     step = -(-rest // (t * GRABS_PER_THREAD))
     n_ranges = -(-rest // step)
+    driver = load().parallel(fn) if hasattr(fn, "py_func") else None
+    if driver is not None:
+        _numba_threads(min(t, _max_threads()))
+        driver(n_ranges, 1, step, units, *args)
+        return
+    _run_on_pool(fn, t, n_ranges, step, units, args)
+
+
+@functools.cache
+def _max_threads() -> int:
+    from numba.core import config
+
+    return int(config.NUMBA_NUM_THREADS)
+
+
+def _numba_threads(n: int) -> None:
+    import numba
+
+    numba.set_num_threads(n)  # per calling thread; under a microsecond
+
+
+def _run_on_pool(fn, t: int, n_ranges: int, step: int, units: int, args: tuple) -> None:  # type: ignore[no-untyped-def, type-arg]
+    """The ranges of :func:`_run` on this thread and ``t - 1`` pool threads, taken from a shared
+    counter. The call returns when every range is done, without waiting for a pool thread that never
+    got one (a thread the OS has not scheduled yet would otherwise hold the call for its time slice)."""
     ranges = itertools.count()  # next() on it is atomic under the GIL
     done = itertools.count(1)
     finished = threading.Event()

@@ -6,8 +6,8 @@ views, writes into preallocated outputs, and follows one layout:
 
 * the flat input is cut into chunks of ``CHUNK`` elements (a fixed partition, independent of the
   number of threads); a kernel call runs the chunks ``u0 <= c < u1`` (PolyNorm: the rows), and
-  :mod:`approxlab.kernels.cpu` hands out ranges of chunks to its threads (the kernels release the
-  GIL: ``nogil=True``);
+  :mod:`approxlab.kernels.cpu` runs ranges of chunks on numba's threads through the kernel's
+  :func:`parallel` driver (or on its own threads: the kernels release the GIL, ``nogil=True``);
 * inside a chunk, blocks of ``BLOCK`` elements are processed "degree outer, element inner", so the
   recurrences (Hermite, Fourier rotation, Horner) are SIMD loops over the block; scratch rows of a
   block are rows of one 2-D array (LLVM then proves they do not overlap; separate arrays cost the
@@ -29,8 +29,8 @@ type).
 
 Kernels are compiled lazily, on their first call, for the argument types of that call only (no
 eager signatures), and cached on disk in the user cache dir. They are serial numba functions
-(``parallel=False``): the threads come from the caller, which keeps numba's parfor passes (about
-three times the compile time of a kernel) out of the first call.
+(``parallel=False``): only their drivers (:func:`parallel`, a loop over ranges) go through numba's
+parfor passes, which would otherwise triple a kernel's compile time.
 """
 
 from __future__ import annotations
@@ -39,11 +39,15 @@ from approxlab.kernels._cache import use_numba_cache_dir
 
 use_numba_cache_dir()  # before the first @njit(cache=True): never write into the package's __pycache__
 
+import builtins  # noqa: E402
+import functools  # noqa: E402
 import os  # noqa: E402
+import types as pytypes  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
 from llvmlite import ir  # noqa: E402
-from numba import njit, types  # noqa: E402
+from numba import njit, prange, types  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
 
 
@@ -155,5 +159,94 @@ def block_dot(u, v, m):  # type: ignore[no-untyped-def]
     return np.float64(s)
 
 
-__all__ = ["BLOCK", "CHUNK", "MATH", "WIDE_VECTORS", "block_dot", "block_helper", "block_sum", "f32_from_bits",
-           "kernel", "n_chunks", "njit", "prefer_wide_vectors", "reduction", "reduction_helper", "reduction_kernel"]
+# ---- threads: numba's parallel runtime, driving a serial kernel over ranges of its units -----------
+
+
+def _drive(n_ranges, first, step, units, *args):  # type: ignore[no-untyped-def]
+    """Template of the drivers made by :func:`parallel` (``KERNEL`` is bound per driver)."""
+    for r in prange(n_ranges):
+        lo = first + r * step
+        KERNEL(*args, lo, min(units, lo + step))  # noqa: F821 - a global of each driver's own
+
+
+#: numba's threading layers that may be called from several Python threads at once.
+THREADSAFE_LAYERS = ("tbb", "omp")
+_LAUNCHED = False  # a driver ran in this process: its threading layer has started its threads
+_FORKED = False  # this process is a fork() child of one where a driver ran
+
+
+def _after_fork_in_child() -> None:
+    global _FORKED
+    _FORKED = _FORKED or _LAUNCHED
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+@functools.cache
+def threading_layer() -> str | None:
+    """The threading layer numba will use for parallel code in this process, or None where it is not
+    one of :data:`THREADSAFE_LAYERS` (numba's ``workqueue`` aborts the process when two threads launch
+    parallel code at once; it is used where neither TBB nor GNU OpenMP can be loaded, or when the user
+    asks for it). Follows numba's choice: ``NUMBA_THREADING_LAYER`` and its priority list."""
+    from numba.core import config
+
+    wanted = config.THREADING_LAYER
+    groups = {"default": config.THREADING_LAYER_PRIORITY, "safe": ["tbb"], "threadsafe": ["tbb", "omp"],
+              "forksafe": ["tbb"]}
+    for name in groups.get(wanted, [wanted]):
+        try:
+            if name == "workqueue":
+                return None
+            if name == "tbb":
+                from numba.np.ufunc import tbbpool  # noqa: F401
+            elif name == "omp":
+                from numba.np.ufunc import omppool  # noqa: F401
+            else:
+                return None
+        except ImportError:
+            continue
+        return name
+    return None
+
+
+def parallel(kernel: Callable[..., None]) -> Callable[..., None] | None:
+    """The parallel driver of a serial chunk kernel ``kernel(*args, u0, u1)``, or None where this
+    process must not start numba's threads (no thread-safe layer; a fork() child of a process that
+    started them: GNU OpenMP aborts such a child's first parallel launch).
+
+    ``driver(n_ranges, first, step, units, *args)`` runs ``kernel(*args, lo, hi)`` over the ranges
+    ``lo = first + r step``, ``hi = min(units, lo + step)``, ``r < n_ranges``, on the threads of
+    numba's threading layer (``numba.set_num_threads`` of the calling thread says how many). Those are the threads of an OpenMP (or TBB) runtime, which
+    idle by spinning for a while after a parallel region and so take the next one at once; on a core
+    shared with torch's own OpenMP workers, which spin after every parallel torch op, a Python thread
+    pool's workers (woken through the OS) lost whole milliseconds to them (2 cores, after a GELU:
+    ``benchmarks/results/activations_cpu_drivers_2threads_2026-11-27.txt``).
+
+    Each driver is compiled once per argument types and cached on disk like the kernels; its code is
+    filed under the kernel's own source file, so that numba's cache, which checks only the file a
+    function is defined in, recompiles the driver when the kernel changes.
+    """
+    global _LAUNCHED
+    if _FORKED or threading_layer() is None:
+        return None
+    _LAUNCHED = True
+    return _driver(kernel)
+
+
+@functools.cache
+def _driver(kernel: Callable[..., None]) -> Callable[..., None]:
+    py = kernel.py_func  # type: ignore[attr-defined]
+    name = f"{py.__name__}_parallel"
+    code = _drive.__code__.replace(co_filename=py.__code__.co_filename, co_firstlineno=py.__code__.co_firstlineno,
+                                   co_name=name, co_qualname=name)
+    glob = {"__builtins__": builtins, "KERNEL": kernel, "prange": prange, "min": min}
+    fn = pytypes.FunctionType(code, glob, name)
+    fn.__module__, fn.__qualname__ = py.__module__, name
+    return njit(parallel=True, nogil=True, cache=True)(fn)
+
+
+__all__ = ["BLOCK", "CHUNK", "MATH", "THREADSAFE_LAYERS", "WIDE_VECTORS", "block_dot", "block_helper", "block_sum",
+           "f32_from_bits", "kernel", "n_chunks", "njit", "parallel", "prefer_wide_vectors", "reduction",
+           "reduction_helper", "reduction_kernel", "threading_layer"]
