@@ -46,10 +46,13 @@ from approxlab.kernels.triton_launch import grid, launch, param_sums
 
 #: Launch configuration per family: ``(elements, warps)`` per program of the forward kernel, then
 #: of the backward kernel (which also reduces its block once per parameter). From
-#: ``benchmarks/triton_tune.py`` on an H200 (2026-11-27, GPU time at (4096, 1024); 256 and 512 elements
-#: per program were slower everywhere): two warps make Hermite's backward at degree 32 7% faster (85
-#: against 91 us) at the same time at degree 3; for the other families 1024/4 was as fast as any within
-#: the noise, or faster at degree 3 (Fourier's backward with two warps: +9% at degree 3, -11% at 32).
+#: ``benchmarks/triton_tune.py`` on an H200 (2026-11-27, GPU time at (4096, 1024)): two warps make
+#: Hermite's backward at degree 32 7% faster (85 against 91 us) at the same time at degree 3; for the
+#: other families 1024/4 was as fast as any within the noise, or faster at degree 3 (Fourier's backward
+#: with two warps: +9% at degree 3, -11% at 32). A backward at 256 elements and one warp is faster
+#: alone (degree 32: 20-30%), but not in the module at (16384, 4096), where its four times as many rows
+#: of block sums made Hermite 32 and every degree-3 family slower
+#: (``benchmarks/results/activations_cuda_h200_2026-11-27b.txt``).
 CONFIG: dict[str, tuple[int, int, int, int]] = {
     "hermite": (1024, 4, 1024, 2),
     "polyrelu": (1024, 4, 1024, 4),
