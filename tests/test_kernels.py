@@ -677,6 +677,37 @@ def _forked_forward(act: torch.nn.Module, x: torch.Tensor) -> object:
     return act(x).detach().numpy()  # a numpy array: pickled by value, not through torch's shared memory
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_the_quadrant_from_float_bits_is_the_selects_and_negations(dtype: str) -> None:
+    """quadrant_sin_cos (integer operations on the bits of k + 1.5 * 2^p) gives the bits of the float
+    quadrant logic it replaced: q = k mod 4, swap sin and cos when q is odd, negate sin for q = 2, 3
+    and cos for q = 1, 2; for k of both signs up to 2^21, and signed zeros, in float32 and float64."""
+    import numpy as np
+    from numba import njit
+
+    from approxlab.kernels._numba._common import quadrant_sin_cos
+
+    @njit
+    def apply(k, sp, cp, s_out, c_out):  # type: ignore[no-untyped-def]
+        for j in range(k.size):
+            s_out[j], c_out[j] = quadrant_sin_cos(k[j], sp[j], cp[j])
+
+    rng = np.random.default_rng(1)
+    k = np.concatenate([np.arange(-20, 21), rng.integers(-2 ** 21, 2 ** 21, 400)]).astype(dtype)
+    sp = rng.uniform(-1, 1, k.size).astype(dtype)
+    cp = rng.uniform(-1, 1, k.size).astype(dtype)
+    sp[:4], cp[:4] = [0.0, -0.0, 0.0, -0.0], [-0.0, 0.0, 1.0, -1.0]
+    got_s, got_c = np.empty_like(sp), np.empty_like(cp)
+    apply(k, sp, cp, got_s, got_c)
+    q = np.mod(k.astype(np.int64), 4)
+    want_s = np.where(q % 2 == 1, cp, sp)
+    want_c = np.where(q % 2 == 1, sp, cp)
+    want_s = np.where(q >= 2, -want_s, want_s)
+    want_c = np.where((q == 1) | (q == 2), -want_c, want_c)
+    assert set(q.tolist()) == {0, 1, 2, 3}
+    assert got_s.tobytes() == want_s.tobytes() and got_c.tobytes() == want_c.tobytes()
+
+
 def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
     """The vectorised float32 sin/cos (Cody-Waite with FMAs + Taylor, libm fix-up past TRIG_LIMIT /
     non-finite; within 1.25 * 2^-24 of the exact values, about 1.2 ulp near 1) and the float64 and
@@ -691,8 +722,8 @@ def test_in_kernel_cos_sin_and_exp_against_numpy() -> None:
                          [0.0, -0.0, np.pi / 4, 3 * np.pi / 4, 1e5, -1e5, 1e5 + 1, 3e38, np.inf, -np.inf, np.nan]])
     th = th.astype(np.float32)
     m = th.size
-    c, s, scratch = (np.empty(m, np.float32) for _ in range(3))
-    fourier._cos_sin_block(th, m, np.ones(1, np.float32), True, c, s, scratch)
+    c, s = (np.empty(m, np.float32) for _ in range(2))
+    fourier._cos_sin_block(th, m, np.ones(1, np.float32), True, c, s)
     t64 = th.astype(np.float64)
     with np.errstate(invalid="ignore"):
         np.testing.assert_allclose(c, np.cos(t64), rtol=0, atol=1.25 * 2 ** -24)

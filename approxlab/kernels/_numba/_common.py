@@ -130,6 +130,40 @@ def f32_from_bits(typingctx, bits):  # type: ignore[no-untyped-def]
     return types.float32(bits), codegen
 
 
+@intrinsic
+def quadrant_sin_cos(typingctx, k, sp, cp):  # type: ignore[no-untyped-def]
+    """(sin, cos) of k pi/2 + r from sp = sin r, cp = cos r and the integer-valued float k, in jitted
+    code: the quadrant q = k mod 4 swaps the two when odd and flips their signs (sin: q = 2, 3; cos:
+    q = 1, 2). q is read from the bits of k + 1.5 * 2^p (p = 23 in float32, 52 in float64: exact for
+    |k| < 2^(p-1), where those bits end in k's two's complement), and the swap and the signs are
+    integer operations of the float's own width on its bits, so float32 work stays in float32-wide
+    vector lanes (numba's integers are 64-bit). The same values as selects and negations on a float q;
+    for a non-finite k the result is some float (the callers replace it).
+    """
+    if not (isinstance(k, types.Float) and k == sp == cp):
+        return None
+    width = k.bitwidth
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        kf, s_r, c_r = args
+        ftype = s_r.type
+        itype = ir.IntType(width)
+
+        def const(v: int) -> ir.Constant:
+            return ir.Constant(itype, v)
+
+        magic = ir.Constant(ftype, 1.5 * 2.0 ** (23 if width == 32 else 52))
+        bits = builder.bitcast(builder.fadd(kf, magic), itype)
+        swap = builder.icmp_unsigned("!=", builder.and_(bits, const(1)), const(0))
+        s_sign = builder.shl(builder.and_(bits, const(2)), const(width - 2))
+        c_sign = builder.shl(builder.and_(builder.add(bits, const(1)), const(2)), const(width - 2))
+        sv = builder.bitcast(builder.xor(builder.bitcast(builder.select(swap, c_r, s_r), itype), s_sign), ftype)
+        cv = builder.bitcast(builder.xor(builder.bitcast(builder.select(swap, s_r, c_r), itype), c_sign), ftype)
+        return context.make_tuple(builder, signature.return_type, [sv, cv])
+
+    return types.UniTuple(k, 2)(k, sp, cp), codegen
+
+
 def n_chunks(n: int) -> int:
     """Number of chunks (rows of the partial-sum array) for ``n`` elements.
 
@@ -248,5 +282,5 @@ def _driver(kernel: Callable[..., None]) -> Callable[..., None]:
 
 
 __all__ = ["BLOCK", "CHUNK", "MATH", "THREADSAFE_LAYERS", "WIDE_VECTORS", "block_dot", "block_helper", "block_sum",
-           "f32_from_bits", "kernel", "n_chunks", "njit", "parallel", "prefer_wide_vectors", "reduction",
+           "f32_from_bits", "kernel", "quadrant_sin_cos", "n_chunks", "njit", "parallel", "prefer_wide_vectors", "reduction",
            "reduction_helper", "reduction_kernel", "threading_layer"]
