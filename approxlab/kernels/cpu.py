@@ -200,7 +200,8 @@ def _numba_threads(n: int) -> None:
     numba.set_num_threads(n)  # per calling thread; under a microsecond
 
 
-def _run_on_pool(fn, t: int, n_ranges: int, step: int, units: int, args: tuple) -> None:  # type: ignore[no-untyped-def, type-arg]
+def _run_on_pool(fn, t: int, n_ranges: int, step: int, units: int,  # type: ignore[no-untyped-def]
+                 args: tuple) -> None:  # type: ignore[type-arg]
     """The ranges of :func:`_run` on this thread and ``t - 1`` pool threads, taken from a shared
     counter. The call returns when every range is done, without waiting for a pool thread that never
     got one (a thread the OS has not scheduled yet would otherwise hold the call for its time slice)."""

@@ -252,15 +252,25 @@ def parallel(kernel: Callable[..., None]) -> Callable[..., None] | None:
 
     ``driver(n_ranges, first, step, units, *args)`` runs ``kernel(*args, lo, hi)`` over the ranges
     ``lo = first + r step``, ``hi = min(units, lo + step)``, ``r < n_ranges``, on the threads of
-    numba's threading layer (``numba.set_num_threads`` of the calling thread says how many). Those are the threads of an OpenMP (or TBB) runtime, which
-    idle by spinning for a while after a parallel region and so take the next one at once; on a core
-    shared with torch's own OpenMP workers, which spin after every parallel torch op, a Python thread
-    pool's workers (woken through the OS) lost whole milliseconds to them (2 cores, after a GELU:
+    numba's threading layer (``numba.set_num_threads`` of the calling thread says how many). Those
+    are the threads of an OpenMP (or TBB) runtime, which idle by spinning for a while after a
+    parallel region and so take the next one at once; on a core shared with torch's own OpenMP
+    workers, which spin after every parallel torch op, a Python thread pool's workers (woken through
+    the OS) lost whole milliseconds to them (2 cores, after a GELU:
     ``benchmarks/results/activations_cpu_drivers_2threads_2026-11-27.txt``).
 
     Each driver is compiled once per argument types and cached on disk like the kernels; its code is
     filed under the kernel's own source file, so that numba's cache, which checks only the file a
     function is defined in, recompiles the driver when the kernel changes.
+
+    Examples
+    --------
+    >>> from approxlab.kernels import cpu
+    >>> kernel = cpu.load("polyrelu").polyrelu_fwd
+    >>> driver = cpu.load().parallel(kernel)  # None without a thread-safe layer
+    >>> name = None if driver is None else driver.py_func.__name__
+    >>> name in (None, "polyrelu_fwd_parallel")
+    True
     """
     global _LAUNCHED
     if _FORKED or threading_layer() is None:
@@ -282,5 +292,5 @@ def _driver(kernel: Callable[..., None]) -> Callable[..., None]:
 
 
 __all__ = ["BLOCK", "CHUNK", "MATH", "THREADSAFE_LAYERS", "WIDE_VECTORS", "block_dot", "block_helper", "block_sum",
-           "f32_from_bits", "kernel", "quadrant_sin_cos", "n_chunks", "njit", "parallel", "prefer_wide_vectors", "reduction",
-           "reduction_helper", "reduction_kernel", "threading_layer"]
+           "f32_from_bits", "kernel", "n_chunks", "njit", "parallel", "prefer_wide_vectors", "quadrant_sin_cos",
+           "reduction", "reduction_helper", "reduction_kernel", "threading_layer"]
