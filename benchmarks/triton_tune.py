@@ -28,7 +28,7 @@ def _params(fam: str, d: int, gen: torch.Generator) -> tuple[tuple[torch.Tensor,
     if fam == "hermite":
         return (r(d + 1) / torch.arange(1, d + 2),), ()
     if fam == "fourier":
-        return (r(d + 1) / d, r(d) / d), (0.7,)
+        return (r(d + 1) / d, r(d) / d), (0.7, True)  # the weights 1/k! of the Fourier module
     if fam == "max_lines":
         return (r(d), r(d)), (0.5,)
     if fam == "polyrelu":

@@ -378,10 +378,10 @@ def test_fourier_one_pass_forward_agrees_with_the_passes(n: int, dtype: torch.dt
     k.fourier_fwd_fixed(xn, cpu._padded(a.numpy(), 7), cpu._padded(b.numpy(), 6), om, fast, f_fix, 0, nch)
     np.testing.assert_array_equal(f_fix, f_gen)
     assert np.isnan(f_fix[1:3]).all() and np.isfinite(f_fix[3:]).all()
-    np.testing.assert_array_equal(cpu.fourier_fwd(x, a, b, 1.3).numpy(), f_gen)  # the wrapper (one pass here)
+    np.testing.assert_array_equal(cpu.fourier_fwd(x, a, b, 1.3, False).numpy(), f_gen)  # the wrapper (one pass here)
     # above FIXED the wrapper takes the passes: with 7 harmonics, those past n zero, the same values
     a7, b7 = torch.cat([a, torch.zeros(7 - n, dtype=dtype)]), torch.cat([b, torch.zeros(7 - n, dtype=dtype)])
-    np.testing.assert_array_equal(cpu.fourier_fwd(x, a7, b7, 1.3).numpy(), f_gen)
+    np.testing.assert_array_equal(cpu.fourier_fwd(x, a7, b7, 1.3, False).numpy(), f_gen)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, F64])

@@ -70,7 +70,7 @@ def test_the_table_of_kept_kernels_stays_small(monkeypatch: pytest.MonkeyPatch) 
 
 
 CASES = [
-    ("hermite", (4,), ()), ("hermite", (33,), ()), ("polyrelu", (3, 1), ()), ("fourier", (7, 6), (0.7,)),
+    ("hermite", (4,), ()), ("hermite", (33,), ()), ("polyrelu", (3, 1), ()), ("fourier", (7, 6), (0.7, True)),
     ("max_lines", (6, 6), (0.5,)), ("max_lines_diff", (4, 4, 3, 3), ()), ("polyact", (4,), ()),
     ("polynorm", (3, 1), (1e-6,)), ("rational", (6, 4), (1e-4, True)), ("rational", (3, 5), (1e-3, False)),
 ]

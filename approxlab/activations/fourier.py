@@ -96,13 +96,11 @@ def _compute_dtype(*tensors: torch.Tensor) -> torch.dtype:
     return torch.float32 if dt in _HALF else dt
 
 
-def _fourier_kernel(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, w: torch.Tensor, omega: float) -> torch.Tensor:
-    """Eq. 12 through the ``approxlab::fourier`` kernel on the weighted coefficients
-    (:math:`a_0, w_k a_k`; :math:`w_k b_k`); autograd carries the weights through the products."""
-    ct = _compute_dtype(x, a, b)
-    wc = w.to(ct)
-    aw = a.to(ct) * torch.cat([wc.new_ones(1), wc])
-    return kernels.call("fourier", x, (aw, b.to(ct) * wc), (float(omega),))
+def _fourier_kernel(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
+    """Eq. 12 through the ``approxlab::fourier`` kernel, whose ``factorial=True`` divides the k-th
+    coefficients by k! inside the kernel (no weighted copies of a and b, and so no extra device ops
+    or autograd nodes per call)."""
+    return kernels.call("fourier", x, (a, b), (float(omega), True))
 
 
 class Fourier(Elementwise):
@@ -145,7 +143,7 @@ class Fourier(Elementwise):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if kernels.resolve(self.backend, x) != "eager":
-            return _fourier_kernel(x, self.a, self.b, self.inv_factorials, self.omega)
+            return _fourier_kernel(x, self.a, self.b, self.omega)
         # eager: rotation recurrence for cos/sin(k omega x), saves only x and the coefficients
         return FourierSeriesFunction.apply(x, self.a, self.b, self.inv_factorials, self.omega)
 

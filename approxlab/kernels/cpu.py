@@ -292,20 +292,42 @@ def _omega(x: torch.Tensor, omega: float) -> tuple[np.ndarray, bool]:
     return _const([omega], x.dtype), x.dtype == torch.float32
 
 
-def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
+@functools.lru_cache(maxsize=64)
+def _fourier_weights(n: int, dtype: torch.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """(1, 1/1!, ..., 1/n!) and (1/1!, ..., 1/n!) in ``dtype`` (rounded from float64, as a cast of the
+    module's float64 buffer rounds them)."""
+    from approxlab.kernels.ops import inverse_factorials
+
+    w = _const(inverse_factorials(n), dtype)
+    return np.concatenate([_const([1.0], dtype), w]), w
+
+
+def _fourier_coefficients(a: torch.Tensor, b: torch.Tensor, factorial: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The series' coefficients: a, b, or with ``factorial`` a_k / k!, b_k / k! (products in their dtype)."""
+    an, bn = _np(a), _np(b)
+    if factorial:
+        wa, wb = _fourier_weights(bn.size, a.dtype)
+        an, bn = an * wa, bn * wb
+    return an, bn
+
+
+def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, factorial: bool) -> torch.Tensor:
     _check(x, a, b)
     k = load("fourier")
     om, fast = _omega(x, omega)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    fn, an, bn = k.fourier_fwd, _np(a), _np(b)
+    an, bn = _fourier_coefficients(a, b, factorial)
+    fn = k.fourier_fwd
     if 1 <= bn.size <= k.FIXED:  # an element's harmonics in registers, one pass
         fn, an, bn = k.fourier_fwd_fixed, _padded(an, k.FIXED + 1), _padded(bn, k.FIXED)
     _run(fn, _chunks(x), _np(x).reshape(-1), an, bn, om, fast, out.numpy().reshape(-1))
     return out
 
 
-def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, g: torch.Tensor
+def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, factorial: bool, g: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """With ``factorial`` the sums over the series' coefficients are multiplied by 1/k! in the
+    parameter dtype afterwards (the chain rule through the weighted coefficients)."""
     _check(x, a, b, g)
     k = load("fourier")
     n = b.numel()
@@ -313,11 +335,16 @@ def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     kk = _ramp(n, x.dtype)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
     part = _partials(x.numel(), 2 * n + 1)
-    fn, ka, kb = k.fourier_bwd, kk * _np(a)[1:], kk * _np(b)
+    an, bn = _fourier_coefficients(a, b, factorial)
+    fn, ka, kb = k.fourier_bwd, kk * an[1:], kk * bn
     if 1 <= n <= k.FIXED:  # a block's harmonics in one pass
         fn, ka, kb = k.fourier_bwd_fixed, _padded(ka, k.FIXED), _padded(kb, k.FIXED)
     _run(fn, part.shape[0], _np(x).reshape(-1), ka, kb, om, fast, _np(g).reshape(-1), gx.numpy().reshape(-1), part)
-    return (gx, *_split(part, n + 1, a.dtype, b.dtype))
+    ga, gb = _split(part, n + 1, a.dtype, b.dtype)
+    if factorial:
+        wa, wb = _fourier_weights(n, a.dtype)
+        ga, gb = ga * torch.from_numpy(wa), gb * torch.from_numpy(wb)
+    return gx, ga, gb
 
 
 # ---- max of lines (Tropical, tropical rational) ---------------------------------------------------------

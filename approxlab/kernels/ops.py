@@ -26,6 +26,7 @@ backward differentiates the family's eager reference
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -55,10 +56,26 @@ def _ref_hermite(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     return HermiteFunction.apply(x, a)
 
 
-def _ref_fourier(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
-    k = torch.arange(1, b.numel() + 1, dtype=x.dtype, device=x.device)
+def _ref_fourier(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, factorial: bool) -> torch.Tensor:
+    n = b.numel()
+    k = torch.arange(1, n + 1, dtype=x.dtype, device=x.device)
     theta = (x * omega).unsqueeze(-1) * k
+    if factorial:  # the coefficients are a_k / k!, b_k / k! (ortho Eq. 12), rounded as the kernels round them
+        w = torch.tensor(inverse_factorials(n), dtype=torch.float64).to(device=x.device, dtype=x.dtype)
+        a = torch.cat([a[:1], a[1:] * w])
+        b = b * w
     return torch.cos(theta) @ a[1:] + torch.sin(theta) @ b + a[0]
+
+
+def inverse_factorials(n: int) -> list[float]:
+    """1/1!, 1/2!, ..., 1/n! as Python floats (the Fourier kernels' weights with ``factorial=True``).
+
+    Examples
+    --------
+    >>> inverse_factorials(3)
+    [1.0, 0.5, 0.16666666666666666]
+    """
+    return [1.0 / math.factorial(k) for k in range(1, n + 1)]
 
 
 def _ref_lines(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
@@ -101,7 +118,8 @@ FAMILIES: dict[str, Family] = {
     f.name: f
     for f in (
         Family("hermite", ("a",), (), cpu.hermite_fwd, cpu.hermite_bwd, _ref_hermite),
-        Family("fourier", ("a", "b"), (("omega", "float"),), cpu.fourier_fwd, cpu.fourier_bwd, _ref_fourier),
+        Family("fourier", ("a", "b"), (("omega", "float"), ("factorial", "bool")), cpu.fourier_fwd, cpu.fourier_bwd,
+               _ref_fourier),
         Family("max_lines", ("c", "p"), (("scale", "float"),), cpu.lines_fwd, cpu.lines_bwd, _ref_lines),
         Family("max_lines_diff", ("c", "p", "d", "q"), (), cpu.lines_diff_fwd, cpu.lines_diff_bwd, _ref_lines_diff),
         Family("polyrelu", ("w", "b"), (), cpu.polyrelu_fwd, cpu.polyrelu_bwd, _ref_polyrelu),
@@ -253,4 +271,4 @@ def call(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: t
     return y if y.dtype == x.dtype else y.to(x.dtype)
 
 
-__all__ = ["FAMILIES", "OPS", "Family", "call"]
+__all__ = ["FAMILIES", "OPS", "Family", "call", "inverse_factorials"]

@@ -229,7 +229,19 @@ def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Ten
 
 
 @triton.jit
-def _fourier_fwd(x_ptr, a_ptr, b_ptr, omega: tl.float64, out_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+def _fourier_coefficients(a_ptr, b_ptr, w_ptr, k, FACT: tl.constexpr):
+    """(a_k, b_k), with FACT the series' coefficients a_k / k!, b_k / k! (1/k! from w_ptr, in the
+    compute dtype: the products the CPU path forms)."""
+    if FACT:
+        w = tl.load(w_ptr + k - 1)
+        return tl.load(a_ptr + k) * w, tl.load(b_ptr + k - 1) * w
+    else:
+        return tl.load(a_ptr + k), tl.load(b_ptr + k - 1)
+
+
+@triton.jit
+def _fourier_fwd(x_ptr, a_ptr, b_ptr, w_ptr, omega: tl.float64, out_ptr, N, n, FACT: tl.constexpr,
+                 UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = tl.load(x_ptr + offs, mask=mask, other=0.0)
@@ -240,7 +252,8 @@ def _fourier_fwd(x_ptr, a_ptr, b_ptr, omega: tl.float64, out_ptr, N, n, UNROLL: 
     s = s1
     acc = tl.zeros(x.shape, x.dtype) + tl.load(a_ptr)
     for k in tl.range(1, n + 1, loop_unroll_factor=UNROLL):
-        acc += tl.load(a_ptr + k) * c + tl.load(b_ptr + k - 1) * s
+        ak, bk = _fourier_coefficients(a_ptr, b_ptr, w_ptr, k, FACT)
+        acc += ak * c + bk * s
         cn = c * c1 - s * s1
         s = s * c1 + c * s1
         c = cn
@@ -248,9 +261,9 @@ def _fourier_fwd(x_ptr, a_ptr, b_ptr, omega: tl.float64, out_ptr, N, n, UNROLL: 
 
 
 @triton.jit
-def _fourier_bwd(x_ptr, a_ptr, b_ptr, omega: tl.float64, g_ptr, gx_ptr, N, n, part_ptr,
-                 UNROLL: tl.constexpr, BLOCK: tl.constexpr):
-    """part row: sum g, sum g cos(k w x), sum g sin(k w x) (k = 1..n)."""
+def _fourier_bwd(x_ptr, a_ptr, b_ptr, w_ptr, omega: tl.float64, g_ptr, gx_ptr, N, n, part_ptr,
+                 FACT: tl.constexpr, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+    """part row: sum g, sum g cos(k w x), sum g sin(k w x) (k = 1..n; with FACT times 1/k!)."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
@@ -266,31 +279,53 @@ def _fourier_bwd(x_ptr, a_ptr, b_ptr, omega: tl.float64, g_ptr, gx_ptr, N, n, pa
     row = part_ptr + pid * (2 * n + 1)
     tl.store(row, tl.sum(g, axis=0))
     for k in tl.range(1, n + 1, loop_unroll_factor=UNROLL):
-        d += (tl.load(b_ptr + k - 1) * k) * c - (tl.load(a_ptr + k) * k) * s
+        ak, bk = _fourier_coefficients(a_ptr, b_ptr, w_ptr, k, FACT)
+        d += (bk * k) * c - (ak * k) * s
         # both sums in one reduction (one exchange between warps instead of two): columns k, n + k
-        tl.store(row + k + n * tl.arange(0, 2), tl.sum(tl.join(g * c, g * s), axis=0))
+        sums = tl.sum(tl.join(g * c, g * s), axis=0)
+        if FACT:
+            sums = sums * tl.load(w_ptr + k - 1)
+        tl.store(row + k + n * tl.arange(0, 2), sums)
         cn = c * c1 - s * s1
         s = s * c1 + c * s1
         c = cn
     tl.store(gx_ptr + offs, g * om * d, mask=mask)
 
 
-def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
-    """``a_0 + sum_k a_k cos(k omega x) + b_k sin(k omega x)``."""
+_WEIGHTS: dict[tuple[torch.device, torch.dtype, int], torch.Tensor] = {}
+
+
+def _inverse_factorials(n: int, like: torch.Tensor) -> torch.Tensor:
+    """1/1!, ..., 1/n! on ``like``'s device in its dtype (rounded from float64), made once per
+    device, dtype and n (a blocking copy: never inside a CUDA graph capture after the first call)."""
+    key = (like.device, like.dtype, n)
+    w = _WEIGHTS.get(key)
+    if w is None:
+        from approxlab.kernels.ops import inverse_factorials
+
+        w = _WEIGHTS[key] = torch.tensor(inverse_factorials(n), dtype=torch.float64).to(like.dtype).to(like.device)
+    return w
+
+
+def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, factorial: bool) -> torch.Tensor:
+    """``a_0 + sum_k a_k cos(k omega x) + b_k sin(k omega x)``, with ``factorial`` a_k / k! and b_k / k!."""
     _check(x, a, b)
     out = _new(x)
-    _fwd("fourier", _fourier_fwd, x, (x, a, b, float(omega), out, x.numel(), b.numel()), UNROLL=UNROLL["fourier"])
+    w = _inverse_factorials(b.numel(), x) if factorial else b
+    _fwd("fourier", _fourier_fwd, x, (x, a, b, w, float(omega), out, x.numel(), b.numel()), FACT=bool(factorial),
+         UNROLL=UNROLL["fourier"])
     return out
 
 
-def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, g: torch.Tensor
+def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, factorial: bool, g: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(g F'(x), dL/da, dL/db)``."""
     _check(x, a, b, g)
     n = b.numel()
     gx = _new(x)
-    part = _bwd("fourier", _fourier_bwd, x, (x, a, b, float(omega), g, gx, x.numel(), n), 2 * n + 1,
-                UNROLL=UNROLL["fourier"])
+    w = _inverse_factorials(n, x) if factorial else b
+    part = _bwd("fourier", _fourier_bwd, x, (x, a, b, w, float(omega), g, gx, x.numel(), n), 2 * n + 1,
+                FACT=bool(factorial), UNROLL=UNROLL["fourier"])
     return (gx, *param_sums(part, [(a, 0, 1.0), (b, n + 1, 1.0)]))
 
 
