@@ -32,7 +32,7 @@ from torch import nn
 
 from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
-from approxlab.activations.trig_recurrence import FourierSeriesFunction
+from approxlab.activations.trig_recurrence import FourierSeriesFunction, inverse_factorials
 from approxlab import kernels
 
 #: Initialisations of the Fourier activations (see :func:`fourier_init`).
@@ -138,8 +138,8 @@ class Fourier(Elementwise):
         a, b = fourier_init(self.degree, self.init, self.omega)
         self.a = nn.Parameter(torch.tensor(a))
         self.b = nn.Parameter(torch.tensor(b))
-        self.register_buffer("inv_factorials", torch.tensor([1.0 / math.factorial(k) for k in range(1, self.degree + 1)],
-                                                            dtype=torch.float64), persistent=False)
+        self.register_buffer("inv_factorials", torch.tensor(inverse_factorials(self.degree), dtype=torch.float64),
+                             persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if kernels.resolve(self.backend, x) != "eager":
@@ -200,8 +200,8 @@ class FourierAmplitudePhase(Elementwise):
         self.coefficients = nn.Parameter(torch.tensor(a[1:]))
         self.frequencies = nn.Parameter(torch.arange(1, self.degree + 1, dtype=torch.float64).mul(omega).float())
         self.phases = nn.Parameter(torch.full((self.degree,), math.pi / 4))
-        self.register_buffer("inv_factorials", torch.tensor([1.0 / math.factorial(k) for k in range(1, self.degree + 1)],
-                                                            dtype=torch.float64), persistent=False)
+        self.register_buffer("inv_factorials", torch.tensor(inverse_factorials(self.degree), dtype=torch.float64),
+                             persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         ct = _compute_dtype(x, self.coefficients)

@@ -49,6 +49,17 @@ _HALF = (torch.float16, torch.bfloat16)
 CHUNK: int = 1 << 16
 
 
+def inverse_factorials(n: int) -> list[float]:
+    """The weights of ortho Eq. 12, 1/1!, 1/2!, ..., 1/n!, as Python floats.
+
+    Examples
+    --------
+    >>> inverse_factorials(3)
+    [1.0, 0.5, 0.16666666666666666]
+    """
+    return [1.0 / math.factorial(k) for k in range(1, n + 1)]
+
+
 def _compute_dtype(*tensors: torch.Tensor) -> torch.dtype:
     """Half inputs are computed in float32; otherwise the widest dtype of the arguments."""
     dt = tensors[0].dtype
@@ -248,11 +259,10 @@ def fourier_series(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: flo
                          f"{tuple(a.shape)} and {tuple(b.shape)}")
     n = b.numel()
     if weights is None:
-        weights = torch.tensor([1.0 / math.factorial(k) for k in range(1, n + 1)], dtype=torch.float64,
-                               device=x.device)
+        weights = torch.tensor(inverse_factorials(n), dtype=torch.float64, device=x.device)
     if weights.dim() != 1 or weights.numel() != n:
         raise ValueError(f"weights must be 1-D of length n = {n}, got shape {tuple(weights.shape)}")
     return FourierSeriesFunction.apply(x, a, b, weights.detach(), float(omega))
 
 
-__all__ = ["FourierSeriesFunction", "fourier_series", "harmonics", "CHUNK"]
+__all__ = ["FourierSeriesFunction", "fourier_series", "harmonics", "inverse_factorials", "CHUNK"]

@@ -296,7 +296,7 @@ def _omega(x: torch.Tensor, omega: float) -> tuple[np.ndarray, bool]:
 def _fourier_weights(n: int, dtype: torch.dtype) -> tuple[np.ndarray, np.ndarray]:
     """(1, 1/1!, ..., 1/n!) and (1/1!, ..., 1/n!) in ``dtype`` (rounded from float64, as a cast of the
     module's float64 buffer rounds them)."""
-    from approxlab.kernels.ops import inverse_factorials
+    from approxlab.activations.trig_recurrence import inverse_factorials
 
     w = _const(inverse_factorials(n), dtype)
     return np.concatenate([_const([1.0], dtype), w]), w

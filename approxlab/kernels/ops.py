@@ -26,7 +26,6 @@ backward differentiates the family's eager reference
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -61,21 +60,12 @@ def _ref_fourier(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float
     k = torch.arange(1, n + 1, dtype=x.dtype, device=x.device)
     theta = (x * omega).unsqueeze(-1) * k
     if factorial:  # the coefficients are a_k / k!, b_k / k! (ortho Eq. 12), rounded as the kernels round them
+        from approxlab.activations.trig_recurrence import inverse_factorials
+
         w = torch.tensor(inverse_factorials(n), dtype=torch.float64).to(device=x.device, dtype=x.dtype)
         a = torch.cat([a[:1], a[1:] * w])
         b = b * w
     return torch.cos(theta) @ a[1:] + torch.sin(theta) @ b + a[0]
-
-
-def inverse_factorials(n: int) -> list[float]:
-    """1/1!, 1/2!, ..., 1/n! as Python floats (the Fourier kernels' weights with ``factorial=True``).
-
-    Examples
-    --------
-    >>> inverse_factorials(3)
-    [1.0, 0.5, 0.16666666666666666]
-    """
-    return [1.0 / math.factorial(k) for k in range(1, n + 1)]
 
 
 def _ref_lines(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
@@ -271,4 +261,4 @@ def call(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: t
     return y if y.dtype == x.dtype else y.to(x.dtype)
 
 
-__all__ = ["FAMILIES", "OPS", "Family", "call", "inverse_factorials"]
+__all__ = ["FAMILIES", "OPS", "Family", "call"]
