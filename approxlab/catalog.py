@@ -3,7 +3,7 @@
 The registry (:mod:`approxlab.activations.registry`) is the one definition of each activation: the
 family modules register their entries on import, and importing them imports torch, sympy and scipy
 (seconds). ``approxlab list`` needs only the metadata (name, paper, equation, options, summary), so
-:func:`load_records` keeps a copy of it in the user cache dir (:func:`approxlab.paths.cache_dir`),
+:func:`load_records` keeps a copy of it in the user cache dir (:func:`approxlab._core.paths.cache_dir`),
 keyed by a SHA-256 of the sources of :mod:`approxlab.activations` (every ``.py`` file of the package,
 by name and content) and the approxlab version. While the sources are unchanged, ``list`` reads the
 copy and imports neither torch nor sympy; any change to a source gives a new key, so the copy is
@@ -84,7 +84,7 @@ def _valid(data: object) -> bool:
 
 def cache_file() -> Path:
     """Where the records for the current sources are (or would be) cached."""
-    from approxlab.paths import cache_dir
+    from approxlab._core.paths import cache_dir
 
     return cache_dir("catalog") / f"activations-{source_key()[:32]}.json"
 

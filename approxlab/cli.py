@@ -211,8 +211,8 @@ def main(argv: list[str] | None = None) -> None:
         fail(exc.format_message())
     except (ValueError, TypeError) as exc:
         fail(str(exc))
-    except ImportError as exc:  # a missing extra: one line naming it (approxlab._extras)
-        from approxlab._extras import MissingExtraError, extra_for, missing_extra_message
+    except ImportError as exc:  # a missing extra: one line naming it (approxlab._core.extras)
+        from approxlab._core.extras import MissingExtraError, extra_for, missing_extra_message
 
         if isinstance(exc, MissingExtraError):
             fail(str(exc))

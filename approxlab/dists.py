@@ -5,7 +5,7 @@ assumed input distribution: the ortho paper uses N(0, 1) for Hermite activations
 U(-pi, pi) for Fourier activations (Assumption 3.11) and U(-sqrt 3, sqrt 3) in Remark D.8. Each
 distribution here carries
 
-* ``sympy_density()``: its density p(x) in the symbol :data:`approxlab.activations.base.X`,
+* ``sympy_density()``: its density p(x) in the symbol :data:`approxlab._core.symbols.X`,
 * ``support``: (lower, upper) as sympy numbers (``-oo``/``oo`` allowed),
 * ``mean`` / ``variance``: exact sympy values (``None`` where the moment does not exist),
 * ``partial_moment(k, a, b)``: the exact integral of x^k p(x) over [a, b] (cached), which the exact
@@ -33,7 +33,7 @@ from abc import ABC, abstractmethod
 import sympy
 import torch
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 
 __all__ = ["Distribution", "Normal", "Uniform", "StudentT", "Cauchy", "parse_dist", "DIST_SYNTAX"]
 

@@ -556,7 +556,7 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
         Unknown family/method, a method that does not apply, bad nodes (non-finite, repeated, wrong
         count), a singular system, or a quadrature that misses its tolerance.
     """
-    from approxlab.activations.base import check_choice, check_positive_int
+    from approxlab._core.validate import check_choice, check_positive_int
 
     family = check_choice("family", family, FAMILIES)
     method = check_choice("method", method, METHODS)

@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 import sympy
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 
 __all__ = ["parse_formula", "parse_number", "FUNCTIONS", "CONSTANTS", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT"]
 
@@ -244,7 +244,7 @@ def parse_formula(text: str, variable: str = "x") -> sympy.Expr:
         The formula, e.g. ``"x**3 - 3*x"``, ``"tanh(x) + x/1000"``, ``"softplus(x)"`` (grammar in the
         module docstring; decimals become exact rationals).
     variable : str
-        The name of the variable in ``text``; it becomes :data:`approxlab.activations.base.X`.
+        The name of the variable in ``text``; it becomes :data:`approxlab._core.symbols.X`.
 
     Returns
     -------

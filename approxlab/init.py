@@ -31,7 +31,8 @@ import sympy
 import torch
 from torch import nn
 
-from approxlab.activations.base import X, check_choice, check_positive_int
+from approxlab._core.symbols import X
+from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.dists import Distribution, Normal, Uniform, parse_dist
 from approxlab.gains import GainResult, compute_gains
 

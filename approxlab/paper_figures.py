@@ -28,7 +28,7 @@ import torch
 from scipy import special
 
 from approxlab import figstyle
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.figures import figure
 from approxlab.fit import FitResult, fit
 

@@ -11,7 +11,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.dists import Cauchy, Normal, StudentT, Uniform, parse_dist
 
 

@@ -15,7 +15,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.dists import parse_dist
 from approxlab.gains import compute_gains
 from approxlab.gains.features import geometric_points, sympy_features

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from approxlab.activations import create
-from approxlab.activations.base import MAX_DEGREE, X, exact_value
+from approxlab._core.validate import MAX_DEGREE
+from approxlab._core.symbols import X, exact_value
 from approxlab.cli import main
 from approxlab.dists import parse_dist
 from approxlab.formula import MAX_DEPTH, MAX_LENGTH, parse_formula, parse_number

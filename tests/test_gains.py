@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from approxlab.activations import create
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.dists import Normal, Uniform
 from approxlab.gains import compute_gains
 

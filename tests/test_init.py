@@ -8,7 +8,7 @@ import pytest
 import sympy
 import torch
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.init import init_std, paper_init, solve_equal_gains, variance_preserving_
 
 

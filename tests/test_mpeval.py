@@ -7,7 +7,7 @@ import mpmath
 import pytest
 import sympy
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.gains.mpeval import LIMIT, TooLarge, mp_function
 
 E = sympy.exp

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import approxlab
-from approxlab._extras import EXTRAS, MissingExtraError, require
+from approxlab._core.extras import EXTRAS, MissingExtraError, require
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -43,7 +43,7 @@ def test_extras_hold_what_the_docs_say() -> None:
     # dev pulls every other extra but peers through approxlab[...]
     (self_ref,) = [r for r in PYPROJECT["project"]["optional-dependencies"]["dev"] if r.startswith("approxlab[")]
     assert set(self_ref[len("approxlab["):-1].split(",")) == set(extras) - {"dev", "peers"}
-    # approxlab._extras.EXTRAS (the names require() accepts) matches pyproject.toml
+    # approxlab._core.extras.EXTRAS (the names require() accepts) matches pyproject.toml
     assert set(EXTRAS) == set(extras) - {"dev"}
 
 

@@ -16,7 +16,7 @@ import mpmath
 import pytest
 import sympy
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.formula import parse_formula
 from approxlab.gains import compute_gains
 

@@ -1,4 +1,4 @@
-"""approxlab.paths.cache_dir, and no hidden writes: the figures' default sweep store lives in the
+"""approxlab._core.paths.cache_dir, and no hidden writes: the figures' default sweep store lives in the
 user cache directory, never in the output folder."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from approxlab.paths import CACHE_ENV, cache_dir
+from approxlab._core.paths import CACHE_ENV, cache_dir
 
 
 def test_cache_dir_env_platformdirs_and_errors(tmp_path: Path, monkeypatch) -> None:

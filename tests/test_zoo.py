@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from scipy.special import erf, expit
 
 from approxlab.activations import X, create, entries, exact_value, get, names
-from approxlab.activations.base import forward_arity, check_choice, check_positive_float, check_positive_int
+from approxlab.activations.base import forward_arity
+from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
 
 ELEMENTWISE = [e.name for e in entries() if e.elementwise]
 ALL = [e.name for e in entries()]

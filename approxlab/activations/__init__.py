@@ -16,7 +16,8 @@ from approxlab.activations import (  # noqa: F401  (imported to register their a
     standard,
     tropical,
 )
-from approxlab.activations.base import X, Elementwise, exact_value
+from approxlab._core.symbols import X, exact_value
+from approxlab.activations.base import Elementwise
 from approxlab.activations.registry import Entry, create, entries, get, names
 
 __all__ = ["X", "Elementwise", "exact_value", "Entry", "create", "entries", "get", "names"]

@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from approxlab.activations.base import check_positive_float, check_positive_int
+from approxlab._core.validate import check_positive_float, check_positive_int
 from approxlab.activations.polycom import compute_dtype
 from approxlab.activations.registry import Entry, register
 

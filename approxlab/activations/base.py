@@ -15,35 +15,9 @@ import sympy
 import torch
 from torch import nn
 
-#: The input variable of every symbolic activation form.
-X = sympy.Symbol("x", real=True)
+from approxlab._core.symbols import X, exact_value
 
 Values = Literal["current", "symbols"]
-
-
-def exact_value(value: float | torch.Tensor) -> sympy.Rational:
-    """The exact rational value of a stored floating-point number.
-
-    A parameter stored as a float (e.g. ``1/3`` in float32) is not the real number it approximates;
-    this returns the dyadic rational that the float *is*, so symbolic analysis of a module's current
-    state is exact with respect to what the module computes.
-
-    Examples
-    --------
-    >>> exact_value(0.5)
-    1/2
-    >>> exact_value(torch.tensor(0.1, dtype=torch.float64))
-    3602879701896397/36028797018963968
-    """
-    if isinstance(value, torch.Tensor):
-        if value.numel() != 1:
-            raise ValueError(f"value must be a scalar, got a tensor of shape {tuple(value.shape)}")
-        value = float(value.detach().to("cpu", torch.float64))
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"value must be a real number or a scalar tensor, got {type(value).__name__}")
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"value must be finite, got {value}: a NaN/inf parameter has no exact value")
-    return sympy.Rational(value)
 
 
 class Elementwise(nn.Module):
@@ -100,47 +74,6 @@ class Elementwise(nn.Module):
 
         load_into(self, fit)  # type: ignore[arg-type]
         return self
-
-
-#: Largest degree/order any activation accepts (beyond it the coefficient vectors and sympy forms explode).
-MAX_DEGREE = 1024
-
-
-def check_positive_int(name: str, value: object, minimum: int = 1, maximum: int | None = None) -> int:
-    """Validate an integer option (degree, order, width) and return it.
-
-    Raises
-    ------
-    TypeError
-        If ``value`` is not an integer.
-    ValueError
-        If ``value < minimum`` or ``value > maximum``; the message names the argument and the allowed range.
-    """
-    allowed = f"an integer >= {minimum}" if maximum is None else f"an integer in [{minimum}, {maximum}]"
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be {allowed}, got {value!r}")
-    if value < minimum or (maximum is not None and value > maximum):
-        raise ValueError(f"{name} must be {allowed}, got {value}")
-    return value
-
-
-def check_positive_float(name: str, value: object, strict: bool = True) -> float:
-    """Validate a real option (tau, eps, lambda) that must be positive (or >= 0 if not strict)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
-    value = float(value)
-    ok = value > 0 if strict else value >= 0
-    if not ok or value != value or value == float("inf"):
-        bound = "> 0" if strict else ">= 0"
-        raise ValueError(f"{name} must be a finite real number {bound}, got {value}")
-    return value
-
-
-def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
-    """Validate a string option against its allowed values."""
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
-    return str(value)
 
 
 def forward_arity(module: nn.Module) -> int:

@@ -21,7 +21,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from approxlab.activations.base import check_positive_int, forward_arity
+from approxlab._core.validate import check_positive_int
+from approxlab.activations.base import forward_arity
 
 Activation = nn.Module | Callable[[torch.Tensor], torch.Tensor] | str
 

@@ -30,7 +30,9 @@ import torch
 from scipy.special import i0
 from torch import nn
 
-from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
+from approxlab._core.symbols import X
+from approxlab.activations.base import Elementwise
+from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab.activations.trig_recurrence import FourierSeriesFunction, inverse_factorials
 from approxlab import kernels

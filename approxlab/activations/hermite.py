@@ -32,7 +32,9 @@ import sympy
 import torch
 from torch import nn
 
-from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
+from approxlab._core.symbols import X
+from approxlab.activations.base import Elementwise
+from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
 

@@ -43,7 +43,9 @@ import torch.nn.functional as F
 from torch import nn
 
 from approxlab.activations import standard
-from approxlab.activations.base import X, Elementwise, check_choice, check_positive_int
+from approxlab._core.symbols import X
+from approxlab.activations.base import Elementwise
+from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.activations.registry import Entry, create, register
 
 #: Gates allowed for MoA (moa Section 3.3).
@@ -187,7 +189,7 @@ class _TwoSided(nn.Module):
 
         ``values="current"`` substitutes the current coefficients exactly; ``"symbols"`` keeps them.
         """
-        from approxlab.activations.base import exact_value
+        from approxlab._core.symbols import exact_value
 
         check_choice("values", values, ("current", "symbols"))
         t = self.sympy_template()

@@ -29,13 +29,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from approxlab.activations.base import (
-    X,
-    Elementwise,
-    check_choice,
-    check_positive_float,
-    check_positive_int,
-)
+from approxlab._core.symbols import X
+from approxlab.activations.base import Elementwise
+from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
 from approxlab.activations.polycom import compute_dtype
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels

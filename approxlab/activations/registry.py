@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import torch  # noqa: F401  (used in the doctest)
 from torch import nn
 
-from approxlab.activations.base import MAX_DEGREE
+from approxlab._core.validate import MAX_DEGREE
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def create(name: str, fit: object | None = None, **options: object) -> nn.Module
     ``fit`` (an :class:`approxlab.fit.FitResult`) builds the module with the fit's options (``options``
     override them) and loads the fitted coefficients. Unknown options raise a ``ValueError`` listing the
     allowed ones. A degree/order beyond
-    :data:`~approxlab.activations.base.MAX_DEGREE` is refused before anything is built.
+    :data:`~approxlab._core.validate.MAX_DEGREE` is refused before anything is built.
     """
     entry = get(name)
     if fit is not None:

@@ -14,7 +14,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from approxlab.activations.base import X, Elementwise, check_positive_float, check_positive_int
+from approxlab._core.symbols import X
+from approxlab.activations.base import Elementwise
+from approxlab._core.validate import check_positive_float, check_positive_int
 from approxlab.activations.registry import Entry, register
 
 

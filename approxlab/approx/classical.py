@@ -36,7 +36,7 @@ import numpy as np
 from numpy.polynomial import chebyshev as C
 from scipy.interpolate import AAA
 
-from approxlab.activations.base import check_positive_int
+from approxlab._core.validate import check_positive_int
 from approxlab.approx.error import linf_error
 from approxlab.approx.targets import Target
 

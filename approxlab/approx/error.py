@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from approxlab.activations.base import check_positive_int
+from approxlab._core.validate import check_positive_int
 
 
 def grid_points(d: int, n: int) -> np.ndarray:

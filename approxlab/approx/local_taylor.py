@@ -41,7 +41,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from approxlab.activations.base import check_positive_float, check_positive_int
+from approxlab._core.validate import check_positive_float, check_positive_int
 from approxlab.approx.targets import Target, multi_indices
 
 

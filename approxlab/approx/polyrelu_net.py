@@ -36,7 +36,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from approxlab.activations.base import check_positive_int
+from approxlab._core.validate import check_positive_int
 from approxlab.approx.local_taylor import CellNetwork, fixed_linear, numel
 from approxlab.approx.targets import Target
 

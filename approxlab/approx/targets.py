@@ -29,7 +29,8 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize
 
-from approxlab.activations.base import X, check_positive_int
+from approxlab._core.symbols import X
+from approxlab._core.validate import check_positive_int
 
 #: Coordinate symbols x0, x1 (real).
 COORDS: tuple[sympy.Symbol, ...] = tuple(sympy.Symbol(f"x{i}", real=True) for i in range(2))

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from approxlab.activations.base import check_positive_int
+from approxlab._core.validate import check_positive_int
 from approxlab.approx.error import linf_error
 from approxlab.approx.targets import Target
 from approxlab.expressivity.train import resolve_device

@@ -87,7 +87,7 @@ def probe_cmd(
     retry_failed: RetryFailedOption = False,
 ) -> None:
     """Probe the separations of moa Theorems 4.1 and 4.2 with trained networks (one batch)."""
-    from approxlab.activations.base import check_choice, check_positive_float, check_positive_int
+    from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
     from approxlab.activations.moa import GATES
     from approxlab.expressivity.classes import class_names
     from approxlab.expressivity.probe import probe, summarize

@@ -47,7 +47,7 @@ import numpy as np
 import torch
 
 from approxlab.activations import create
-from approxlab.activations.base import check_choice, check_positive_int
+from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.activations.moa import GATES, TYPE_I_DICTIONARY, TYPE_II_DICTIONARY
 from approxlab.expressivity.jacobian import JacobianMixin
 

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from approxlab.activations import create
-from approxlab.activations.base import check_positive_int
+from approxlab._core.validate import check_positive_int
 from approxlab.activations.moa import TYPE_I_DICTIONARY
 from approxlab.expressivity.classes import DICTIONARY, Layout, NetworkBatch
 

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from approxlab.activations.base import check_choice, check_positive_float, check_positive_int
+from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
 from approxlab.expressivity.classes import KINKED, NetworkBatch, class_names, construction, relu_staircase
 from approxlab.expressivity.constructions import add_relative_noise
 from approxlab.expressivity.sobolev import TOLERANCE, w12_error, w1inf_error

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from approxlab.activations.base import check_positive_int
+from approxlab._core.validate import check_positive_int
 
 #: Tolerance the probe allows between the estimate and the true norm (absolute), see module doc.
 TOLERANCE = 1e-6

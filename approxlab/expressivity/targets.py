@@ -31,7 +31,7 @@ import torch
 from scipy.optimize import linprog
 
 from approxlab.activations import create
-from approxlab.activations.base import check_choice, check_positive_float, check_positive_int
+from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
 
 TYPES: tuple[str, ...] = ("I", "II")
 TARGETS: tuple[str, ...] = ("la", "moa", "adaptive")

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from approxlab.activations.base import check_choice, check_positive_int
+from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.expressivity.classes import NetworkBatch
 from approxlab.expressivity.targets import Target
 

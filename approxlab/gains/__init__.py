@@ -44,7 +44,7 @@ import time
 
 import sympy
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.dists import Distribution, Normal, parse_dist
 from approxlab.gains.exact import Diverges, ExactUnavailable, cached_simplify, exact_moments, time_limit
 from approxlab.gains.mc import mc_moments

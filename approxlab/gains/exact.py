@@ -31,7 +31,7 @@ from fractions import Fraction
 
 import sympy
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.dists import Distribution
 from approxlab.gains.target import pieces
 

@@ -12,7 +12,7 @@ and the panels grow with the distance from it.
 Examples
 --------
 >>> import sympy
->>> from approxlab.activations.base import X
+>>> from approxlab._core.symbols import X
 >>> sympy_features(sympy.tanh(1000 * X - 700))
 ((0.7, 0.001),)
 >>> geometric_points(0.0, 1.0, -5.0, 5.0)
@@ -26,7 +26,7 @@ import math
 import numpy as np
 import sympy
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 
 #: At most this many features (the narrowest) are kept: each adds a few dozen panel ends.
 MAX_FEATURES = 32
@@ -67,7 +67,7 @@ def sympy_features(expr: sympy.Expr) -> tuple[tuple[float, float], ...]:
 
     Examples
     --------
-    >>> from approxlab.activations.base import X
+    >>> from approxlab._core.symbols import X
     >>> sympy_features(sympy.exp(-10**6 * (X - sympy.Rational(3, 10)) ** 2))
     ((0.3, 0.001),)
     >>> sympy_features(X ** 2 + 1)  # no function of x: nothing to resolve

@@ -21,7 +21,7 @@ Below the bound every function is mpmath's own, so values there are unchanged.
 Examples
 --------
 >>> import mpmath, sympy
->>> from approxlab.activations.base import X
+>>> from approxlab._core.symbols import X
 >>> f = mp_function(sympy.exp(sympy.exp(sympy.exp(X))))
 >>> f(mpmath.mpf(16)) == mpmath.inf      # in microseconds, not minutes
 True
@@ -38,7 +38,7 @@ from collections.abc import Callable
 import mpmath
 import sympy
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 
 #: Arguments beyond this magnitude are not handed to mpmath's exp/sinh/cosh/sin/cos/tan.
 LIMIT = mpmath.mpf(10) ** 100

@@ -268,7 +268,7 @@ def propagate(activation: str, layers: int = 50, width: int = 512, batch: int = 
     True
     """
     from approxlab.activations import get
-    from approxlab.activations.base import check_choice, check_positive_int
+    from approxlab._core.validate import check_choice, check_positive_int
     from approxlab.gains import compute_gains
 
     check_choice("init", init, ("gains", "torch"))
@@ -388,7 +388,7 @@ def propagate_correlation(activation: object, layers: int = 50, width: int = 256
     >>> abs(r["c_measured"][-1] - r["c_predicted"][-1]) < 0.1
     True
     """
-    from approxlab.activations.base import check_positive_int
+    from approxlab._core.validate import check_positive_int
     from approxlab.gains import compute_gains
     from approxlab.gains.target import resolve
     from approxlab.meanfield import MeanField

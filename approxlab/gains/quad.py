@@ -15,7 +15,7 @@ rounding of x-dependent terms that cancel inside it (``1e5 x - 7e4`` at x = 0.7)
 Examples
 --------
 >>> from approxlab.dists import Normal
->>> from approxlab.activations.base import X
+>>> from approxlab._core.symbols import X
 >>> m = quad_moments_expr(sympy.tanh(X), Normal())
 >>> round(m[1], 12)
 0.394294490398
@@ -34,7 +34,7 @@ import scipy.integrate
 import sympy
 import torch
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.dists import Distribution
 from approxlab.gains.features import geometric_points, sympy_features
 from approxlab.gains.mpeval import TooLarge, mp_function

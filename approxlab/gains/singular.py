@@ -22,7 +22,7 @@ with L = lim log|g| / x^2, E[g^2] < oo iff 2L < 1/(2 sigma^2). :func:`tail_decis
 Examples
 --------
 >>> from approxlab.dists import Normal, StudentT
->>> from approxlab.activations.base import X
+>>> from approxlab._core.symbols import X
 >>> singular_points(sympy.sin(X) / X, Normal().support)
 [0]
 >>> check_singularities(1 / X**2, Normal())
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import sympy
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.dists import Distribution, Normal
 from approxlab.gains.exact import ExactUnavailable, time_limit
 

@@ -28,7 +28,7 @@ import mpmath
 import sympy
 import torch
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.dists import Distribution
 from approxlab.gains.mpeval import mp_function
 from approxlab.gains.singular import tail_decision

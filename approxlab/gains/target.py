@@ -2,7 +2,7 @@
 
 :func:`resolve` turns any accepted activation into a :class:`Target` holding
 
-* ``expr``: the sympy form in :data:`~approxlab.activations.base.X` when there is one (read from the
+* ``expr``: the sympy form in :data:`~approxlab._core.symbols.X` when there is one (read from the
   module's ``sympy_expr()``, never re-typed),
 * ``fn``: a torch callable (for Monte Carlo, autograd derivatives and quadrature of callables),
 * ``kinks``: points where F or F' is not smooth (from the module's ``kinks()`` and from the
@@ -24,7 +24,8 @@ import sympy
 import torch
 from torch import nn
 
-from approxlab.activations.base import X, Elementwise
+from approxlab._core.symbols import X
+from approxlab.activations.base import Elementwise
 
 _NONSMOOTH = (sympy.Piecewise, sympy.Max, sympy.Min, sympy.Abs, sympy.Heaviside, sympy.sign)
 
@@ -87,7 +88,7 @@ def snap_value(value: float, dtype: torch.dtype = torch.float32) -> sympy.Expr:
 
 def snapped_expr(module: Elementwise) -> sympy.Expr:
     """``module.sympy_expr()`` with each stored coefficient replaced by :func:`snap_value` of it."""
-    from approxlab.activations.base import exact_value
+    from approxlab._core.symbols import exact_value
 
     subs = {}
     for sym, val in module.symbolic_params().items():

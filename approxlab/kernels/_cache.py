@@ -2,7 +2,7 @@
 
 numba writes compiled kernels (``cache=True``) next to the source file, into the package's
 ``__pycache__``, unless ``NUMBA_CACHE_DIR`` is set. :func:`use_numba_cache_dir` points it at
-``approxlab.paths.cache_dir("numba") / <digest>`` (unless the user set ``NUMBA_CACHE_DIR``) and must run before
+``approxlab._core.paths.cache_dir("numba") / <digest>`` (unless the user set ``NUMBA_CACHE_DIR``) and must run before
 any ``@njit(cache=True)`` function is defined: :mod:`approxlab.kernels._numba._common` (the only module that imports numba) calls it first thing,
 so every import of the kernels (the CPU ops, doctest collection, a user's own import) obeys it.
 
@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from approxlab.paths import cache_dir
+from approxlab._core.paths import cache_dir
 
 
 def sources_digest(directory: Path | None = None) -> str:

@@ -42,7 +42,7 @@ import torch
 from scipy.optimize import brentq
 from torch import nn
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 from approxlab.gains.features import sympy_features
 from approxlab.meanfield import exact as ex
 from approxlab.meanfield.gauss import Estimate, expect_1d, expect_2d

@@ -26,7 +26,7 @@ import math
 
 import sympy
 
-from approxlab.activations.base import X
+from approxlab._core.symbols import X
 
 __all__ = ["hermite_coefficients", "hermite_cmap_poly", "relu_like", "relu_cmap", "relu_cmap_slope", "C"]
 

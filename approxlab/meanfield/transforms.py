@@ -43,7 +43,8 @@ import torch
 from scipy.optimize import brentq, root
 from torch import nn
 
-from approxlab.activations.base import X, Elementwise
+from approxlab._core.symbols import X
+from approxlab.activations.base import Elementwise
 from approxlab.meanfield.exact import relu_cmap
 from approxlab.meanfield.gauss import expect_1d
 

@@ -19,7 +19,7 @@ _t = sp.Symbol("t", real=True)
 
 def _base_sym(name: str, arg: sp.Expr) -> sp.Expr:
     """The zoo activation ``name`` as a sympy expression of ``arg`` (formula read from the module)."""
-    from approxlab.activations.base import X
+    from approxlab._core.symbols import X
     from approxlab.activations.registry import create
 
     return create(name).sympy_expr().xreplace({X: arg})

@@ -23,7 +23,7 @@ Examples
 >>> require("no_such_module_xyz", "export")
 Traceback (most recent call last):
 ...
-approxlab._extras.MissingExtraError: no_such_module_xyz is not installed; it comes with the 'export' extra: pip install "approxlab[export]"
+approxlab._core.extras.MissingExtraError: no_such_module_xyz is not installed; it comes with the 'export' extra: pip install "approxlab[export]"
 """
 
 from __future__ import annotations

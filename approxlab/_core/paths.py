@@ -10,7 +10,7 @@ Deleting it loses nothing but time: what is cached is recomputed.
 Examples
 --------
 >>> import os, tempfile
->>> from approxlab.paths import cache_dir
+>>> from approxlab._core.paths import cache_dir
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     os.environ["APPROXLAB_CACHE_DIR"] = tmp
 ...     try:
