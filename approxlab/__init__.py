@@ -6,7 +6,7 @@ Library entry points (see the README and the documentation site):
 - :mod:`approxlab.dists`, :mod:`approxlab.gains`, :mod:`approxlab.init` — exact init gains and
   variance-preserving initialisation;
 - :mod:`approxlab.claims` — the papers' claims as executable checks (``approxlab verify``);
-- :mod:`approxlab.papers` — the five papers approxlab checks;
+- :mod:`approxlab.claims.papers` — the five papers approxlab checks;
 - :mod:`approxlab.polymap`, :mod:`approxlab.approx`, :mod:`approxlab.expressivity`,
   :mod:`approxlab.sweep` — polynomial maps, approximants, expressivity probes and sweeps.
 

@@ -158,7 +158,7 @@ def card(activation: object, dist: Distribution | str = Normal(), degree: int | 
     """
     from approxlab.activations import get
     from approxlab.gains import compute_gains
-    from approxlab.gains.target import resolve
+    from approxlab.activations.resolve import resolve
 
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:
@@ -257,9 +257,6 @@ def cmap_figure(c: dict, path: object) -> object:
     """
     from pathlib import Path
 
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     table = c.get("cmap")

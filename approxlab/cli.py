@@ -194,9 +194,21 @@ def fail(message: str) -> None:
     raise SystemExit(2)
 
 
+def _headless_plots() -> None:
+    """The command line only writes files: draw with Agg. The library never chooses a backend, so a
+    notebook's or a user's own backend is left alone; this process is the CLI's own."""
+    import os
+
+    if "matplotlib" in sys.modules:
+        sys.modules["matplotlib"].use("Agg")
+    else:  # read when matplotlib is first imported; importing it here would slow every command
+        os.environ.setdefault("MPLBACKEND", "Agg")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the lazy group, turning bad input into one line and exit 2."""
     command = group()
+    _headless_plots()
     try:
         rv = command.main(args=argv, prog_name="approxlab", standalone_mode=False)
     except click_exc.NoArgsIsHelpError as exc:  # `approxlab` alone: show help, like --help

@@ -48,13 +48,13 @@ MIN_SCALE = 1e-100
 
 
 def _exact(name: str, value: object) -> sympy.Expr:
-    """A parameter as an exact sympy number, parsed without evaluating code (:func:`approxlab.formula.parse_number`).
+    """A parameter as an exact sympy number, parsed without evaluating code (:func:`approxlab.parse.parse_number`).
 
     Floats become the decimal they print as (0.1 -> 1/10); strings may be numbers or allow-listed
     constant expressions ('pi', 'sqrt(3)', '2*pi'); non-finite values, symbols and |value| > MAX_PARAMETER
     are refused.
     """
-    from approxlab.formula import parse_number
+    from approxlab.parse import parse_number
 
     if isinstance(value, sympy.Basic):
         if not isinstance(value, sympy.Expr) or value.free_symbols or not value.is_number:

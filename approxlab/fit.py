@@ -58,6 +58,7 @@ import torch
 from scipy import integrate, optimize
 from torch import nn
 
+from approxlab.activations.base import load_parameters
 from approxlab.gains.features import geometric_points, sympy_features
 
 FAMILIES: tuple[str, ...] = ("hermite", "fourier", "polyrelu", "tropical", "tropical-rational", "rational")
@@ -145,19 +146,7 @@ def load_into(module: nn.Module, fit: FitResult) -> nn.Module:
     ValueError
         If the module is not of the fit's family/shape (a parameter is missing or has another size).
     """
-    params = dict(module.named_parameters())
-    missing = [n for n in fit.parameters if n not in params]
-    if missing:
-        raise ValueError(f"fit: module {type(module).__name__} has no parameter {', '.join(missing)} "
-                         f"(the fit is for family {fit.family!r} with options {fit.options})")
-    with torch.no_grad():
-        for name, vals in fit.parameters.items():
-            p = params[name]
-            if p.numel() != len(vals):
-                raise ValueError(f"fit: parameter {name!r} has {p.numel()} values, the fit has {len(vals)} "
-                                 f"(fit options {fit.options})")
-            p.copy_(torch.tensor(vals, dtype=torch.float64).reshape(p.shape).to(p.dtype))
-    return module
+    return load_parameters(module, fit.parameters, f"the fit is for family {fit.family!r} with options {fit.options}")
 
 
 # ---------------------------------------------------------------------------------------------- target
@@ -165,7 +154,7 @@ class _Target:
     """The target as float64 numpy callables f and f' (autograd), with its kinks."""
 
     def __init__(self, target: object) -> None:
-        from approxlab.gains.target import resolve
+        from approxlab.activations.resolve import resolve
 
         tgt = resolve(target)
         if not tgt.elementwise or tgt.fn is None:
@@ -532,7 +521,7 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     ----------
     family : {"hermite", "fourier", "polyrelu", "tropical", "tropical-rational", "rational"}
     target : str, nn.Module, callable or sympy.Expr
-        A registry name or formula (anything :func:`approxlab.gains.target.resolve` accepts).
+        A registry name or formula (anything :func:`approxlab.activations.resolve.resolve` accepts).
     degree : int
         Degree (Hermite, Fourier harmonics, tropical), order (PolyReLU), numerator degree (rationals).
     method : {"lagrange", "hermite", "l2", "minimax"}

@@ -242,88 +242,6 @@ def eval_collapsed(exps, c: np.ndarray, x: np.ndarray) -> np.ndarray:
 # ------------------------------------------------------------------------------------------------
 # checks of ortho Appendix F (registered as claims in proofs_check/ortho.py)
 
-GRID = [(n, widths, d) for n in (1, 2) for widths in ([2], [2, 2], [2, 2, 2], [3]) for d in (2, 3)]
-
-
-def _grid_networks(seed: int = 0):
-    for i, (n, widths, d) in enumerate(GRID):
-        if d == 3 and len(widths) == 3 and n == 2:
-            continue  # degree 27 in 2 variables: fine but slow; covered by propagation below
-        yield random_network(n, widths, 1, activation=d, seed=seed + i)
-
-
-def check_proposition_f3():
-    """ortho Prop. F.3 on random networks of depth 2-4 (Def. F.2), widths 2-3, d = 2, 3, n = 1, 2."""
-    from approxlab.claims import Verdict
-
-    rows, viol, tight = [], [], 0
-    max_err = 0.0
-    rng = np.random.default_rng(0)
-    for net in _grid_networks():
-        deg = exact_degree(net)
-        d, L = net.degree_of_activation, net.layers
-        if deg > paper_degree_bound(d, L):
-            viol.append((d, L, deg))
-        tight += deg == d ** (L - 1)
-        exps, c = collapse(net)
-        x = rng.uniform(-1, 1, size=(20, net.n_in))
-        ref = net(x)
-        max_err = max(max_err, float(np.max(np.abs(eval_collapsed(exps, c, x) - ref) / (1 + np.abs(ref)))))
-        rows.append(f"n={net.n_in} L={L} d={d}: deg={deg}")
-    total = len(rows)
-    prop = [degree_by_propagation(random_network(3, [64] * (L - 1), 2, activation=d, seed=L))
-            for L, d in ((5, 2), (6, 3), (8, 2))]
-    ev = (f"Exact symbolic composition of {total} random networks (non-zero integer weights): degree <= d^L in all "
-          f"(violations {viol or 'none'}); degree = d^(L-1) exactly in {tight}/{total}, so with Def. F.2's counting "
-          f"(L affine maps, L - 1 activations) the bound d^L is loose by a factor d; it is tight when L counts activation "
-          f"layers, as in the proof's base case 'L = 1: F = W_1 s(W_0 x + b_0) + b_1'. Degree propagation for wide "
-          f"networks (width 64; (L, d) = (5, 2), (6, 3), (8, 2)): {prop} = d^(L-1). Collapse to the 3-layer form x -> "
-          f"monomials(x) -> linear: max relative error {max_err:.1e} on 20 points each (tolerance 1e-6). Examples: "
-          + "; ".join(rows[:6]) + ".")
-    ok = not viol and tight == total and max_err < 1e-6 and prop == [16, 243, 128]
-    return Verdict.numerical(ev) if ok else Verdict.failed(ev)
-
-
-def check_corollary_f4():
-    """ortho Cor. F.4: the degree grows exponentially (as d^(L-1)) with the depth."""
-    from approxlab.claims import Verdict
-
-    exact = {L: exact_degree(random_network(2, [2] * (L - 1), 1, activation=2, seed=10 + L)) for L in range(1, 5)}
-    prop = {L: degree_by_propagation(random_network(4, [32] * (L - 1), 1, activation=3, seed=L)) for L in range(1, 9)}
-    ok = all(v == 2 ** (L - 1) for L, v in exact.items()) and all(v == 3 ** (L - 1) for L, v in prop.items())
-    ev = (f"Exact degrees (n = 2, width 2, d = 2) by depth L: {exact}; propagated degrees (width 32, d = 3): {prop}; "
-          f"= d^(L-1), exponential in L with ratio d per layer.")
-    return Verdict.numerical(ev) if ok else Verdict.failed(ev)
-
-
-def check_remark_f5():
-    """ortho Remark F.5: number of monomials vs binom(d^L + n, d^L)."""
-    from approxlab.claims import Verdict
-
-    rows, eq_printed, eq_corrected, over = [], 0, 0, 0
-    nets = list(_grid_networks(seed=100))
-    for net in nets:
-        n, d, L = net.n_in, net.degree_of_activation, net.layers
-        cnt = monomial_count(net)
-        printed = paper_monomial_count(d, L, n)
-        corrected = monomial_bound(n, d ** (L - 1))
-        eq_printed += cnt == printed
-        eq_corrected += cnt == corrected
-        over += cnt > corrected
-        rows.append(f"n={n} L={L} d={d}: {cnt} monomials, printed {printed}, binom(d^(L-1)+n, n) = {corrected}")
-    # a non-generic counterexample to equality with the corrected count: s(t) = t^2, no biases
-    sq = random_network(2, [3], 1, activation=[0, 0, 1], seed=1, bias=False)
-    cnt_sq = monomial_count(sq)
-    ev = (f"Random networks (non-zero integer weights and biases, all activation coefficients non-zero): the count "
-          f"equals binom(d^L + n, d^L) in {eq_printed}/{len(nets)} and binom(d^(L-1) + n, n) in {eq_corrected}/"
-          f"{len(nets)} (never above: {over == 0}); e.g. " + "; ".join(rows[:4]) + f". Without biases and s(t) = t^2 "
-          f"(n = 2, L = 2) only {cnt_sq} of the {monomial_bound(2, 2)} monomials appear (only even degrees).")
-    if eq_printed < len(nets):
-        return Verdict.failed(ev, "The number of monomials is at most binom(D + n, n) with D the degree <= d^(L-1) "
-                                  "(Def. F.2 counting, L - 1 activation layers): binom(d^(L-1) + n, n), attained for "
-                                  "generic weights, biases and activation coefficients; binom(d^L + n, d^L) holds "
-                                  "with L = the number of activation layers, and only as an upper bound.")
-    return Verdict.numerical(ev)
 
 
 __all__ = [
@@ -339,7 +257,4 @@ __all__ = [
     "paper_monomial_count",
     "collapse",
     "eval_collapsed",
-    "check_proposition_f3",
-    "check_corollary_f4",
-    "check_remark_f5",
 ]

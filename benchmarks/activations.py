@@ -1,5 +1,5 @@
 """Forward+backward time of the zoo activations as a ratio to GELU in the same process
-(a front end to :mod:`approxlab.bench`, which the ``approxlab bench`` verb also uses).
+(a front end to :mod:`approxlab.bench.timing`, which the ``approxlab bench`` verb also uses).
 
 Usage::
 
@@ -8,7 +8,7 @@ Usage::
 
 Sections, each timed against GELU in alternation (best of ``--repeats``):
 
-1. the targets of issue 15 with the default backend (numba on CPU): Hermite at degrees 3 and 32,
+1. the targets  with the default backend (numba on CPU): Hermite at degrees 3 and 32,
    Fourier and Tropical at 6, PolyReLU, PolyNorm, the safe rational (and RationalAct, PolyAct);
 2. the same with ``backend="eager"`` (the pure-torch reference path);
 3. Hermite, Fourier and Tropical of the PyPI package ``torchortho`` (the ortho paper's reference
@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from torch import nn
 
-from approxlab.bench import BenchResult, run_bench
+from approxlab.bench.timing import BenchResult, run_bench
 
 TARGETS: list[tuple[str, list[int] | None]] = [
     ("hermite", [3, 32]),

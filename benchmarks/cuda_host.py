@@ -53,7 +53,7 @@ class _Noop(torch.autograd.Function):
 
 
 def main(argv: list[str] | None = None) -> None:
-    from approxlab.bench import FAMILIES, make_module
+    from approxlab.bench.timing import FAMILIES, make_module
     from approxlab.kernels import triton_kernels as tk
     from approxlab.kernels import triton_launch
 

@@ -26,7 +26,7 @@ import time
 import torch
 from torch import nn
 
-from approxlab.bench import FAMILIES, make_module
+from approxlab.bench.timing import FAMILIES, make_module
 
 
 def _fwd_bwd(m: nn.Module, x: torch.Tensor, g: torch.Tensor) -> None:

@@ -7,7 +7,7 @@ child imports torch and approxlab, builds the module (``backend="numba"``, float
 forward + backward on a small (64, 32) input (``--shape`` to change it: at (4096, 1024) the kernels
 run on numba's threads, so their parallel drivers are compiled too): that first call includes
 importing numba and compiling (or loading from the cache) the family's kernels. A second process on the same
-cache dir gives the cached first call. Issue 15's target: <= 15 s per family on CPU.
+cache dir gives the cached first call. 's target: <= 15 s per family on CPU.
 
 Run from the repository root: ``python benchmarks/first_call.py [--families hermite fourier] [--json]``.
 Wall and CPU seconds (user + system of the child's own threads) are both printed: on a shared machine
@@ -31,7 +31,7 @@ CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
 import torch
-from approxlab.bench import make_module
+from approxlab.bench.timing import make_module
 t1 = time.perf_counter()
 torch.manual_seed(0)
 mod = make_module(sys.argv[1], None, "numba").float()
@@ -62,7 +62,7 @@ def run_child(family: str, cache: str, shape: str) -> dict[str, float]:
 
 
 def main() -> None:
-    from approxlab.bench import FAMILIES
+    from approxlab.bench.timing import FAMILIES
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", nargs="+", default=list(FAMILIES), choices=list(FAMILIES))

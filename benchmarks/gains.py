@@ -36,7 +36,7 @@ def main() -> None:
 
     from approxlab.activations import entries
     from approxlab.gains import compute_gains
-    from approxlab.gains.propagation import assumed_dist
+    from approxlab.meanfield.propagation import assumed_dist
 
     base = baseline_seconds()
     rows = []

@@ -38,7 +38,7 @@ PEERS: dict[str, tuple[str | None, str | None]] = {
 def reference(name: str) -> dict[str, mp.mpf]:
     """mpmath values of E[F^2], E[F'^2], C(0), C(0.5) from the zoo module's sympy form."""
     from approxlab.activations import X, create
-    from approxlab.gains.target import sympy_kinks
+    from approxlab.activations.resolve import sympy_kinks
 
     mp.mp.dps = 30
     expr = create(name).sympy_expr()

@@ -28,7 +28,7 @@ import time
 import torch
 from torch import nn
 
-from approxlab.bench import FAMILIES, default_degree, make_module
+from approxlab.bench.timing import FAMILIES, default_degree, make_module
 
 GROUPS = (("approxlab", "/approxlab/"), ("triton", "/triton/"), ("numba", "/numba/"), ("torch", "/torch/"))
 

@@ -6,11 +6,11 @@ Measures (best of ``--repeats`` runs, wall clock, ``subprocess`` from this proce
 - ``import torch``, ``import approxlab``, ``import torch, approxlab`` (minus ``import torch``: approxlab's
   cost beyond torch) and ``import approxlab.activations`` (the zoo: torch, sympy, scipy.special),
 - ``approxlab --help``, ``approxlab --version`` and ``approxlab list`` (as ``python -m approxlab``);
-  ``list`` twice: with its catalog cached (the usual case: :mod:`approxlab.catalog` keeps the registry's
+  ``list`` twice: with its catalog cached (the usual case: :mod:`approxlab.activations.catalog` keeps the registry's
   metadata in the cache dir while the zoo's sources are unchanged) and cold (an empty cache dir on every
   run, so the registry is imported: the first ``list`` after an install or a source change),
 
-and prints seconds with the targets of issue 15 item 4: ``--help`` <= 0.5 s, ``list`` <= 2.5 s,
+and prints seconds with the targets: ``--help`` <= 0.5 s, ``list`` <= 2.5 s,
 ``import approxlab`` <= 0.3 s beyond ``import torch``. The minimum is the least load-sensitive statistic
 on a shared machine. Run from the repository root: ``python benchmarks/import_time.py [--repeats 5] [--json]``.
 """

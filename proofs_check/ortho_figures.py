@@ -1,13 +1,13 @@
 """What the ortho paper says about its fitting and decision-boundary figures, checked against the figures
-as ``approxlab figures`` regenerates them (:mod:`approxlab.paper_figures`,
-:mod:`approxlab.paper_figures_boundaries`).
+as ``approxlab figures`` regenerates them (:mod:`approxlab.figures.ortho_paper`,
+:mod:`approxlab.figures.ortho_boundaries`).
 
 The printed values of each figure (degrees, node counts, the caption's formula, the qualitative
 statements of the text, as data) are module-level dicts; each ``check_figN(printed)`` recomputes the
 figure's data and compares. Perturbing a printed value that the check recomputes (the caption's powers
 and intercepts, the number of networks against the activations the text names) changes the verdict.
 The degrees of Figs. 1, 2 and 5 and the architecture of Figs. 3 and 10 are the settings the figures are
-regenerated at (:mod:`approxlab.paper_figures`): a mutant of them would only be compared with
+regenerated at (:mod:`approxlab.figures.ortho_paper`): a mutant of them would only be compared with
 approxlab's own copy, so Figs. 1, 2 and 5 are ``immutable`` and the hidden-layer count of Figs. 3 and 10
 is a setting (:data:`HIDDEN_LAYERS`), not a printed value.
 
@@ -59,7 +59,7 @@ PRINTED_FIG3: dict[str, Any] = {**PRINTED_FIG10, "datasets": ("classification",)
 
 
 def check_fig1(p: dict[str, Any]) -> Verdict:
-    from approxlab.paper_figures import FIG1_TOL, fig1_data
+    from approxlab.approx.ortho_fits import FIG1_TOL, fig1_data
 
     if p["family"] != "hermite" or p["target"] != "gelu":
         return Verdict.failed(f"the regenerated Fig. 1 fits GELU with Hermite activations, not {p['target']} / {p['family']}")
@@ -79,7 +79,7 @@ def check_fig1(p: dict[str, Any]) -> Verdict:
 
 
 def check_fig2(p: dict[str, Any]) -> Verdict:
-    from approxlab.paper_figures import fig2_data
+    from approxlab.approx.ortho_fits import fig2_data
 
     if p["family"] != "fourier" or p["degree"] != 6:
         return Verdict.failed(f"the regenerated Fig. 2 uses a degree-6 Fourier activation, not {p['family']} {p['degree']}")
@@ -98,7 +98,7 @@ def check_fig2(p: dict[str, Any]) -> Verdict:
 
 
 def check_fig5(p: dict[str, Any]) -> Verdict:
-    from approxlab.paper_figures import fig5_data
+    from approxlab.approx.ortho_fits import fig5_data
 
     d = fig5_data()
     fit_ = d["fit"]
@@ -116,7 +116,7 @@ def check_fig5(p: dict[str, Any]) -> Verdict:
 
 
 def check_fig6(p: dict[str, Any]) -> Verdict:
-    from approxlab.paper_figures import fig6_data
+    from approxlab.approx.ortho_fits import fig6_data
 
     d = fig6_data()
     par = d["fit"]["parameters"]
@@ -135,9 +135,9 @@ def check_fig6(p: dict[str, Any]) -> Verdict:
 
 
 def check_boundaries(p: dict[str, Any]) -> Verdict:
-    from approxlab.paper_figures_boundaries import DATASETS, boundary_data
+    from approxlab.expressivity.boundaries import DATASETS, boundary_data
 
-    from approxlab.paper_figures_boundaries import ACTIVATIONS, make_net
+    from approxlab.expressivity.boundaries import ACTIVATIONS, make_net
     from torch import nn
 
     if tuple(p["datasets"]) not in (DATASETS, ("classification",)):
@@ -176,7 +176,7 @@ _SRC = {1: "ortho Sec. 3.5, Fig. 1", 2: "ortho Sec. 3.5, Fig. 2", 5: "ortho App.
         6: "ortho App. H, Fig. 6", 3: "ortho Sec. 4.2, Fig. 3", 10: "ortho App. M, Fig. 10"}
 
 _FIXED = ("a qualitative statement about the figure; its only numbers, {what}, are the settings the figure is "
-          "regenerated at (approxlab.paper_figures.{fn}), so a mutant of them would be compared with approxlab's own copy")
+          "regenerated at (approxlab.approx.ortho_fits.{fn}), so a mutant of them would be compared with approxlab's own copy")
 
 claim(f"{P}/Figure 1", "A Hermite activation of degree 8 fits GELU accurately on a wider interval than one of degree 3.",
       source=_SRC[1], printed=PRINTED_FIG1,

@@ -267,7 +267,7 @@ def test_cli_json_lines_and_errors(capsys):
 
 
 def test_figure_reads_store(tmp_path, monkeypatch):
-    from approxlab.approx.figures import sobolev_scaling
+    from approxlab.figures.approx import sobolev_scaling
     from approxlab.approx.scaling import run_scaling as fn
     from approxlab.sweep import ResultStore, run_sweep
 

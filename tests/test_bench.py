@@ -1,4 +1,4 @@
-"""approxlab.bench and the `approxlab bench` verb."""
+"""approxlab.bench.timing and the `approxlab bench` verb."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
-from approxlab.bench import FAMILIES, BenchRow, run_bench, time_pair
+from approxlab.bench.timing import FAMILIES, BenchRow, run_bench, time_pair
 import approxlab.commands.bench  # noqa: F401  (registers the verb on the lazy app)
 from approxlab.cli import app
 
@@ -40,7 +40,7 @@ def test_bench_counts_the_page_faults_of_fresh_outputs() -> None:
 
     if os.name != "posix":
         pytest.skip("resource.getrusage is POSIX")
-    from approxlab.bench import _minor_faults
+    from approxlab.bench.timing import _minor_faults
 
     before = _minor_faults()
     buf = torch.empty(4 * 2**20)  # 16 MB, first touched here

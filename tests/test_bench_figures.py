@@ -1,4 +1,4 @@
-"""The ortho timing figures (approxlab.bench_figures), at a tiny size so the test is fast."""
+"""The ortho timing figures (approxlab.figures.bench), at a tiny size so the test is fast."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pytest
 import torch
 
-from approxlab import bench_figures as bf
+from approxlab.figures import bench as bf
 from approxlab.activations import create
 
 
@@ -25,7 +25,7 @@ def test_figures_write_png_and_data(tmp_path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(bf, "DEGREES", (1, 3))
     monkeypatch.setattr(bf, "WIDTHS", (8, 16))
     monkeypatch.setattr(bf, "DEPTHS", (1, 2))
-    from approxlab.figures import all_figures
+    from approxlab.figures.registry import all_figures
 
     figs = all_figures()
     for name, n_rows in (("ortho-fig17", 12), ("ortho-fig18", 8), ("ortho-fig19", 6), ("ortho-fig20", 6)):

@@ -1,4 +1,4 @@
-"""The cached activation catalog of ``approxlab list`` (approxlab.catalog): equal to the registry, keyed
+"""The cached activation catalog of ``approxlab list`` (approxlab.activations.catalog): equal to the registry, keyed
 by the zoo's sources, rebuilt when missing, malformed or stale, and read without torch or sympy."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from approxlab import catalog
+from approxlab.activations import catalog
 
 
 @pytest.fixture()

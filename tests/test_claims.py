@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 
 import approxlab.claims as claims_mod
-from approxlab import report
+from approxlab.claims import report
 from approxlab.claims import VERDICTS, Verdict, claim
 from approxlab.cli import main
 

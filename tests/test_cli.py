@@ -160,7 +160,7 @@ def test_papers_json_counts_the_claims(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_figures_list_json(capsys: pytest.CaptureFixture[str]) -> None:
-    from approxlab.figures import all_figures
+    from approxlab.figures.registry import all_figures
 
     with pytest.raises(SystemExit) as exc:
         main(["figures", "--list", "--json"])

@@ -1,4 +1,4 @@
-"""The batched probe of issue 17: per-network specs, perturbed constructions, the measures, the store."""
+"""The batched probe: per-network specs, perturbed constructions, the measures, the store."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_unperturbed_start_is_exact_for_classes_containing_the_target(type, tnam
 def test_w1inf_off_the_kink_neighbourhood_sees_a_displaced_kink_as_small():
     """B.3 with its ReLU hyperplane moved by eps: the W^{1,inf} error is >= tanh(lam) (the gradient jump
     in the strip), but outside the delta-neighbourhood (delta > eps) it is exactly tanh(lam) eps + lam eps."""
-    from approxlab.expressivity.classes import construction
+    from approxlab.expressivity.constructions import construction
 
     lam, eps = 1.0, 1e-4
     target = make_target("I", "moa", lam)
@@ -182,7 +182,7 @@ def test_perturbed_start_is_the_split_construction_plus_relative_noise():
 
 
 def test_perturbed_construction_returns_to_the_target_and_a_fixed_class_cannot():
-    """Second protocol (issue 17): the LA construction of Prop. B.2 plus noise s = 0.01, retrained,
+    """Second protocol: the LA construction of Prop. B.2 plus noise s = 0.01, retrained,
     is back below 1e-3 in L_inf, W^{1,2} and W^{1,inf} off the 0.01-neighbourhood of the kink (its
     W^{1,inf} error stays at the jump, 1: a kink displaced by any eps costs the full jump); the ReLU
     class started from the same hyperplane stays above the bound 1/(m+1) of Prop. B.2."""
@@ -313,7 +313,7 @@ def test_restarts_bring_back_a_crawling_width_8_run():
     """Type I T_LA, class la, m = 8, s = 0.1, seed 2: 500 Levenberg-Marquardt iterations leave two
     copies' kinks ~1e-3 from the others (training loss 5.8e-9, W^{1,2} error 4.7e-3: the recorded probe
     before restarts); one restart (the reached network perturbed by s again, retrained) brings it below
-    1e-3 in every measure of issue 17."""
+    1e-3 in every measure ."""
     cfgs = network_configs("I", "la", [8], [2], classes=["la"], noises=[0.1], random_start=False, grid=21,
                            device="cpu", deltas=[1e-2])
     (before,) = P.run_networks(cfgs)
@@ -334,7 +334,7 @@ def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path,
     """Type II's 28 fixed pairs are one line, the best pair per width; random starts plot the best seed,
     perturbed starts the worst seed of each noise size s (one line per s); Type I rows carry the bound
     1/(m+1) of Prop. B.2, Type II rows none."""
-    from approxlab.expressivity.figures import FIXED_PAIRS, panel_data, probe_figure
+    from approxlab.figures.expressivity import FIXED_PAIRS, panel_data, probe_figure
 
     rows = [_fake_row("II", "la", "relu*tanh", 2, "random", 0.5), _fake_row("II", "la", "relu*relu", 2, "random", 0.3),
             _fake_row("II", "la", "bi-la", 2, "random", 0.2), _fake_row("II", "la", "bi-la", 2, "random", 0.1, seed=1),
@@ -379,7 +379,7 @@ def test_figure_collapses_the_type_ii_pairs_and_keeps_the_paper_bounds(tmp_path,
 @pytest.mark.timeout(1800)  # 511 s (la) and 673 s (moa) on 2 busy cores, 2026-11-26; the default limit is 300 s
 @pytest.mark.parametrize("tname", ["la", "moa"])
 def test_full_perturbed_protocol_type_i(tname):
-    """The full second protocol of issue 17 (Type I, every class, widths 1, 2, 4, 8, 3 seeds, s = 0.01
+    """The full second protocol  (Type I, every class, widths 1, 2, 4, 8, 3 seeds, s = 0.01
     and 0.1, defaults: the construction split into m copies, relative noise, 500 LM iterations on
     2048 + 512 points, 3 restarts as from the CLI): the classes containing the target come back below
     1e-3 in L_inf, W^{1,2} and W^{1,inf} off the 0.01-neighbourhood for every seed and s at widths 1, 2

@@ -20,7 +20,7 @@ from approxlab.dists import parse_dist
 from approxlab.gains import compute_gains
 from approxlab.gains.features import geometric_points, sympy_features
 from approxlab.gains.quad import quad_moments_expr
-from approxlab.gains.target import resolve
+from approxlab.activations.resolve import resolve
 from approxlab.meanfield.gauss import expect_1d, expect_2d
 
 R = sympy.Rational

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from scipy import special
 
-from approxlab import figstyle
-from approxlab.figures import all_figures, render
+from approxlab.figures import style as figstyle
+from approxlab.figures.registry import all_figures, render
 
 PAPER_FIGS = ("ortho-fig1", "ortho-fig2", "ortho-fig5", "ortho-fig6")
 
@@ -32,7 +32,7 @@ def test_fitting_figure_regenerates_into_an_empty_folder(name: str, tmp_path: Pa
 
 
 def test_fig1_degree8_fits_wider_and_curves_match_gelu() -> None:
-    from approxlab.paper_figures import fig1_data
+    from approxlab.approx.ortho_fits import fig1_data
 
     d = fig1_data()
     x = np.asarray(d["x"])
@@ -45,7 +45,7 @@ def test_fig1_degree8_fits_wider_and_curves_match_gelu() -> None:
 
 
 def test_fig6_fit_is_the_printed_tropical_laurent_polynomial() -> None:
-    from approxlab.paper_figures import fig6_data
+    from approxlab.approx.ortho_fits import fig6_data
 
     d = fig6_data()
     x = np.asarray(d["x"])
@@ -54,7 +54,7 @@ def test_fig6_fit_is_the_printed_tropical_laurent_polynomial() -> None:
 
 
 def test_fig2_hermite_interpolation_fits_the_derivative_better() -> None:
-    from approxlab.paper_figures import fig2_data
+    from approxlab.approx.ortho_fits import fig2_data
 
     f = fig2_data()["fits"]
     assert f["lagrange"]["errors"]["nodes"] < 1e-12 and f["hermite"]["errors"]["nodes"] < 1e-12
@@ -62,7 +62,7 @@ def test_fig2_hermite_interpolation_fits_the_derivative_better() -> None:
 
 
 def test_decision_boundary_data_is_seeded_and_tropical_is_piecewise_affine() -> None:
-    from approxlab.paper_figures_boundaries import make_dataset, make_net, train, _measure
+    from approxlab.expressivity.boundaries import make_dataset, make_net, train, _measure
 
     X, y = make_dataset("circles", 120, 3)
     X2, y2 = make_dataset("circles", 120, 3)
@@ -75,7 +75,7 @@ def test_decision_boundary_data_is_seeded_and_tropical_is_piecewise_affine() -> 
 
 
 def test_bad_dataset_name() -> None:
-    from approxlab.paper_figures_boundaries import make_dataset
+    from approxlab.expressivity.boundaries import make_dataset
 
     with pytest.raises(ValueError, match="dataset must be one of"):
         make_dataset("spirals", 10, 0)

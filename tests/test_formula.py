@@ -1,4 +1,4 @@
-"""Safe input (issue 12): the allow-list formula/number parser, non-finite parameters, singular and
+"""Safe input: the allow-list formula/number parser, non-finite parameters, singular and
 heavy-tailed activations, output paths and option limits. One test per reproduction of the issue."""
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from approxlab._core.validate import MAX_DEGREE
 from approxlab._core.symbols import X, exact_value
 from approxlab.cli import main
 from approxlab.dists import parse_dist
-from approxlab.formula import MAX_DEPTH, MAX_LENGTH, parse_formula, parse_number
+from approxlab.parse import MAX_DEPTH, MAX_LENGTH, parse_formula, parse_number
 from approxlab.gains import compute_gains
-from approxlab.gains.target import resolve
+from approxlab.activations.resolve import resolve
 from approxlab.init import variance_preserving_
 
 

@@ -1,4 +1,4 @@
-"""Fuzzing the command line and the API as a hostile or careless user (issue 12, "Keep the campaign").
+"""Fuzzing the command line and the API as a hostile or careless user.
 
 Every generated case must end in a result (exit 0 with output) or in one line ``approxlab: error: ...``
 with exit code 2: never a traceback, never a hang past the per-case limit, and never executed code (the

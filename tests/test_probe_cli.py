@@ -1,4 +1,4 @@
-"""`approxlab probe`: one-line errors before any work (issue 12 item 6), and --json rows (issue 17)."""
+"""`approxlab probe`: one-line errors before any work, and --json rows."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from approxlab.gains import compute_gains
-from approxlab.gains.propagation import propagate, torch_nonlinearity, variance_map
+from approxlab.meanfield.propagation import propagate, torch_nonlinearity, variance_map
 
 
 def test_relu_he_init_stays_bounded_50_layers():
@@ -88,7 +88,7 @@ def test_bad_arguments():
 def test_correlation_follows_the_cmap():
     """Measured correlations of two inputs (c0 = 0.5) track the C-map recursion: ReLU's rises towards 1,
     tanh at its gains init (chi_1 > 1, odd) falls towards 0; both within finite-width noise."""
-    from approxlab.gains.propagation import propagate_correlation
+    from approxlab.meanfield.propagation import propagate_correlation
 
     r = propagate_correlation("relu", layers=12, width=256, pairs=16, seed=0)
     assert np.max(np.abs(np.array(r["c_measured"]) - np.array(r["c_predicted"]))) < 0.05
@@ -104,7 +104,8 @@ def test_correlation_follows_the_cmap():
 def test_propagation_figure_is_computed_from_scratch(tmp_path):
     import json
 
-    from approxlab.gains.propagation import FIGURE_ACTIVATIONS, propagation_figure
+    from approxlab.figures.propagation import propagation_figure
+    from approxlab.meanfield.propagation import FIGURE_ACTIVATIONS
 
     png, csv_path, json_path = propagation_figure(tmp_path, seed=0)
     data = json.loads(json_path.read_text())

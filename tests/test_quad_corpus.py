@@ -1,4 +1,4 @@
-"""The quadrature error bar is a bound (issue 12, item 4).
+"""The quadrature error bar is a bound.
 
 For a corpus of activation/distribution pairs, ``compute_gains(..., method="quad")`` reports E[F], E[F^2],
 E[F'^2] with absolute errors; an mpmath reference computed here (tanh-sinh at 30 and at 40 digits over many
@@ -17,7 +17,7 @@ import pytest
 import sympy
 
 from approxlab._core.symbols import X
-from approxlab.formula import parse_formula
+from approxlab.parse import parse_formula
 from approxlab.gains import compute_gains
 
 ACTIVATIONS = [

@@ -40,7 +40,7 @@ def test_scaling_figure_computes_from_scratch_and_leaves_no_store(tmp_path: Path
     """Without APPROXLAB_SCALING_STORE the figure runs its default sweep in a temporary store: only the PNG
     and its data appear in the output folder, nothing in the cache, and a second figure recomputes."""
     import approxlab.approx.scaling as scaling
-    from approxlab.approx.figures import sobolev_scaling
+    from approxlab.figures.approx import sobolev_scaling
 
     cfgs = [{"family": "polyrelu", "target": "exp", "d": 1, "n": 2, "level": L, "seed": 0} for L in (2, 4, 8)]
     cfgs += [{"family": "lemma2", "target": "polyrelu", "d": 1, "n": 1, "level": L, "seed": 0} for L in (1, 2, 3)]

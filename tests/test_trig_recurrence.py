@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from approxlab.activations.fourier import REMARK_D8_OMEGA, Fourier
-from approxlab.activations.trig_recurrence import FourierSeriesFunction, fourier_series, harmonics
+from approxlab.functional.trig import FourierSeriesFunction, fourier_series, harmonics
 
 F64 = torch.float64
 

@@ -134,7 +134,7 @@ def test_dtype_preserved_and_finite(name: str, dtype: torch.dtype) -> None:
 
 
 def test_zoo_figure_data_is_consistent(tmp_path: Path) -> None:
-    from approxlab.zoo_figure import zoo_figure
+    from approxlab.figures.zoo import zoo_figure
 
     png, data, _caption = zoo_figure(tmp_path, seed=0)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -12,7 +12,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from approxlab._core.validate import check_positive_float, check_positive_int
-from approxlab.activations.polycom import compute_dtype
+from approxlab.functional.dtypes import compute_dtype
 from approxlab.activations.registry import Entry, register
 
 #: Default clip level. The paper gives no value for tau; 3.0 (three standard deviations of the

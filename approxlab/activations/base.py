@@ -8,14 +8,14 @@ claims and figures read the formula from here instead of re-typing it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 import sympy
 import torch
 from torch import nn
 
-from approxlab._core.symbols import X, exact_value
+from approxlab._core.symbols import exact_value
 
 Values = Literal["current", "symbols"]
 
@@ -69,11 +69,37 @@ class Elementwise(nn.Module):
 
     def load_fit(self, fit: object) -> Elementwise:
         """Copy the coefficients of an :class:`approxlab.fit.FitResult` into this module's parameters
-        (in place; returns ``self``). The per-family mapping lives in :func:`approxlab.fit.load_into`."""
-        from approxlab.fit import load_into
-
-        load_into(self, fit)  # type: ignore[arg-type]
+        (in place; returns ``self``), matched by parameter name (:func:`load_parameters`)."""
+        load_parameters(self, fit.parameters, f"the fit is for family {fit.family!r} with options {fit.options}")  # type: ignore[attr-defined]
         return self
+
+
+def load_parameters(module: nn.Module, values: Mapping[str, Sequence[float]], about: str = "") -> nn.Module:
+    """Copy ``values`` (parameter name -> flat values) into ``module``'s parameters, in place.
+
+    Raises
+    ------
+    ValueError
+        If a named parameter is missing or has another size; ``about`` is added to the message.
+
+    Examples
+    --------
+    >>> lin = nn.Linear(2, 1)
+    >>> _ = load_parameters(lin, {"bias": [0.5]})
+    >>> float(lin.bias)
+    0.5
+    """
+    params = dict(module.named_parameters())
+    missing = [n for n in values if n not in params]
+    if missing:
+        raise ValueError(f"fit: module {type(module).__name__} has no parameter {', '.join(missing)} ({about})")
+    with torch.no_grad():
+        for name, vals in values.items():
+            p = params[name]
+            if p.numel() != len(vals):
+                raise ValueError(f"fit: parameter {name!r} has {p.numel()} values, the fit has {len(vals)} ({about})")
+            p.copy_(torch.tensor(vals, dtype=torch.float64).reshape(p.shape).to(p.dtype))
+    return module
 
 
 def forward_arity(module: nn.Module) -> int:

@@ -34,8 +34,9 @@ from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise
 from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
-from approxlab.activations.trig_recurrence import FourierSeriesFunction, inverse_factorials
+from approxlab.functional.trig import FourierSeriesFunction, inverse_factorials
 from approxlab import kernels
+from approxlab.functional.dtypes import compute_dtype
 
 #: Initialisations of the Fourier activations (see :func:`fourier_init`).
 FOURIER_INITS: tuple[str, ...] = ("theorem-3.13", "corollary-3.14", "balanced", "ones")
@@ -43,7 +44,6 @@ FOURIER_INITS: tuple[str, ...] = ("theorem-3.13", "corollary-3.14", "balanced", 
 #: Remark D.8: x ~ U(-sqrt 3, sqrt 3) is mapped onto (-pi, pi) by the fundamental pi / sqrt 3.
 REMARK_D8_OMEGA: float = math.pi / math.sqrt(3.0)
 
-_HALF = (torch.float16, torch.bfloat16)
 
 #: Backends of the sine-cosine form (see :mod:`approxlab.kernels`): "auto" (numba on CPU, Triton on
 #: CUDA, else eager), "eager" (the rotation recurrence in torch ops; the reference), "numba", "triton".
@@ -91,11 +91,6 @@ def fourier_init(degree: int, init: str = "theorem-3.13", omega: float = 1.0) ->
     return a, b
 
 
-def _compute_dtype(*tensors: torch.Tensor) -> torch.dtype:
-    dt = tensors[0].dtype
-    for t in tensors[1:]:
-        dt = torch.promote_types(dt, t.dtype)
-    return torch.float32 if dt in _HALF else dt
 
 
 def _fourier_kernel(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
@@ -206,7 +201,7 @@ class FourierAmplitudePhase(Elementwise):
                              persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        ct = _compute_dtype(x, self.coefficients)
+        ct = compute_dtype(x, self.coefficients)
         f, phi = self.frequencies.to(ct), self.phases.to(ct)
         z = x.to(ct).unsqueeze(-1) * f - phi
         w = self.coefficients.to(ct) * self.inv_factorials.to(ct) * math.sqrt(2.0)

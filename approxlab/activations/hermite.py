@@ -37,6 +37,7 @@ from approxlab.activations.base import Elementwise
 from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
+from approxlab.functional.hermite import HermiteFunction
 
 #: Initialisations of :class:`Hermite` (see :func:`hermite_init`).
 HERMITE_INITS: tuple[str, ...] = ("theorem-3.8", "corollary-3.9", "ones")
@@ -45,7 +46,6 @@ HERMITE_INITS: tuple[str, ...] = ("theorem-3.8", "corollary-3.9", "ones")
 #: otherwise), "eager" (torch ops; the reference), "numba", "triton".
 BACKENDS: tuple[str, ...] = kernels.BACKENDS
 
-_HALF = (torch.float16, torch.bfloat16)
 
 
 def hermite_init(degree: int, init: str = "theorem-3.8") -> list[float]:
@@ -73,98 +73,6 @@ def hermite_init(degree: int, init: str = "theorem-3.8") -> list[float]:
     return coeffs
 
 
-def _compute_dtype(x: torch.Tensor, a: torch.Tensor) -> torch.dtype:
-    """Half inputs are computed in float32; otherwise the wider of x and the coefficients."""
-    dt = torch.promote_types(x.dtype, a.dtype)
-    return torch.float32 if dt in _HALF else dt
-
-
-def _hermite_eval(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
-    """sum_k a_k q_k(x) by the normalised recurrence; x, a already in the compute dtype.
-
-    Works in place on three buffers (``out``, ``q``, ``q_prev``): memory does not grow with the
-    degree ``len(a) - 1``.
-    """
-    n = a.numel() - 1
-    if n == 0:
-        return a[0].expand_as(x).clone()
-    out = torch.addcmul(a[0], x, a[1])  # a0 + a1 x
-    q_prev = torch.ones_like(x)
-    q = x.clone()
-    for k in range(1, n):
-        # q_{k+1} = (x q_k - q_{k-1}) / (k + 1), written into q_prev's buffer
-        q_prev.mul_(-1.0 / (k + 1)).addcmul_(x, q, value=1.0 / (k + 1))
-        q_prev, q = q, q_prev
-        out.addcmul_(q, a[k + 1])
-    return out
-
-
-def _hermite_backward(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor, need_x: bool, need_a: bool):
-    """Recompute q_k and return (g F'(x), [sum g q_k]_k); constant extra memory in the degree."""
-    n = a.numel() - 1
-    grad_a = None
-    dF = None
-    sums: list[torch.Tensor] = []
-    if need_a:
-        sums = [g.sum(), torch.sum(g * x)] if n >= 1 else [g.sum()]
-    if n == 0:
-        dF = torch.zeros_like(x) if need_x else None
-    else:
-        if need_x:
-            dF = a[1].expand_as(x).clone() if n == 1 else torch.addcmul(a[1], x, a[2])  # a1 q0 + a2 q1
-        if n >= 2:
-            q_prev = torch.ones_like(x)
-            q = x.clone()
-            for k in range(1, n):
-                q_prev.mul_(-1.0 / (k + 1)).addcmul_(x, q, value=1.0 / (k + 1))
-                q_prev, q = q, q_prev  # q = q_{k+1}
-                if need_a:
-                    sums.append(torch.sum(g * q))
-                if need_x and k + 2 <= n:
-                    dF.addcmul_(q, a[k + 2])
-    if need_a:
-        grad_a = torch.stack(sums)
-    grad_x = g * dF if need_x else None
-    return grad_x, grad_a
-
-
-class HermiteFunction(torch.autograd.Function):
-    """F(x) = sum_k a_k He_k(x) / k! with a recomputing backward (ortho Eq. 23, Property C.5).
-
-    The eager backend (the reference for the kernels of :mod:`approxlab.kernels`). ``forward``
-    saves only ``x`` and ``a``. ``backward`` recomputes the recurrence; when a graph is being
-    built (double backward) it uses differentiable out-of-place operations, using that F' is the
-    Hermite activation with coefficients ``a[1:]``.
-    """
-
-    @staticmethod
-    def forward(ctx, x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:  # type: ignore[override]
-        ct = _compute_dtype(x, a)
-        ctx.save_for_backward(x, a)
-        return _hermite_eval(x.to(ct), a.to(ct)).to(x.dtype)
-
-    @staticmethod
-    def backward(ctx, g: torch.Tensor):  # type: ignore[override]
-        x, a = ctx.saved_tensors
-        need_x, need_a = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
-        ct = _compute_dtype(x, a)
-        xc, ac, gc = x.to(ct), a.to(ct), g.to(ct)
-        if torch.is_grad_enabled():  # create_graph=True: differentiable formulation
-            grad_x = grad_a = None
-            if need_x:
-                deriv = hermite(xc, ac[1:], backend="eager") if ac.numel() > 1 else torch.zeros_like(xc)
-                grad_x = gc * deriv
-            if need_a:
-                qs = [torch.ones_like(xc), xc]
-                for k in range(1, ac.numel() - 1):
-                    qs.append((xc * qs[-1] - qs[-2]) / (k + 1))
-                grad_a = torch.stack([(gc * q).sum() for q in qs[: ac.numel()]])
-        else:
-            grad_x, grad_a = _hermite_backward(xc, ac, gc, need_x, need_a)
-        return (
-            grad_x.to(x.dtype) if grad_x is not None else None,
-            grad_a.to(a.dtype) if need_a and grad_a is not None else None,
-        )
 
 
 def _apply(x: torch.Tensor, a: torch.Tensor, backend: str) -> torch.Tensor:

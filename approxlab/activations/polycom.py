@@ -29,39 +29,8 @@ from approxlab.activations.base import Elementwise
 from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
-
-
-def compute_dtype(x: torch.Tensor) -> torch.dtype:
-    """The dtype a zoo activation computes in for input ``x``.
-
-    float16 and bfloat16 are promoted to float32 (their powers overflow or lose all precision
-    otherwise); every other floating dtype is kept. The result is cast back to ``x.dtype``.
-
-    Examples
-    --------
-    >>> compute_dtype(torch.zeros(1, dtype=torch.bfloat16))
-    torch.float32
-    """
-    if not torch.is_floating_point(x):
-        raise TypeError(f"input must be a floating-point tensor, got dtype {x.dtype}")
-    return torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
-
-
-def horner(coeffs: torch.Tensor, constant: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    """Evaluate ``constant + sum_{i=1}^r coeffs[i-1] * y**i`` by Horner's rule.
-
-    Horner's rule never forms ``y**r`` on its own, so with a small leading coefficient the result
-    stays finite where the naive sum would overflow in the power.
-
-    Examples
-    --------
-    >>> horner(torch.tensor([1.0, 0.0, 2.0]), torch.tensor(1.0), torch.tensor(2.0))
-    tensor(19.)
-    """
-    out = coeffs[-1] * y
-    for i in range(coeffs.shape[0] - 2, -1, -1):
-        out = (out + coeffs[i]) * y
-    return out + constant
+from approxlab.functional.dtypes import compute_dtype
+from approxlab.functional.polynomial import horner, rms_normalized_power, rms_normalized_powers
 
 
 def _coefficient_symbols(order: int) -> list[sympy.Symbol]:
@@ -109,7 +78,7 @@ class PolyReLU(Elementwise):
         if kernels.resolve(self.backend, x) != "eager":
             return kernels.call("polyrelu", x, (self.weight.to(dt), self.bias.to(dt)))
         r = torch.relu(x.to(dt))
-        return horner(self.weight.to(dt), self.bias.to(dt), r).to(x.dtype)
+        return horner([self.bias.to(dt), *self.weight.to(dt).unbind(0)], r).to(x.dtype)
 
     def symbolic_params(self) -> Mapping[sympy.Symbol, torch.Tensor]:
         a = _coefficient_symbols(self.order)
@@ -125,58 +94,6 @@ class PolyReLU(Elementwise):
 
     def extra_repr(self) -> str:
         return f"order={self.order}, backend={self.backend!r}"
-
-
-def rms_normalized_power(x: torch.Tensor, power: int, eps: float) -> torch.Tensor:
-    r"""x^p / sqrt(mean(x^{2p}) + eps) over the last dimension, without overflow in x^p.
-
-    This is ``_norm(x ** p, eps)`` of polycom Algorithm 2. Each row is first divided by
-    s = max(1, max_j |x_j|) (s = max_j |x_j| when eps = 0): with y = x / s,
-
-        x^p / sqrt(mean(x^{2p}) + eps) = y^p / sqrt(mean(y^{2p}) + eps / s^{2p}),
-
-    an identity, so the result is exact while every power of y lies in [-1, 1] and eps / s^{2p} <= eps.
-    s is detached: the right-hand side does not depend on s, so the gradient is unchanged.
-
-    Examples
-    --------
-    >>> x = torch.tensor([[300.0, -300.0]], dtype=torch.float16)
-    >>> rms_normalized_power(x, 3, 1e-6)
-    tensor([[ 1., -1.]], dtype=torch.float16)
-    """
-    check_positive_int("power", power)
-    return rms_normalized_powers(x, power, eps)[-1].to(x.dtype)
-
-
-def rms_normalized_powers(x: torch.Tensor, order: int, eps: float) -> list[torch.Tensor]:
-    """``[rms_normalized_power(x, p, eps) for p in 1..order]``, sharing the row scale and the powers.
-
-    Computed in :func:`compute_dtype` and returned in it (cast back by the caller).
-
-    Examples
-    --------
-    >>> [t.tolist() for t in rms_normalized_powers(torch.tensor([[2.0, -2.0]]), 2, 0.0)]
-    [[[1.0, -1.0]], [[1.0, 1.0]]]
-    """
-    check_positive_int("order", order)
-    eps = check_positive_float("eps", eps, strict=False)
-    dt = compute_dtype(x)
-    xc = x.to(dt)
-    m = xc.detach().abs().amax(dim=-1, keepdim=True)
-    if eps > 0:
-        s = m.clamp(min=1.0)
-    else:
-        s = torch.where(m > 0, m, torch.ones_like(m))
-    y = xc / s
-    out = []
-    yp = y
-    for p in range(1, order + 1):
-        if p > 1:
-            yp = yp * y
-        # eps / s^(2p) as (eps^(1/(2p)) / s)^(2p): s >= 1, so no overflow; underflow to 0 is harmless
-        eps_scaled = (eps ** (0.5 / p) / s) ** (2 * p) if eps > 0 else 0.0
-        out.append(yp * torch.rsqrt(yp.pow(2).mean(dim=-1, keepdim=True) + eps_scaled))
-    return out
 
 
 class PolyNorm(nn.Module):
@@ -292,7 +209,7 @@ class PolyCom(Elementwise):
         xc = x.to(dt)
         w, b = self.weight.to(dt), self.bias.to(dt)
         if self.kind == "I":
-            out = horner(w, b, self.rho(xc))
+            out = horner([b, *w.unbind(0)], self.rho(xc))
         else:
             out = b * self.rho(torch.ones_like(xc))
             for i in range(1, self.order + 1):
@@ -382,4 +299,4 @@ for _kind in POLYCOM_KINDS:
         )
     )
 
-__all__ = ["PolyReLU", "PolyNorm", "PolyCom", "POLYCOM_KINDS", "compute_dtype", "horner", "rms_normalized_power", "rms_normalized_powers"]
+__all__ = ["PolyReLU", "PolyNorm", "PolyCom", "POLYCOM_KINDS", "rms_normalized_power", "rms_normalized_powers"]

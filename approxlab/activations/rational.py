@@ -32,108 +32,17 @@ from torch import nn
 from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise
 from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
-from approxlab.activations.polycom import compute_dtype
+from approxlab.functional.dtypes import compute_dtype
+from approxlab.functional.polynomial import horner
+from approxlab.functional.rational import DENOMINATORS, rational
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
 
-DENOMINATORS = ("safe", "abs")
 
 #: Initial denominator coefficients b_k. Not 0: at b = 0 both |b_k x^k| and |Q(x)| have zero
 #: (sub)gradient in b for every x, so the denominator would never train. 0.01 keeps the initial
 #: activation within 1% of its numerator for |x| <= 1.
 DENOMINATOR_INIT = 0.01
-
-
-def _poly(coeffs: torch.Tensor | list[torch.Tensor | None], z: torch.Tensor) -> torch.Tensor:
-    """sum_i coeffs[i] z^i (coeffs[0] is the constant; None means 0) by Horner's rule."""
-    terms = list(coeffs) if isinstance(coeffs, list) else list(coeffs.unbind(0))
-    while len(terms) > 1 and terms[-1] is None:
-        terms.pop()
-    if terms[-1] is None:
-        return torch.zeros_like(z)
-    out = terms[-1] * torch.ones_like(z) if len(terms) == 1 else terms[-1] * z
-    for i in range(len(terms) - 2, -1, -1):
-        if terms[i] is not None:
-            out = out + terms[i]
-        if i > 0:
-            out = out * z
-    return out
-
-
-def direct_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype, big: int) -> float:
-    """The bound L on |x| below which P and D of degree ``big`` >= 1 evaluate directly in ``dtype``
-    without overflow: every Horner intermediate and every term is bounded by C max(1, |x|)^N with
-    C = 1 + eps + sum |a_j| + sum |b_k|, kept below a quarter of the dtype's largest value.
-
-    Examples
-    --------
-    >>> direct_limit(torch.tensor([0.0, 1.0]), torch.tensor([1.0]), 1.0, torch.float32, 2) > 1e18
-    True
-    """
-    with torch.no_grad():
-        c = 1 + eps + float(a.detach().abs().sum()) + float(b.detach().abs().sum())
-    return (torch.finfo(dtype).max / 4 / c) ** (1.0 / big)
-
-
-def _direct_is_safe(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, big: int) -> bool:
-    """True when evaluating P and D directly at x cannot overflow (|x| <= :func:`direct_limit`
-    everywhere). This fast path (one reduction) halves the work for ordinary inputs; otherwise the
-    two-branch evaluation in t = 1/x is used.
-    """
-    limit = direct_limit(a, b, eps, x.dtype, big)
-    with torch.no_grad():
-        return limit >= 1 and bool(x.detach().abs().amax() <= limit) if x.numel() else True
-
-
-def _rational(
-    x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, denominator: str, eps: float, rescaled: bool | None = None
-) -> torch.Tensor:
-    """P(x) / D(x) with overflow-free evaluation (see the module docstring); b holds b_1..b_n.
-
-    ``rescaled``: None picks the direct evaluation when it cannot overflow (:func:`_direct_is_safe`)
-    and the t = 1/x branch evaluation otherwise; True/False force one (for tests).
-    """
-    m, n = a.shape[0] - 1, b.shape[0]
-    big = max(m, n)
-    one = torch.ones((), dtype=x.dtype, device=x.device)
-    ac = list(a.unbind(0))  # a_0..a_m
-    bq: list[torch.Tensor | None] = [None, *b.unbind(0)]  # Q(z) = sum_{k>=1} b_k z^k
-    if rescaled is None:
-        rescaled = big > 0 and not _direct_is_safe(x, a, b, eps, big)
-    if not rescaled:
-        num = _poly(ac, x)
-        if n == 0:
-            return num / (1 + eps)
-        if denominator == "safe":
-            return num / (1 + eps + _poly([None if c is None else c.abs() for c in bq], x.abs()))
-        return num / (1 + eps + _poly(bq, x).abs())
-    inside = x.abs() <= 1
-    # |x| <= 1: direct evaluation on the clamped input (the clamp only touches discarded entries)
-    xs = x.clamp(-1.0, 1.0)
-    num_s = _poly(ac, xs)
-    if n == 0:
-        den_s = (1 + eps) * one
-    elif denominator == "safe":
-        den_s = 1 + eps + _poly([None if c is None else c.abs() for c in bq], xs.abs())
-    else:
-        den_s = 1 + eps + _poly(bq, xs).abs()
-    if big == 0:
-        return num_s / den_s
-    # |x| > 1: t = 1 / x, numerator and denominator multiplied by t^N (|t|^N)
-    t = 1 / torch.where(inside, one, x)
-    # sum_j a_j t^{N-j}: the coefficient of t^i is a_{N-i}
-    num_l = _poly([ac[big - i] if big - i <= m else None for i in range(big + 1)], t)
-    den_l = (1 + eps) * t.abs() ** big
-    if n:
-        # sum_k b_k t^{N-k}: the coefficient of t^i (i < N) is b_{N-i}
-        b_rev = [bq[big - i] if big - i <= n else None for i in range(big)]
-        if denominator == "safe":
-            den_l = den_l + _poly([None if c is None else c.abs() for c in b_rev], t.abs())
-        else:
-            den_l = den_l + _poly(b_rev, t).abs()
-    # t^N / |t|^N = sign(x)^N
-    sign = torch.where(x < 0, -one, one) if big % 2 else one
-    return torch.where(inside, num_s / den_s, sign * num_l / den_l)
 
 
 class SafeRational(Elementwise):
@@ -190,7 +99,7 @@ class SafeRational(Elementwise):
         dt = compute_dtype(x)
         if kernels.resolve(self.backend, x) != "eager":
             return kernels.call("rational", x, (self.a.to(dt), self.b.to(dt)), (self.eps, self.denominator == "safe"))
-        out = _rational(x.to(dt), self.a.to(dt), self.b.to(dt), self.denominator, self.eps)
+        out = rational(x.to(dt), self.a.to(dt), self.b.to(dt), self.denominator, self.eps)
         return out.to(x.dtype)
 
     def _symbols(self) -> tuple[list[sympy.Symbol], list[sympy.Symbol]]:
@@ -271,7 +180,7 @@ class PolyAct(Elementwise):
         dt = compute_dtype(x)
         if kernels.resolve(self.backend, x) != "eager":
             return kernels.call("polyact", x, (self.c.to(dt),))
-        u = _poly(self.c.to(dt), x.to(dt))
+        u = horner(self.c.to(dt), x.to(dt))
         fin = torch.finfo(dt)
         return F.silu(u.clamp(fin.min, fin.max)).to(x.dtype)
 

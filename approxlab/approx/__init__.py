@@ -5,7 +5,7 @@ Modules: :mod:`~approxlab.approx.targets` (functions in F_{n,d}), :mod:`~approxl
 (ReLU), :mod:`~approxlab.approx.polyrelu_net` (polycom Thm. 3), :mod:`~approxlab.approx.rational_net`
 (Boulle-style rational), :mod:`~approxlab.approx.trained`, :mod:`~approxlab.approx.classical`
 (Chebyshev, AAA), :mod:`~approxlab.approx.error` (L_inf), :mod:`~approxlab.approx.scaling` (sweep
-function and fits), :mod:`~approxlab.approx.figures` (the ``sobolev-scaling`` figure).
+function and fits), :mod:`~approxlab.figures.approx` (the ``sobolev-scaling`` figure).
 """
 
 from approxlab.approx.local_taylor import eq30_N, local_taylor, taylor_bound

@@ -41,7 +41,7 @@ ClaimKind = Literal["paper", "conformance"]
 #: paper's formula (reported apart; it verifies approxlab, not the paper).
 CLAIM_KINDS: tuple[str, ...] = ("paper", "conformance")
 
-#: The five papers (short names of approxlab.papers.PAPERS), each with its proofs_check module.
+#: The five papers (short names of approxlab.claims.papers.PAPERS), each with its proofs_check module.
 PAPERS: tuple[str, ...] = ("polycom", "polynorm_adaptive", "moa", "polyrational", "ortho")
 
 

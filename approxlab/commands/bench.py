@@ -1,6 +1,6 @@
 """`approxlab bench [--families ...] [--degrees ...] [--shape 4096,1024] [--threads 2] [--backend auto]
 [--dtype float32] [--device cpu] [--repeats 5] [--json]`: forward + backward time of the activation
-kernels as a ratio to GELU in the same process (see :mod:`approxlab.bench`)."""
+kernels as a ratio to GELU in the same process (see :mod:`approxlab.bench.timing`)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def bench(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the table.")] = False,
 ) -> None:
     """Benchmark the activations: ratio to GELU, first-call time and peak extra memory."""
-    from approxlab.bench import run_bench
+    from approxlab.bench.timing import run_bench
 
     fams = [f.strip() for f in families.split(",") if f.strip()]
     degs = None if degrees is None else _ints("degrees", degrees)

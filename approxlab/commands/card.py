@@ -1,7 +1,7 @@
 """`approxlab card ACTIVATION [--degree N] [--dist ...] [--depth L] [--quick] [--json] [--figure PNG]`: the report card.
 
 ACTIVATION is a registered name (`approxlab list`) or, once the safe formula parser is merged into
-``approxlab.gains.target.resolve``, a formula in x. ``--json`` prints one JSON object (schema:
+``approxlab.activations.resolve.resolve``, a formula in x. ``--json`` prints one JSON object (schema:
 :mod:`approxlab.card`); otherwise a table.
 """
 

@@ -21,14 +21,14 @@ from approxlab.cli import app
 
 def _activation_or_formula(name: str) -> Entry | sympy.Expr:
     """A registered activation, or else a formula in x (``exp(x)``, ``x**3 - 3*x``), parsed with the
-    allow-list of :mod:`approxlab.formula` (never evaluated).
+    allow-list of :mod:`approxlab.parse` (never evaluated).
 
     Raises
     ------
     ValueError
         If ``name`` is neither a registered activation nor an allowed formula in x.
     """
-    from approxlab.gains.target import formula_or_error
+    from approxlab.activations.resolve import formula_or_error
 
     try:
         return get(name)

@@ -19,7 +19,7 @@ def papers(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list instead of a table.")] = False,
 ) -> None:
     """The five papers approxlab verifies, with how many claims each has."""
-    from approxlab.papers import PAPERS, claim_counts
+    from approxlab.claims.papers import PAPERS, claim_counts
 
     counts = claim_counts()
     rows = [{**p.to_dict(), "claims": counts[p.short]} for p in PAPERS]

@@ -60,7 +60,7 @@ def verify(
     markdown_path = None if markdown_path is None else check_output_file(markdown_path, "--markdown")
     if json_path is not None and markdown_path is not None and json_path.resolve() == markdown_path.resolve():
         raise ValueError(f"--json and --markdown must be different files; both are {str(json_path)!r}")
-    from approxlab.report import exit_code, print_report, provenance, run, write_json, write_markdown
+    from approxlab.claims.report import exit_code, print_report, provenance, run, write_json, write_markdown
 
     claims = select(paper=paper, claim_id=claim, slow=slow)  # ValueError -> one line, exit 2
     options = {"paper": paper, "claim": claim, "slow": slow, "mutate": mutate}

@@ -22,7 +22,7 @@ def list_activations(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list instead of a table.")] = False,
 ) -> None:
     """Print every activation with its paper, equation and options."""
-    from approxlab.catalog import load_records  # the registry's metadata, cached: no torch/sympy import
+    from approxlab.activations.catalog import load_records  # the registry's metadata, cached: no torch/sympy import
 
     records = load_records()
     rows = [r for r in records if paper is None or r["paper"] == paper]
@@ -58,7 +58,7 @@ def figures(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (files written, or the figure list).")] = False,
 ) -> None:
     """Regenerate the registered theory figures (PNG plus the data beside it)."""
-    from approxlab.figures import all_figures, render
+    from approxlab.figures.registry import all_figures, render
 
     if list_only:
         figs = all_figures().values()

@@ -9,7 +9,8 @@ Examples
 0.0
 """
 
-from approxlab.expressivity.classes import NetworkBatch, class_names, construction, la_as_moa
+from approxlab.expressivity.classes import NetworkBatch, class_names
+from approxlab.expressivity.constructions import construction, la_as_moa
 from approxlab.expressivity.probe import measure, network_configs, paper_bound, probe, run_networks, run_probe, summarize
 from approxlab.expressivity.sobolev import TOLERANCE, W1InfResult, w1inf_error
 from approxlab.expressivity.targets import Target, make_target, ridge_oscillation

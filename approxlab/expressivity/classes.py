@@ -41,6 +41,7 @@ torch.Size([6, 5])
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -124,6 +125,22 @@ class Layout:
     def view(self, theta: torch.Tensor, name: str) -> torch.Tensor:
         """``theta`` (..., P) -> the named parameter, shape (..., *shapes[name])."""
         return theta[..., self.slices[name]].reshape(*theta.shape[:-1], *self.shapes[name])
+
+
+#: The builder of perturbed exact starts (:func:`approxlab.expressivity.constructions.perturbed_start`),
+#: registered by that module: the constructions build NetworkBatch objects, so this module cannot import them.
+_START_BUILDERS: list[Callable[..., None]] = []
+
+
+def register_start(builder: Callable[..., None]) -> Callable[..., None]:
+    """Register the function that writes a perturbed exact start into one network's parameter views."""
+    _START_BUILDERS[:] = [builder]
+    return builder
+
+
+def _start_builder() -> Callable[..., None]:
+    # approxlab.expressivity's __init__ imports the constructions, so the builder is registered
+    return _START_BUILDERS[0]
 
 
 class NetworkBatch(JacobianMixin):
@@ -363,7 +380,7 @@ class NetworkBatch(JacobianMixin):
                 v["side"].fill_(1.0)
                 v["sgate"].copy_(gate_std * torch.randn(v["sgate"].shape, generator=g, dtype=torch.float64))
             if start is not None:
-                perturbed_start(v, type, k, m, float(start["noise"][i]), g, str(start["target"]),
+                _start_builder()(v, type, k, m, float(start["noise"][i]), g, str(start["target"]),
                                 float(start.get("lam", 1.0)), dict(start.get("params") or {}), gate)  # type: ignore[call-overload]
         nb = cls(type, ks, ms, theta.to(device=device, dtype=dtype), gate=gate, d=d)
         nb.enforce()
@@ -569,15 +586,5 @@ class NetworkBatch(JacobianMixin):
         return out
 
 
-# The exact constructions live in constructions.py (they build NetworkBatch objects); re-exported here,
-# and NetworkBatch.from_specs uses perturbed_start.
-from approxlab.expressivity.constructions import (  # noqa: E402
-    construction,
-    la_as_moa,
-    perturbed_start,
-    relu_staircase,
-)
-
 __all__ = ["DICTIONARY", "KINKED", "LA_CLASSES", "MOA_CLASSES", "TYPE_II_HYBRIDS", "Layout", "NetworkBatch",
-           "class_names", "construction", "is_hybrid", "la_as_moa", "pair_names", "perturbed_start",
-           "relu_staircase"]
+           "class_names", "is_hybrid", "pair_names", "register_start"]

@@ -23,7 +23,7 @@ import torch
 from approxlab.activations import create
 from approxlab._core.validate import check_positive_int
 from approxlab.activations.moa import TYPE_I_DICTIONARY
-from approxlab.expressivity.classes import DICTIONARY, Layout, NetworkBatch
+from approxlab.expressivity.classes import DICTIONARY, Layout, NetworkBatch, register_start
 
 def _exact(type: str, klass: str, d: int, gate: str, set_params) -> NetworkBatch:
     layout = Layout(type, d, 1, len(DICTIONARY[type]))
@@ -113,6 +113,7 @@ def la_as_moa(nb: NetworkBatch, rho: float = 0.5) -> NetworkBatch:
     return NetworkBatch("I", ["moa"] * nb.B, nb.widths, new, gate="tanh", d=nb.d)
 
 
+@register_start
 def perturbed_start(v: dict[str, torch.Tensor], type: str, klass: str, m: int, noise: float,
                     g: torch.Generator, target: str, lam: float, params: dict, gate: str) -> None:
     """Overwrite one network's parameter views ``v`` with the exact construction for ``target``

@@ -47,7 +47,8 @@ import numpy as np
 import torch
 
 from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
-from approxlab.expressivity.classes import KINKED, NetworkBatch, class_names, construction, relu_staircase
+from approxlab.expressivity.classes import KINKED, NetworkBatch, class_names
+from approxlab.expressivity.constructions import construction, relu_staircase
 from approxlab.expressivity.constructions import add_relative_noise
 from approxlab.expressivity.sobolev import TOLERANCE, w12_error, w1inf_error
 from approxlab.expressivity.targets import TARGETS, TYPES, make_target, ridge_oscillation
@@ -196,7 +197,7 @@ def run_networks(configs: Sequence[dict[str, Any]], *, progress: bool = False) -
     """Train and measure many probe networks in ONE batch; one result row per config, in order.
 
     Each config names one network (``klass``, ``width``, ``seed``, and ``noise``: None for a random
-    start, s for the perturbed exact construction, see :func:`~approxlab.expressivity.classes.perturbed_start`)
+    start, s for the perturbed exact construction, see :func:`~approxlab.expressivity.constructions.perturbed_start`)
     and the batch settings :data:`BATCH_KEYS`, which must agree across ``configs``. Every network has
     its own generator, Adam and L-BFGS / Levenberg-Marquardt state (:mod:`~approxlab.expressivity.train`),
     so its row does not depend on which other networks share the batch -- up to rounding: a batched

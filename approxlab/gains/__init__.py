@@ -52,15 +52,15 @@ from approxlab.gains.quad import quad_moments_callable, quad_moments_expr
 from approxlab.gains.record import QUANTITIES, GainResult
 from approxlab.gains.singular import check_singularities, tail_decision
 from approxlab.gains.tails import diverging_moments
-from approxlab.gains.target import Target, resolve
+from approxlab.activations.resolve import ResolvedActivation, resolve
 
-__all__ = ["compute_gains", "GainResult", "QUANTITIES", "METHODS", "resolve", "Target", "variance_map"]
+__all__ = ["compute_gains", "GainResult", "QUANTITIES", "METHODS", "resolve", "ResolvedActivation"]
 
 #: Accepted values of ``method``.
 METHODS: tuple[str, ...] = ("auto", "exact", "quad", "mc")
 
 
-def _diverge_error(target: Target, dist: Distribution, what: str) -> ValueError:
+def _diverge_error(target: ResolvedActivation, dist: Distribution, what: str) -> ValueError:
     lighter = "uniform:A,B" if dist.tail_index is None else "normal or uniform:A,B"  # normal's tails are already light
     return ValueError(
         f"activation {target.name!r} has a diverging {what} under dist {dist.spec()!r}: its gains are "
@@ -90,7 +90,7 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
         Monte Carlo sample count (scalars), vector length for vector modules, seed and device.
     snap : bool
         Read a module's float coefficients as the simplest exact numbers that round to them
-        (:func:`approxlab.gains.target.snap_value`; the CLI does this), so a paper's init such as
+        (:func:`approxlab.activations.resolve.snap_value`; the CLI does this), so a paper's init such as
         a_0 = sqrt(1 - 1/n!) gives its exact gains.
 
     Returns
@@ -186,7 +186,7 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
     return _numeric_result(target, dist, method, float(var_x), m, m2, d2, errs, t0)
 
 
-def _check_mc_tails(target: Target, dist: Distribution) -> None:
+def _check_mc_tails(target: ResolvedActivation, dist: Distribution) -> None:
     """Monte Carlo standard errors need finite fourth moments: refuse heavy tails where E[F^4] or E[F'^4] diverges.
 
     Decided exactly from the sympy form (:func:`approxlab.gains.singular.tail_decision` with power 4); for
@@ -223,7 +223,7 @@ def _check_mc_tails(target: Target, dist: Distribution) -> None:
                          f"use method='quad' or 'exact'")
 
 
-def _numeric_result(target: Target, dist: Distribution, method: str, var_x: float, m: float, m2: float, d2: float,
+def _numeric_result(target: ResolvedActivation, dist: Distribution, method: str, var_x: float, m: float, m2: float, d2: float,
                     errs: dict, t0: float) -> GainResult:
     for name, v in (("E[F^2]", m2), ("E[F'^2]", d2)):
         if not math.isfinite(v):
@@ -248,7 +248,7 @@ def _numeric_result(target: Target, dist: Distribution, method: str, var_x: floa
                       max(errs["forward_gain"], errs["backward_gain"]), errs, (), time.perf_counter() - t0)
 
 
-def _exact_result(target: Target, dist: Distribution, var_x: sympy.Expr, res: tuple, t0: float) -> GainResult:
+def _exact_result(target: ResolvedActivation, dist: Distribution, var_x: sympy.Expr, res: tuple, t0: float) -> GainResult:
     mean, m2, d2 = res[:3]
     if target.expr is not None and target.expr.has(sympy.Float):  # inexact constants: report 30 digits
         mean, m2, d2 = (sympy.N(v, 30) for v in (mean, m2, d2))
@@ -270,25 +270,6 @@ def _exact_result(target: Target, dist: Distribution, var_x: sympy.Expr, res: tu
     bwd = var_x / d2 if target.symbols else tidy(var_x / d2)
     return GainResult(target.name, dist.spec(), "exact", var_x, mean, m2, d2, variance, fwd, bwd, 0.0,
                       {q: 0.0 for q in QUANTITIES}, tuple(s.name for s in target.symbols), time.perf_counter() - t0)
-
-
-def variance_map(activation: object, q: float, alpha: float | None = None) -> dict[str, float]:
-    """Mean-field variance map of a deep network with weights Var[W] = alpha / fan_in (Poole et al. 2016).
-
-    With pre-activations h ~ N(0, q): q -> M(q) = alpha E[F(sqrt(q) z)^2], its slope
-    M'(q) = alpha E[z F(sqrt q z) F'(sqrt q z)] / sqrt(q) (Gaussian integration by parts) and
-    chi_1(q) = alpha E[F'(sqrt(q) z)^2] (Schoenholz et al. 2017), all by :func:`compute_gains` under
-    N(0, q) and one quadrature for the slope. ``alpha`` defaults to the forward gain under N(0, 1).
-
-    Examples
-    --------
-    >>> m = variance_map("relu", 1.0)
-    >>> round(float(m["M"]), 9), round(float(m["slope"]), 9), round(float(m["chi1"]), 9)
-    (1.0, 1.0, 1.0)
-    """
-    from approxlab.gains.propagation import variance_map as _vm
-
-    return _vm(activation, q, alpha)
 
 
 _ = (X, time_limit)

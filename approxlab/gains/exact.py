@@ -1,6 +1,6 @@
 """Exact moments with sympy: E[F], E[F^2], E[F'^2] as exact numbers or closed forms in coefficients.
 
-The expression is split at its kinks (:func:`approxlab.gains.target.pieces`); on each interval every
+The expression is split at its kinks (:func:`approxlab.activations.resolve.pieces`); on each interval every
 integrand (F, F^2, F'^2 with F' = ``sympy.diff(F, x)``) is expanded into terms
 ``c * x^j * exp(s x)`` (sin/cos/sinh/cosh are rewritten as exponentials first). Such a term integrates
 in closed form against any of the distributions: ``s = 0`` uses the distribution's cached exact partial
@@ -33,7 +33,7 @@ import sympy
 
 from approxlab._core.symbols import X
 from approxlab.dists import Distribution
-from approxlab.gains.target import pieces
+from approxlab.activations.resolve import pieces
 
 _TRIG = (sympy.sin, sympy.cos, sympy.sinh, sympy.cosh, sympy.tan, sympy.tanh)
 
@@ -406,7 +406,7 @@ def exact_moments(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
     Diverges
         When a moment is infinite.
     """
-    from approxlab.gains.target import Unresolvable
+    from approxlab.activations.resolve import Unresolvable
 
     t0 = time.perf_counter()
     try:

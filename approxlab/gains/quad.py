@@ -1,6 +1,6 @@
 """Moments by adaptive quadrature: mpmath for sympy forms, scipy for plain callables.
 
-With a sympy form, each smooth piece between kinks (:func:`approxlab.gains.target.pieces`) is
+With a sympy form, each smooth piece between kinks (:func:`approxlab.activations.resolve.pieces`) is
 integrated with ``mpmath.quad`` (tanh-sinh) at 30 significant digits against the exact density, with
 the derivative from ``sympy.diff``; infinite ranges are further split at mu, mu +- 3 sigma and
 mu +- 8 sigma of the distribution. For a callable without a sympy form, ``scipy.integrate.quad``
@@ -38,7 +38,7 @@ from approxlab._core.symbols import X
 from approxlab.dists import Distribution
 from approxlab.gains.features import geometric_points, sympy_features
 from approxlab.gains.mpeval import TooLarge, mp_function
-from approxlab.gains.target import pieces
+from approxlab.activations.resolve import pieces
 
 DPS = 30
 

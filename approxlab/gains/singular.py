@@ -156,7 +156,7 @@ def check_singularities(expr: sympy.Expr, dist: Distribution, name: str | None =
     ValueError
         Naming the point, when E[F^2] or E[F'^2] diverges there (or integrability cannot be decided).
     """
-    from approxlab.gains.target import pieces
+    from approxlab.activations.resolve import pieces
 
     what = f"activation {name or str(expr)!r}"
     support = dist.support
@@ -240,9 +240,9 @@ def tail_decision(g: sympy.Expr, dist: Distribution, power: int = 2,
     """Whether E[|g(x)|^power] is finite under ``dist`` at both tails, decided exactly; None if unknown.
 
     Piecewise/Max/Abs forms are resolved beyond the last kink on each side (``kinks``, default: found
-    with :func:`approxlab.gains.target.sympy_kinks`).
+    with :func:`approxlab.activations.resolve.sympy_kinks`).
     """
-    from approxlab.gains.target import _NONSMOOTH, Unresolvable, resolve_at, sympy_kinks
+    from approxlab.activations.resolve import _NONSMOOTH, Unresolvable, resolve_at, sympy_kinks
 
     lo, hi = dist.support
     if lo.is_finite and hi.is_finite:

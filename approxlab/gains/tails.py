@@ -32,7 +32,7 @@ from approxlab._core.symbols import X
 from approxlab.dists import Distribution
 from approxlab.gains.mpeval import mp_function
 from approxlab.gains.singular import tail_decision
-from approxlab.gains.target import Target, resolve_at
+from approxlab.activations.resolve import ResolvedActivation, resolve_at
 
 
 def _radii(dist: Distribution, near: float = 16, far: float = 32) -> list[tuple[float, float]] | None:
@@ -63,7 +63,7 @@ def _log_tail_expr(g: sympy.Expr, logp: sympy.Expr, x: float) -> float:
         return float(2 * mpmath.log(mag) + lp + mpmath.log(abs(xm)))
 
 
-def diverging_moments(target: Target, dist: Distribution) -> list[str]:
+def diverging_moments(target: ResolvedActivation, dist: Distribution) -> list[str]:
     """Names of the moments ("E[F^2]", "E[F'^2]") that diverge under ``dist`` (empty when all exist)."""
     radii = _radii(dist)
     if radii is None:

@@ -1,7 +1,7 @@
 """numba's on-disk kernel cache goes to the user cache dir, never into the installed package.
 
 numba writes compiled kernels (``cache=True``) next to the source file, into the package's
-``__pycache__``, unless ``NUMBA_CACHE_DIR`` is set. :func:`use_numba_cache_dir` points it at
+``__pycache__``, unless its cache directory is set. :func:`use_numba_cache_dir` points it at
 ``approxlab._core.paths.cache_dir("numba") / <digest>`` (unless the user set ``NUMBA_CACHE_DIR``) and must run before
 any ``@njit(cache=True)`` function is defined: :mod:`approxlab.kernels._numba._common` (the only module that imports numba) calls it first thing,
 so every import of the kernels (the CPU ops, doctest collection, a user's own import) obeys it.
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 from pathlib import Path
 
 from approxlab._core.paths import cache_dir
@@ -41,19 +40,20 @@ def sources_digest(directory: Path | None = None) -> str:
 def use_numba_cache_dir() -> Path:
     """Point numba's kernel cache at the user cache dir (unless ``NUMBA_CACHE_DIR`` is set); return it.
 
+    numba's live ``config.CACHE_DIR`` is set, not the environment: numba reads it each time it places
+    a cache, and the process's environment stays the user's.
+
     Examples
     --------
-    >>> import os
+    >>> import numba
     >>> path = use_numba_cache_dir()
-    >>> str(path) == os.environ["NUMBA_CACHE_DIR"]
+    >>> str(path) == numba.config.CACHE_DIR
     True
     """
+    import numba
+
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
     path = cache_dir("numba") / sources_digest()
-    os.environ["NUMBA_CACHE_DIR"] = str(path)
-    if "numba" in sys.modules:  # numba already imported (by the user or another library): set its live config
-        import numba
-
-        numba.config.CACHE_DIR = str(path)
+    numba.config.CACHE_DIR = str(path)
     return path

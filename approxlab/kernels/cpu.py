@@ -2,7 +2,7 @@
 :mod:`approxlab.kernels._numba` (one module per family, imported on the family's first call).
 
 numba is imported on the first kernel call (never at ``import approxlab``), after pointing its
-on-disk cache at the user cache dir (``NUMBA_CACHE_DIR``, unless the user set it), so compiled
+on-disk cache at the user cache dir (numba's ``config.CACHE_DIR``, unless the user set ``NUMBA_CACHE_DIR``), so compiled
 kernels are reused across processes and nothing is written into the installed package.
 
 Each function takes contiguous float32/float64 CPU tensors of one dtype (the callers in
@@ -32,6 +32,8 @@ from types import ModuleType
 
 import numpy as np
 import torch
+
+from approxlab.functional.rational import direct_limit
 
 
 _LOCK = threading.Lock()  # guards the lazy imports and the thread pool
@@ -296,7 +298,7 @@ def _omega(x: torch.Tensor, omega: float) -> tuple[np.ndarray, bool]:
 def _fourier_weights(n: int, dtype: torch.dtype) -> tuple[np.ndarray, np.ndarray]:
     """(1, 1/1!, ..., 1/n!) and (1/1!, ..., 1/n!) in ``dtype`` (rounded from float64, as a cast of the
     module's float64 buffer rounds them)."""
-    from approxlab.activations.trig_recurrence import inverse_factorials
+    from approxlab.functional.trig import inverse_factorials
 
     w = _const(inverse_factorials(n), dtype)
     return np.concatenate([_const([1.0], dtype), w]), w
@@ -548,8 +550,7 @@ def _rational_series(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -
 
 def _rational_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype) -> float:
     """L: |x| <= L is evaluated directly (no overflow is possible, the eager path's bound
-    :func:`approxlab.activations.rational.direct_limit`, at least 1), |x| > L on the scaled basis."""
-    from approxlab.activations.rational import direct_limit  # not at import: that module imports the kernels
+    :func:`approxlab.functional.rational.direct_limit`, at least 1), |x| > L on the scaled basis."""
 
     big = max(a.numel() - 1, b.numel())
     return math.inf if big == 0 else max(1.0, direct_limit(a, b, eps, dtype, big))

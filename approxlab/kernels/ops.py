@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import torch
 
 from approxlab.kernels import cpu, triton_ops
+from approxlab.kernels.families import SPECS
 
 
 @dataclass(frozen=True)
@@ -46,78 +47,13 @@ class Family:
     reference: Callable[..., torch.Tensor]
 
 
-# ---- eager references (differentiable torch ops; used for second derivatives) --------------------
-
-
-def _ref_hermite(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
-    from approxlab.activations.hermite import HermiteFunction
-
-    return HermiteFunction.apply(x, a)
-
-
-def _ref_fourier(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, factorial: bool) -> torch.Tensor:
-    n = b.numel()
-    k = torch.arange(1, n + 1, dtype=x.dtype, device=x.device)
-    theta = (x * omega).unsqueeze(-1) * k
-    if factorial:  # the coefficients are a_k / k!, b_k / k! (ortho Eq. 12), rounded as the kernels round them
-        from approxlab.activations.trig_recurrence import inverse_factorials
-
-        w = torch.tensor(inverse_factorials(n), dtype=torch.float64).to(device=x.device, dtype=x.dtype)
-        a = torch.cat([a[:1], a[1:] * w])
-        b = b * w
-    return torch.cos(theta) @ a[1:] + torch.sin(theta) @ b + a[0]
-
-
-def _ref_lines(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:
-    return scale * (c + p * x.unsqueeze(-1)).amax(-1)
-
-
-def _ref_lines_diff(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
-    return _ref_lines(x, c, p, 1.0) - _ref_lines(x, d, q, 1.0)
-
-
-def _ref_polyrelu(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    from approxlab.activations.polycom import horner
-
-    return horner(w, b, torch.relu(x))
-
-
-def _ref_polynorm(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
-    from approxlab.activations.polycom import rms_normalized_powers
-
-    out = b
-    for i, term in enumerate(rms_normalized_powers(x, w.numel(), eps)):
-        out = out + w[i] * term
-    return out
-
-
-def _ref_rational(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
-    from approxlab.activations.rational import _rational
-
-    return _rational(x, a, b, "safe" if safe else "abs", eps)
-
-
-def _ref_polyact(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
-    from approxlab.activations.rational import _poly
-
-    fin = torch.finfo(x.dtype)
-    return torch.nn.functional.silu(_poly(c, x).clamp(fin.min, fin.max))
-
+#: The CPU kernels' names where they differ from the family's.
+_CPU_NAMES = {"max_lines": "lines", "max_lines_diff": "lines_diff"}
 
 FAMILIES: dict[str, Family] = {
-    f.name: f
-    for f in (
-        Family("hermite", ("a",), (), cpu.hermite_fwd, cpu.hermite_bwd, _ref_hermite),
-        Family("fourier", ("a", "b"), (("omega", "float"), ("factorial", "bool")), cpu.fourier_fwd, cpu.fourier_bwd,
-               _ref_fourier),
-        Family("max_lines", ("c", "p"), (("scale", "float"),), cpu.lines_fwd, cpu.lines_bwd, _ref_lines),
-        Family("max_lines_diff", ("c", "p", "d", "q"), (), cpu.lines_diff_fwd, cpu.lines_diff_bwd, _ref_lines_diff),
-        Family("polyrelu", ("w", "b"), (), cpu.polyrelu_fwd, cpu.polyrelu_bwd, _ref_polyrelu),
-        Family("polynorm", ("w", "b"), (("eps", "float"),), cpu.polynorm_fwd, cpu.polynorm_bwd, _ref_polynorm),
-        Family("rational", ("a", "b"), (("eps", "float"), ("safe", "bool")), cpu.rational_fwd, cpu.rational_bwd,
-               _ref_rational),
-        Family("polyact", ("c",), (), cpu.polyact_fwd, cpu.polyact_bwd, _ref_polyact),
-    )
+    name: Family(name, s.params, s.consts, getattr(cpu, f"{_CPU_NAMES.get(name, name)}_fwd"),
+                 getattr(cpu, f"{_CPU_NAMES.get(name, name)}_bwd"), s.reference)
+    for name, s in SPECS.items()
 }
 
 

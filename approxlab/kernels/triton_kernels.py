@@ -301,7 +301,7 @@ def _inverse_factorials(n: int, like: torch.Tensor) -> torch.Tensor:
     key = (like.device, like.dtype, n)
     w = _WEIGHTS.get(key)
     if w is None:
-        from approxlab.activations.trig_recurrence import inverse_factorials
+        from approxlab.functional.trig import inverse_factorials
 
         w = _WEIGHTS[key] = torch.tensor(inverse_factorials(n), dtype=torch.float64).to(like.dtype).to(like.device)
     return w

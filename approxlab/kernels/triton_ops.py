@@ -35,6 +35,8 @@ from collections.abc import Callable
 
 import torch
 
+from approxlab.kernels.families import reference_backward, reference_forward
+
 #: The families with a Triton kernel (see :mod:`approxlab.kernels.triton_kernels`).
 TRITON_FAMILIES: frozenset[str] = frozenset({"hermite", "polyrelu", "fourier", "max_lines", "max_lines_diff",
                                                "polyact", "polynorm", "rational"})
@@ -50,35 +52,6 @@ def load() -> dict[str, tuple[Callable[..., torch.Tensor], Callable[..., tuple[t
 
         _KERNELS = {**triton_kernels.KERNELS, **triton_polynorm.KERNELS, **triton_rational.KERNELS}
     return _KERNELS
-
-
-def _split(name: str, args: tuple[object, ...]) -> tuple[torch.Tensor, tuple[torch.Tensor, ...], tuple[object, ...]]:
-    from approxlab.kernels.ops import FAMILIES
-
-    n_p = len(FAMILIES[name].params)
-    return args[0], args[1: 1 + n_p], args[1 + n_p:]  # type: ignore[return-value]
-
-
-def reference_forward(name: str, *args: object) -> torch.Tensor:
-    """``approxlab::<name>`` by the family's eager reference (torch ops, any device)."""
-    from approxlab.kernels.ops import FAMILIES
-
-    x, params, consts = _split(name, args)
-    with torch.no_grad():
-        return FAMILIES[name].reference(x, *params, *consts).contiguous()
-
-
-def reference_backward(name: str, *args: object) -> tuple[torch.Tensor, ...]:
-    """``approxlab::<name>_bwd`` by autograd through the family's eager reference."""
-    from approxlab.kernels.ops import FAMILIES
-
-    x, params, consts = _split(name, args[:-1])
-    g = args[-1]
-    with torch.enable_grad():
-        leaves = [t.detach().requires_grad_(True) for t in (x, *params)]
-        y = FAMILIES[name].reference(*leaves, *consts)
-        grads = torch.autograd.grad(y, leaves, g, allow_unused=True)  # type: ignore[arg-type]
-    return tuple((torch.zeros_like(t) if gr is None else gr).contiguous() for t, gr in zip(leaves, grads))
 
 
 def forward(name: str) -> Callable[..., torch.Tensor]:

@@ -6,7 +6,7 @@ eps > 0), then ``r`` powers with their row sums of squares (summed in the comput
 float64). Backward: one pass over the powers, the second-pass terms ``c2_p y^{2p-1}`` folded in as
 soon as ``sum_j g_j y_j^p`` is known; element-wise work and block sums in the compute dtype, the
 per-row scalars (``rho_p``, ``s^{2p}``, the coefficients) in float64; ``s`` is detached, as in the
-eager path (:func:`approxlab.activations.polycom.rms_normalized_powers`). The per-row parameter
+eager path (:func:`approxlab.functional.polynomial.rms_normalized_powers`). The per-row parameter
 partials (float64) are summed by :func:`approxlab.kernels.triton_launch.param_sums`.
 """
 
@@ -16,6 +16,7 @@ import torch
 import triton
 import triton.language as tl
 
+from approxlab.kernels.families import reference_backward, reference_forward
 from approxlab.kernels.triton_kernels import _check, _new
 from approxlab.kernels.triton_launch import launch, param_sums, pow2
 
@@ -110,8 +111,6 @@ def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) 
     _check(x, w, b)
     rows, d = _polynorm_shape(x)
     if d > MAX_ROW or rows == 0 or d == 0:
-        from approxlab.kernels.triton_ops import reference_forward
-
         return reference_forward("polynorm", x, w, b, eps)
     out = _new(x)
     block_d = pow2(d)
@@ -126,8 +125,6 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
     _check(x, w, b, g)
     rows, d = _polynorm_shape(x)
     if d > MAX_ROW or rows == 0 or d == 0:
-        from approxlab.kernels.triton_ops import reference_backward
-
         return reference_backward("polynorm", x, w, b, eps, g)  # type: ignore[return-value]
     r = w.numel()
     gx = _new(x)

@@ -114,21 +114,21 @@ class MeanField:
     Parameters
     ----------
     activation : str, sympy.Expr, nn.Module or callable
-        Anything :func:`approxlab.gains.target.resolve` accepts (registry names with ``options``, zoo
+        Anything :func:`approxlab.activations.resolve.resolve` accepts (registry names with ``options``, zoo
         modules, torch's activation modules, sympy expressions in x, torch callables).
     sigma_w, sigma_b : float
         Weight and bias standard deviations (Var[W] = sigma_w^2 / fan_in).
     """
 
     def __init__(self, activation: object, sigma_w: float = 1.0, sigma_b: float = 0.0, **options: object) -> None:
-        from approxlab.gains.target import resolve
+        from approxlab.activations.resolve import resolve
 
         self.sigma_w = _real("sigma_w", sigma_w, positive=True)
         self.sigma_b = _real("sigma_b", sigma_b)
         tgt = resolve(activation, **options)
         if not tgt.elementwise:
             raise ValueError(f"activation {tgt.name!r} depends on the whole vector: it has no scalar mean field "
-                             f"(use approxlab.gains.propagation for a measured one)")
+                             f"(use approxlab.meanfield.propagation for a measured one)")
         if tgt.symbols:
             raise ValueError(f"activation {tgt.name!r} keeps symbols {', '.join(map(str, tgt.symbols))}; "
                              f"give them values")

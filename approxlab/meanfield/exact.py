@@ -66,7 +66,7 @@ def relu_like(expr: sympy.Expr | None) -> tuple[float, float] | None:
     """(a, b) when expr is b x for x > 0 and a x for x < 0 with numbers a, b; else None."""
     if expr is None or expr.free_symbols - {X}:
         return None
-    from approxlab.gains.target import Unresolvable, pieces
+    from approxlab.activations.resolve import Unresolvable, pieces
 
     try:
         parts = pieces(expr, (-sympy.oo, sympy.oo))

@@ -8,7 +8,7 @@ x_a, x_b ~ N(0, I) with correlation c_0, in three configurations:
 * ``tat``: its TAT transform (C''_f(1) = 0.3, or the tailored leaky ReLU with C_f(0) = 0.9), Var[W] = 1 / n.
 
 Measured at the output: the second moment q_L (mean of h^2) and the mean correlation c_L of the pairs.
-A configuration passes when 0.5 <= q_L <= 2 and c_L < 0.99 (issue 13, item 3).
+A configuration passes when 0.5 <= q_L <= 2 and c_L < 0.99.
 
 Examples
 --------

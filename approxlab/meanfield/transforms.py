@@ -185,7 +185,7 @@ def _solve(residual: Callable[[np.ndarray], np.ndarray], starts: list[tuple[floa
 
 
 def _module(activation: object, **options: object) -> nn.Module:
-    from approxlab.gains.target import resolve
+    from approxlab.activations.resolve import resolve
 
     tgt = resolve(activation, **options)
     if not tgt.elementwise or tgt.module is None:

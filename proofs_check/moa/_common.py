@@ -1,6 +1,6 @@
 """moa: shared helpers.
 
-Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+See :mod:`proofs_check.moa` for the paper
 and its coverage.
 """
 

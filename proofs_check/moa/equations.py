@@ -1,6 +1,6 @@
 """moa: Eqs. 4-10: the zoo's LA / MoA modules run against the equations (activations re-typed with torch).
 
-Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+See :mod:`proofs_check.moa` for the paper
 and its coverage.
 """
 

@@ -1,7 +1,7 @@
 """moa: Section 3 parameter counts (run on the zoo modules), Section 3.1, Appendix A.1 (Muon), Section 5.3,
 Tables 1-6, Sections 5.2 and 5.4 (peak lrs).
 
-Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+See :mod:`proofs_check.moa` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """moa: B.1.3: Proposition B.3, Lemma B.4, Proposition B.5; B.1.4.
 
-Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+See :mod:`proofs_check.moa` for the paper
 and its coverage.
 """
 

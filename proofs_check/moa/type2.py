@@ -1,6 +1,6 @@
 """moa: B.2 (Type II): inclusions, Propositions B.6, B.9, B.10, B.13, Lemmas B.7, B.8, B.11, B.12.
 
-Split by section from the former ``proofs_check/moa.py``; see :mod:`proofs_check.moa` for the paper
+See :mod:`proofs_check.moa` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """Claims of the ortho paper (Hermite, Fourier and tropical activations), as executable checks.
 
-Paper: ``ortho`` in :mod:`approxlab.papers` ("Polynomial, Trigonometric, and Tropical Activations"). Every
+Paper: ``ortho`` in :mod:`approxlab.claims.papers` ("Polynomial, Trigonometric, and Tropical Activations"). Every
 numbered statement that states something checkable is registered here as ``ortho/<label as printed>``,
 including the intermediate equations of the appendix proofs, Algorithms 1-6 (re-typed from the
 pseudo-code and run) and the arithmetic of Tables 1-11.

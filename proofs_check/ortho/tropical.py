@@ -1,6 +1,6 @@
 """ortho: Section 3.4, Appendix E and H: tropical.
 
-Split by section from the former ``proofs_check/ortho.py``; see :mod:`proofs_check.ortho` for the paper
+See :mod:`proofs_check.ortho` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """polycom: shared constants and helpers: ReLU-network constructions (Yarotsky 2017), PolyReLU reference formulas (paper Eq. 2).
 
-Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+See :mod:`proofs_check.polycom` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """polycom: Algorithms 1-2 (Appendix D) against Eqs. 2-3 and the zoo.
 
-Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+See :mod:`proofs_check.polycom` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """polycom: Appendix A.5: Lemma A.3, Corollary A.1, Lemma A.4 (Eqs. 23-24).
 
-Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+See :mod:`proofs_check.polycom` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """polycom: Lemma 2, Lemma A.1, Eq. 16: ReLU networks approximating PolyReLU.
 
-Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+See :mod:`proofs_check.polycom` for the paper
 and its coverage.
 """
 

@@ -1,7 +1,7 @@
 """polycom: Appendix B: Theorem 4 (DeVore et al.) and the optimality argument; Section 3.3's comparison with ReLU
 and rational networks; notation slips of Theorem 3, Lemma A.2 and Appendix B.
 
-Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+See :mod:`proofs_check.polycom` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """polycom: Appendix C (Table 4), Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10.
 
-Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+See :mod:`proofs_check.polycom` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """polycom: Section 3 / Appendix A.1-A.2: Lemma 1, Eqs. 13-14, Theorem 1.
 
-Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+See :mod:`proofs_check.polycom` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """polycom: Theorem 2 and its proof (Eqs. 17-22), Lemma A.2.
 
-Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+See :mod:`proofs_check.polycom` for the paper
 and its coverage.
 """
 

@@ -1,6 +1,6 @@
 """polycom: Theorem 3 and its proof: partition of unity, Eqs. 25-35.
 
-Split by section from the former ``proofs_check/polycom.py``; see :mod:`proofs_check.polycom` for the paper
+See :mod:`proofs_check.polycom` for the paper
 and its coverage.
 """
 

@@ -5,7 +5,7 @@ Everything is evaluated on the scaled basis e_p = x^p / M^N, N = max(m, n), with
 |x| <= L ("inside") and M = |x| elsewhere, so that numerator and denominator share the factor M^-N
 that cancels in R. L = max(1, (f / (4 C))^(1/N)), f the dtype's largest value and
 C = 1 + eps + sum |a_j| + sum |b_k|, is the eager path's bound below which the direct evaluation
-cannot overflow (:func:`approxlab.activations.rational.direct_limit`): inside, the kernel
+cannot overflow (:func:`approxlab.functional.rational.direct_limit`): inside, the kernel
 evaluates P, D and Q at x itself, as the eager path does (so a root of Q that is exact in floating
 point gives Q = 0 and the subgradient 0 of |Q|). With z = x inside and z = 1 / x outside (|z| <= 1
 there), e_p = z^p inside and e_p = sn z^(N - p) outside, with sn = sign(x)^N. A series sum_p c_p e_p is then one Horner evaluation in z whose coefficient of z^i

@@ -17,7 +17,7 @@ import torch
 
 from approxlab.activations import create, entries
 from approxlab.activations.base import forward_arity
-from approxlab.figures import figure
+from approxlab.figures.registry import figure
 
 #: Width of the input row used for vector (non-elementwise) activations.
 RAY_DIM = 16
@@ -68,7 +68,7 @@ def zoo_curves(seed: int = 0, n: int = 601, lim: float = 3.0) -> list[dict[str, 
 
 ZOO_CAPTION = (
     "Every registered activation at its default (paper) initialisation, one row per paper: value f(x) (left) and "
-    "derivative f'(x) by autograd (right) on [-3, 3]; colour = activation family (approxlab.figstyle), line style "
+    "derivative f'(x) by autograd (right) on [-3, 3]; colour = activation family (approxlab.figures.style), line style "
     "= variant. Curves marked '(ray)' are vector activations (PolyNorm, adaptive PolyNorm, MoA, PolyCom Type II) "
     f"whose output depends on the whole input vector: they are drawn along the ray x * u for a fixed random "
     f"direction u in R^{RAY_DIM} (seeded, u_0 = 1), showing output coordinate 0 and its derivative in x; the moa "
@@ -88,7 +88,7 @@ def zoo_figure(outdir: Path, seed: int = 0) -> list[Path]:
     ``outdir/zoo.json``."""
     import json
 
-    from approxlab import figstyle
+    from approxlab.figures import style as figstyle
 
     curves = zoo_curves(seed)
     outdir.mkdir(parents=True, exist_ok=True)

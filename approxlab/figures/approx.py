@@ -24,8 +24,8 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 
-from approxlab import figstyle
-from approxlab.figures import figure
+from approxlab.figures import style as figstyle
+from approxlab.figures.registry import figure
 
 SWEEP = "sobolev-scaling"
 MARKERS = {"polyrelu": "o", "relu": "s", "rational": "^", "chebyshev": "x", "aaa": "+"}

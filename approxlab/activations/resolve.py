@@ -1,6 +1,6 @@
 """What a gain is computed for: a zoo module, a callable or a sympy expression, made uniform.
 
-:func:`resolve` turns any accepted activation into a :class:`Target` holding
+:func:`resolve` turns any accepted activation into a :class:`ResolvedActivation` holding
 
 * ``expr``: the sympy form in :data:`~approxlab._core.symbols.X` when there is one (read from the
   module's ``sympy_expr()``, never re-typed),
@@ -35,7 +35,7 @@ class Unresolvable(Exception):
 
 
 @dataclass
-class Target:
+class ResolvedActivation:
     """An activation in the uniform form the gain methods use (see the module docstring)."""
 
     name: str
@@ -124,9 +124,9 @@ def check_finite_expr(expr: sympy.Expr, what: str) -> None:
 
 
 def formula_or_error(text: str, unknown: ValueError) -> sympy.Expr:
-    """``text`` parsed as a formula in x (:func:`approxlab.formula.parse_formula`), or a ValueError saying
+    """``text`` parsed as a formula in x (:func:`approxlab.parse.parse_formula`), or a ValueError saying
     that it is neither a registered activation (``unknown``) nor an allowed formula."""
-    from approxlab.formula import parse_formula
+    from approxlab.parse import parse_formula
 
     try:
         expr = parse_formula(text)
@@ -137,10 +137,10 @@ def formula_or_error(text: str, unknown: ValueError) -> sympy.Expr:
     return expr
 
 
-def resolve(activation: object, snap: bool = False, **options: object) -> Target:
-    """Turn a registry name, module, callable or sympy expression into a :class:`Target`.
+def resolve(activation: object, snap: bool = False, **options: object) -> ResolvedActivation:
+    """Turn a registry name, module, callable or sympy expression into a :class:`ResolvedActivation`.
 
-    A string is a registry name or else a formula in x (:func:`approxlab.formula.parse_formula`; parsed,
+    A string is a registry name or else a formula in x (:func:`approxlab.parse.parse_formula`; parsed,
     never evaluated). ``snap=True`` reads float coefficients as the simplest exact numbers that round to them
     (:func:`snap_value`), e.g. the Theorem 3.8 a_0 = sqrt(1 - 1/n!) stored in float32.
 
@@ -181,7 +181,7 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Target
             expr = expr.xreplace({s: X for s in xs})
         syms = tuple(sorted(expr.free_symbols - {X}, key=lambda s: s.name))
         fn = sympy.lambdify(X, expr, modules="torch") if not syms else None
-        return Target(str(expr), expr, fn, sympy_kinks(expr), True, None, syms)
+        return ResolvedActivation(str(expr), expr, fn, sympy_kinks(expr), True, None, syms)
     if isinstance(activation, Elementwise):
         try:
             expr = snapped_expr(activation) if snap else activation.sympy_expr("current")
@@ -190,7 +190,7 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Target
         kinks = tuple(float(k) for k in activation.kinks())
         if expr is not None:
             kinks = tuple(sorted(set(kinks) | {float(k) for k in sympy_kinks(expr)}))
-        return Target(_module_name(activation), expr, activation, kinks, True, activation)
+        return ResolvedActivation(_module_name(activation), expr, activation, kinks, True, activation)
     if isinstance(activation, nn.Module):
         from approxlab.activations.torch_modules import from_torch
 
@@ -199,10 +199,10 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Target
             tgt = resolve(same, snap=snap)
             tgt.name = _module_name(activation)
             return tgt
-        return Target(_module_name(activation), None, activation, (), False, activation)
+        return ResolvedActivation(_module_name(activation), None, activation, (), False, activation)
     if callable(activation):
         name = getattr(activation, "__name__", type(activation).__name__)
-        return Target(name, None, activation, tuple(float(k) for k in getattr(activation, "kinks", lambda: ())()), True)
+        return ResolvedActivation(name, None, activation, tuple(float(k) for k in getattr(activation, "kinks", lambda: ())()), True)
     raise TypeError(
         f"activation must be a registry name, an nn.Module, a callable or a sympy expression in x; "
         f"got {type(activation).__name__}"

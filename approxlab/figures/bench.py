@@ -1,5 +1,5 @@
 """The ortho paper's timing figures (ortho Appendix, Figs. 17-20), re-measured on this machine with
-:mod:`approxlab.bench` at a small default size (each figure takes seconds on 2 CPU cores).
+:mod:`approxlab.bench.timing` at a small default size (each figure takes seconds on 2 CPU cores).
 
 * ``ortho-fig17``: forward + backward time against the degree (log-log) of Hermite, Tropical and
   Fourier, default backend and eager (ortho Fig. 17, CPU; linear scaling in the degree).
@@ -27,8 +27,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from approxlab.bench import make_module, meta_now, run_bench, time_mlp
-from approxlab.figures import figure
+from approxlab.bench.timing import make_module, meta_now, run_bench, time_mlp
+from approxlab.figures.registry import figure
 
 #: Small default sizes: (rows, cols) of the input for Figs. 17-18; MLP settings for Figs. 19-20.
 SHAPE = (256, 256)

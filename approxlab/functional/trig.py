@@ -43,7 +43,8 @@ import math
 
 import torch
 
-_HALF = (torch.float16, torch.bfloat16)
+from approxlab.functional.dtypes import compute_dtype
+
 
 #: Longest chunk of the flattened input processed at once (elements).
 CHUNK: int = 1 << 16
@@ -60,12 +61,6 @@ def inverse_factorials(n: int) -> list[float]:
     return [1.0 / math.factorial(k) for k in range(1, n + 1)]
 
 
-def _compute_dtype(*tensors: torch.Tensor) -> torch.dtype:
-    """Half inputs are computed in float32; otherwise the widest dtype of the arguments."""
-    dt = tensors[0].dtype
-    for t in tensors[1:]:
-        dt = torch.promote_types(dt, t.dtype)
-    return torch.float32 if dt in _HALF else dt
 
 
 def harmonics(theta: torch.Tensor, n: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -185,7 +180,7 @@ class FourierSeriesFunction(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x, a, b, w, omega):  # type: ignore[no-untyped-def, override]
-        ct = _compute_dtype(x, a, b)
+        ct = compute_dtype(x, a, b)
         ctx.save_for_backward(x, a, b, w)
         ctx.omega = float(omega)
         wd = w.double()
@@ -198,7 +193,7 @@ class FourierSeriesFunction(torch.autograd.Function):
     def backward(ctx, g):  # type: ignore[no-untyped-def, override]
         x, a, b, w = ctx.saved_tensors
         need_x, need_a, need_b = ctx.needs_input_grad[:3]
-        ct = _compute_dtype(x, a, b)
+        ct = compute_dtype(x, a, b)
         omega = ctx.omega
         if torch.is_grad_enabled():  # double backward: differentiable formulation
             with torch.enable_grad():
@@ -265,4 +260,26 @@ def fourier_series(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: flo
     return FourierSeriesFunction.apply(x, a, b, weights.detach(), float(omega))
 
 
-__all__ = ["FourierSeriesFunction", "fourier_series", "harmonics", "inverse_factorials", "CHUNK"]
+def fourier_dense(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, factorial: bool) -> torch.Tensor:
+    """Eq. 12 with every harmonic by ``cos``/``sin`` at once: twice differentiable by autograd (the
+    kernels' reference for second derivatives). ``factorial`` applies the weights 1/k!, rounded to
+    x's dtype as the kernels round them.
+
+    Examples
+    --------
+    >>> x = torch.tensor([0.0, math.pi / 2], dtype=torch.float64)
+    >>> a = torch.tensor([0.5, 1.0, 2.0], dtype=torch.float64)
+    >>> fourier_dense(x, a, torch.tensor([1.0, 0.0], dtype=torch.float64), 1.0, True)
+    tensor([2.5000, 0.5000], dtype=torch.float64)
+    """
+    n = b.numel()
+    k = torch.arange(1, n + 1, dtype=x.dtype, device=x.device)
+    theta = (x * omega).unsqueeze(-1) * k
+    if factorial:
+        w = torch.tensor(inverse_factorials(n), dtype=torch.float64).to(device=x.device, dtype=x.dtype)
+        a = torch.cat([a[:1], a[1:] * w])
+        b = b * w
+    return torch.cos(theta) @ a[1:] + torch.sin(theta) @ b + a[0]
+
+
+__all__ = ["FourierSeriesFunction", "fourier_dense", "fourier_series", "harmonics", "inverse_factorials", "CHUNK"]

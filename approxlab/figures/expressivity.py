@@ -35,7 +35,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 from matplotlib.lines import Line2D
 
-from approxlab.figures import figure
+from approxlab.figures.registry import figure
 
 #: The probe the figure computes when no store is given: Type I, both targets, both protocols.
 DEFAULT_PROBE: dict[str, Any] = {"widths": [1, 2, 4, 8], "seeds": 3, "noises": [1e-2, 1e-1], "device": "cpu"}

@@ -27,19 +27,16 @@ with the mean-field recursion q_{l+1} = M(q_l), c_{l+1} = (sigma_w^2 E[F(u) F(v)
 ((u, v) with variances q_l, correlation c_l), computed by :class:`approxlab.meanfield.MeanField` with its
 error estimate.
 
-The registered figure ``propagation`` computes everything from scratch (no stored data) for
-:data:`FIGURE_ACTIVATIONS` at L = 50, width 256, batch 64 (one to two minutes on 2 shared CPU cores);
-:func:`propagate` defaults to L = 50, width 512.
+The figure ``propagation`` (:mod:`approxlab.figures.propagation`) computes everything from scratch (no
+stored data) with :func:`compute_all` for :data:`FIGURE_ACTIVATIONS` at L = 50, width 256, batch 64 (one to
+two minutes on 2 shared CPU cores); :func:`propagate` defaults to L = 50, width 512.
 """
 
 from __future__ import annotations
 
 import copy
-import csv
-import json
 import math
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -47,7 +44,6 @@ from torch import nn
 
 from approxlab.activations.base import forward_arity
 from approxlab.dists import Distribution, Normal, parse_dist
-from approxlab.figures import figure
 
 __all__ = ["propagate", "PropagationResult", "variance_map", "assumed_dist", "torch_nonlinearity",
            "mean_field", "GH_NODES", "propagate_correlation", "compute_all", "FIGURE_ACTIVATIONS"]
@@ -390,7 +386,7 @@ def propagate_correlation(activation: object, layers: int = 50, width: int = 256
     """
     from approxlab._core.validate import check_positive_int
     from approxlab.gains import compute_gains
-    from approxlab.gains.target import resolve
+    from approxlab.activations.resolve import resolve
     from approxlab.meanfield import MeanField
 
     layers = check_positive_int("layers", layers)
@@ -471,89 +467,3 @@ def compute_all(layers: int = 50, width: int = 256, batch: int = 64, seed: int =
         if get(name).elementwise and name not in _FOURIER:  # Fourier's gains assume U(-pi, pi) inputs
             corr.append(propagate_correlation(name, layers, width, pairs=batch // 2, seed=seed))
     return {"layers": layers, "width": width, "batch": batch, "seed": seed, "results": rows, "correlations": corr}
-
-
-def _clip(v: list[float]) -> np.ndarray:
-    a = np.array(v, dtype=float)
-    return np.clip(np.nan_to_num(a, nan=1e30, posinf=1e30), 1e-30, 1e30)
-
-
-@figure("propagation", "signal propagation at init in a 50-layer MLP: measured vs mean field (second moments, "
-                       "gradients, correlations)")
-def propagation_figure(outdir: Path, seed: int) -> list[Path]:
-    """Four panels, one colour per activation, solid = measured in a width-256 network, dashed = mean field.
-
-    (a) forward second moment q_l with the gains init (Var[W] = alpha / width, ortho Def. 3.2);
-    (b) the same with torch's ``kaiming_normal_`` default; (c) gradient second moment g_l (gains init);
-    (d) correlation c_l of two inputs with c_0 = 0.5 (gains init, no bias) against the C-map recursion.
-    The legend gives the Q-map slope M'(q*) at the gains init: above 1 (gelu, hermite) the fixed point
-    q* = 1 is unstable, so finite-width noise grows away from the flat prediction. tanh's correlation
-    falls to 0 (chi_1 > 1: chaotic phase, odd activation). Everything is computed from scratch.
-    """
-    import matplotlib.pyplot as plt
-
-    layers, width, batch = 50, 256, 64
-    data = compute_all(layers, width, batch, seed)
-    data["caption"] = propagation_figure.__doc__.split("\n\n")[0].strip() if propagation_figure.__doc__ else ""
-    rows, corr = data["results"], data["correlations"]
-    outdir.mkdir(parents=True, exist_ok=True)
-    csv_path = outdir / "propagation.csv"
-    with csv_path.open("w", newline="") as fh:
-        wr = csv.writer(fh)
-        wr.writerow(["activation", "init", "quantity", "layer", "measured", "predicted"])
-        for r in rows:
-            for d, qname in (("forward", "second_moment"), ("backward", "gradient_second_moment")):
-                for l_, (m, p) in enumerate(zip(r[f"{d}_measured"], r[f"{d}_predicted"])):
-                    wr.writerow([r["activation"], r["init"], qname, l_, f"{m:.6g}", f"{p:.6g}"])
-        for c in corr:
-            for l_, (m, p) in enumerate(zip(c["c_measured"], c["c_predicted"]), start=1):
-                wr.writerow([c["activation"], "gains", "correlation", l_, f"{m:.6g}", f"{p:.6g}"])
-    json_path = outdir / "propagation.json"
-    json_path.write_text(json.dumps(data, indent=1, default=str))
-
-    names = list(dict.fromkeys(r["activation"] for r in rows))
-    colors = {n: f"C{i}" for i, n in enumerate(names)}
-    plt.rcParams.update({"font.size": 11})
-    fig, axes = plt.subplots(2, 2, figsize=(12, 9), sharex=True)
-    panels = [(axes[0, 0], "gains", "forward", "(a) forward, gains init: Var[W] = alpha / width"),
-              (axes[0, 1], "torch", "forward", "(b) forward, torch kaiming_normal_ default"),
-              (axes[1, 0], "gains", "backward", "(c) backward, gains init")]
-    for ax, init, d, title in panels:
-        for r in rows:
-            if r["init"] != init or not r[f"{d}_measured"]:
-                continue
-            ls = np.arange(len(r[f"{d}_measured"]))
-            col = colors[r["activation"]]
-            ax.semilogy(ls, _clip(r[f"{d}_measured"]), color=col, lw=1.8)
-            ax.semilogy(ls, _clip(r[f"{d}_predicted"]), color=col, lw=1.4, ls="--")
-        ax.set_title(title)
-        ax.set_ylim(1e-4, 1e4)
-        ax.set_ylabel("second moment of pre-activations q_l" if d == "forward" else "gradient second moment g_l")
-        ax.grid(True, which="major", alpha=0.3)
-    ax = axes[1, 1]
-    for c in corr:
-        key = next((n for n in names if c["activation"].startswith(n)), c["activation"])
-        ls = np.arange(1, len(c["c_measured"]) + 1)
-        ax.plot(ls, c["c_measured"], color=colors.get(key, "k"), lw=1.8)
-        ax.plot(ls, c["c_predicted"], color=colors.get(key, "k"), lw=1.4, ls="--")
-    ax.set_title("(d) correlation of two inputs, c_0 = 0.5 (gains init)")
-    ax.set_ylabel("correlation c_l")
-    ax.set_ylim(-0.05, 1.02)
-    ax.grid(True, alpha=0.3)
-    for a in axes[1]:
-        a.set_xlabel("layer l")
-    from matplotlib.lines import Line2D
-
-    slopes = {r["activation"]: r.get("slope_at_q_star") for r in rows if r["init"] == "gains"}
-    handles = [Line2D([], [], color=colors[n], lw=2.5,
-                      label=n + (f" (M'(q*) = {slopes[n]:.2f})" if isinstance(slopes.get(n), float) else ""))
-               for n in names]
-    handles += [Line2D([], [], color="k", lw=1.8, label="measured (width 256)"),
-                Line2D([], [], color="k", lw=1.4, ls="--", label="mean-field prediction")]
-    fig.legend(handles=handles, loc="lower center", ncol=4, frameon=False, fontsize=11)
-    fig.suptitle(f"Signal propagation at initialisation, {layers}-layer MLP, width {width}", fontsize=13)
-    fig.tight_layout(rect=(0, 0.08, 1, 0.97))
-    png = outdir / "propagation.png"
-    fig.savefig(png, dpi=100, metadata={"Software": None})
-    plt.close(fig)
-    return [png, csv_path, json_path]

@@ -12,82 +12,19 @@
 
 Each ``figN_data()`` (cached per process; do not mutate the result) returns the plotted data and the measured numbers that
 ``proofs_check/ortho_figures.py`` checks the paper's statements against. The decision-boundary
-figures (ortho Figs. 3 and 10) are in :mod:`approxlab.paper_figures_boundaries`.
+figures (ortho Figs. 3 and 10) are in :mod:`approxlab.figures.ortho_boundaries`.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
-import sympy
-import torch
-from scipy import special
 
-from approxlab import figstyle
-from approxlab._core.symbols import X
-from approxlab.figures import figure
-from approxlab.fit import FitResult, fit
-
-GRID_N = 1201
-
-
-def _gelu(x: np.ndarray) -> np.ndarray:
-    return x * special.ndtr(x)
-
-
-def _gelu_prime(x: np.ndarray) -> np.ndarray:
-    return special.ndtr(x) + x * np.exp(-x * x / 2) / np.sqrt(2 * np.pi)
-
-
-def _curves(r: FitResult, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    m = r.module()
-    t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
-    y = m(t)
-    (dy,) = torch.autograd.grad(y.sum(), t)
-    return y.detach().numpy(), dy.numpy()
-
-
-def accurate_radius(x: np.ndarray, err: np.ndarray, tol: float) -> float:
-    """The largest R such that err <= tol on [-R, R] (x a symmetric grid containing 0)."""
-    bad = np.abs(x[err > tol])
-    return float(bad.min()) if bad.size else float(np.abs(x).max())
-
-
-def _summary(r: FitResult) -> dict[str, Any]:
-    return {"family": r.family, "degree": r.degree, "method": r.method, "nodes": r.nodes,
-            "parameters": r.parameters, "errors": r.errors, "options": r.options}
-
-
-# ------------------------------------------------------------------------------------------ Fig. 1
-FIG1_TOL = 0.01
-FIG1_RADII = tuple(np.round(np.arange(0.25, 6.01, 0.25), 2))
-
-
-@lru_cache(maxsize=1)
-def fig1_data() -> dict[str, Any]:
-    """Hermite degree 3 and 8 Lagrange fits of GELU: for each degree, the widest interval [-R, R]
-    (R on a 0.25 grid) on which the interpolant at Chebyshev points of [-R, R] stays within
-    :data:`FIG1_TOL` of GELU, and that fit."""
-    x = np.linspace(-6, 6, GRID_N)
-    out: dict[str, Any] = {"x": x, "gelu": _gelu(x), "tolerance": FIG1_TOL, "fits": {}}
-    for deg in (3, 8):
-        sweep = []
-        best = None
-        for R in FIG1_RADII:
-            r = fit("hermite", "gelu", deg, "lagrange", interval=(-float(R), float(R)), gains=False)
-            sweep.append([float(R), r.errors["linf"]])
-            if r.errors["linf"] <= FIG1_TOL:
-                best = (float(R), r)
-        if best is None:
-            raise ValueError(f"no interval of the grid is fitted within {FIG1_TOL} by degree {deg}")
-        R, r = best
-        y, _ = _curves(r, x)
-        out["fits"][str(deg)] = {**_summary(r), "y": y, "accurate_radius": R, "radius_sweep": sweep}
-    return out
+from approxlab.approx.ortho_fits import FIG1_TOL, fig1_data, fig2_data, fig5_data, fig6_data, gelu, gelu_prime
+from approxlab.figures import style as figstyle
+from approxlab.figures.registry import figure
 
 
 @figure("ortho-fig1", "ortho Fig. 1: GELU fitted by Hermite activations of degree 3 and 8")
@@ -102,7 +39,7 @@ def ortho_fig1(outdir: Path, seed: int = 0) -> list[Path]:
             ax.plot(x, d["gelu"], color=figstyle.color("target"), lw=2.2, label="GELU (target)")
             ax.plot(x, f["y"], color=figstyle.color("hermite"), ls="--", label=f"Hermite, degree {deg}")
             nodes = np.array(f["nodes"])
-            ax.plot(nodes, _gelu(nodes), "o", color=figstyle.color("hermite"), ms=4, label="interpolation nodes")
+            ax.plot(nodes, gelu(nodes), "o", color=figstyle.color("hermite"), ms=4, label="interpolation nodes")
             R = f["accurate_radius"]
             ax.axvspan(-R, R, color=figstyle.color("hermite"), alpha=0.08, label=f"fitted interval [-{R:g}, {R:g}]")
             ax.set_ylim(-1.5, 7)
@@ -124,28 +61,6 @@ def ortho_fig1(outdir: Path, seed: int = 0) -> list[Path]:
         return figstyle.save(fig, outdir, "ortho-fig1", caption, d, seed=seed)
 
 
-# ------------------------------------------------------------------------------------------ Fig. 2
-FIG2_INTERVAL = (-2.0, 2.0)
-
-
-@lru_cache(maxsize=1)
-def fig2_data() -> dict[str, Any]:
-    """Fourier degree 6: Lagrange (13 equispaced nodes) vs Hermite (7 nodes with slopes) on [-2, 2]."""
-    lo, hi = FIG2_INTERVAL
-    x = np.linspace(-2.5, 2.5, GRID_N)
-    out: dict[str, Any] = {"x": x, "gelu": _gelu(x), "gelu_prime": _gelu_prime(x), "interval": FIG2_INTERVAL,
-                           "fits": {}}
-    inside = (x >= lo) & (x <= hi)
-    for method, n_nodes in (("lagrange", 13), ("hermite", 7)):
-        r = fit("fourier", "gelu", 6, method, nodes=np.linspace(lo, hi, n_nodes), interval=FIG2_INTERVAL, gains=False)
-        y, dy = _curves(r, x)
-        derr = dy - out["gelu_prime"]
-        # high-frequency content of the derivative error on the node interval: sign changes of F' - f'
-        sign_changes = int(np.sum(np.diff(np.sign(derr[inside])) != 0))
-        out["fits"][method] = {**_summary(r), "y": y, "dy": dy, "derivative_sign_changes": sign_changes}
-    return out
-
-
 @figure("ortho-fig2", "ortho Fig. 2: Lagrange vs Hermite interpolation of GELU by a degree-6 Fourier activation")
 def ortho_fig2(outdir: Path, seed: int = 0) -> list[Path]:
     d = fig2_data()
@@ -162,7 +77,7 @@ def ortho_fig2(outdir: Path, seed: int = 0) -> list[Path]:
                 tgt = "GELU" if i == 0 else "GELU'"
                 ax.plot(x, ref, color=figstyle.color("target"), lw=2.2, label=f"{tgt} (target)")
                 ax.plot(x, yy, color=figstyle.color("fourier"), ls="--", label=f"Fourier degree 6, {lab}")
-                ax.plot(nodes, (_gelu if i == 0 else _gelu_prime)(nodes), "o", color=figstyle.color("fourier"), ms=4,
+                ax.plot(nodes, (gelu if i == 0 else gelu_prime)(nodes), "o", color=figstyle.color("fourier"), ms=4,
                         label="nodes")
                 ax.axvspan(*d["interval"], color="0.5", alpha=0.06)
                 ax.set_ylabel("activation value" if i == 0 else "derivative")
@@ -186,21 +101,6 @@ def ortho_fig2(outdir: Path, seed: int = 0) -> list[Path]:
         return figstyle.save(fig, outdir, "ortho-fig2", caption, d, seed=seed)
 
 
-# ------------------------------------------------------------------------------------------ Fig. 5
-@lru_cache(maxsize=1)
-def fig5_data() -> dict[str, Any]:
-    """Tropical rational 6/6 (real powers) Hermite interpolation of GELU at 7 nodes of [-3, 3]; the best
-    tropical polynomial (minimax at the same nodes) for comparison (Sec. 3.5: convex, cannot fit GELU)."""
-    x = np.linspace(-4.5, 4.5, GRID_N)
-    nodes = np.linspace(-3, 3, 7)
-    r = fit("tropical-rational", "gelu", 6, "hermite", nodes=nodes, interval=(-3.0, 3.0), gains=False)
-    y, dy = _curves(r, x)
-    tp = fit("tropical", "gelu", 6, "minimax", nodes=np.linspace(-3, 3, 25), interval=(-3.0, 3.0), gains=False)
-    yt, _ = _curves(tp, x)
-    return {"x": x, "gelu": _gelu(x), "gelu_prime": _gelu_prime(x), "fit": {**_summary(r), "y": y, "dy": dy},
-            "tropical_polynomial": {**_summary(tp), "y": yt}}
-
-
 @figure("ortho-fig5", "ortho Fig. 5: Hermite interpolation of GELU by a tropical rational activation of degree 6/6")
 def ortho_fig5(outdir: Path, seed: int = 0) -> list[Path]:
     d = fig5_data()
@@ -213,7 +113,7 @@ def ortho_fig5(outdir: Path, seed: int = 0) -> list[Path]:
         ax.plot(x, f["y"], color=figstyle.color("tropical-rational"), ls="--", label="tropical rational 6/6")
         ax.plot(x, d["tropical_polynomial"]["y"], color=figstyle.color("tropical"), ls=":",
                 label="tropical polynomial, degree 6 (minimax)")
-        ax.plot(nodes, _gelu(nodes), "o", color=figstyle.color("tropical-rational"), ms=4, label="nodes")
+        ax.plot(nodes, gelu(nodes), "o", color=figstyle.color("tropical-rational"), ms=4, label="nodes")
         ax.set_xlabel("x")
         ax.set_ylabel("activation value")
         ax.set_title("value")
@@ -221,7 +121,7 @@ def ortho_fig5(outdir: Path, seed: int = 0) -> list[Path]:
         ax = axes[1]
         ax.plot(x, d["gelu_prime"], color=figstyle.color("target"), lw=2.2, label="GELU' (target)")
         ax.plot(x, f["dy"], color=figstyle.color("tropical-rational"), ls="--", label="tropical rational, slope")
-        ax.plot(nodes, _gelu_prime(nodes), "o", color=figstyle.color("tropical-rational"), ms=4, label="nodes")
+        ax.plot(nodes, gelu_prime(nodes), "o", color=figstyle.color("tropical-rational"), ms=4, label="nodes")
         ax.set_xlabel("x")
         ax.set_ylabel("derivative")
         ax.set_title("derivative (piecewise constant)")
@@ -235,18 +135,6 @@ def ortho_fig5(outdir: Path, seed: int = 0) -> list[Path]:
                    f"{e['nodes']:.1e}, {e['nodes_derivative']:.1e}; max error on [-3, 3]: {e['linf']:.3g}. Dotted: "
                    f"the best degree-6 tropical polynomial (convex) at 25 nodes, max error {et['linf']:.3g}.")
         return figstyle.save(fig, outdir, "ortho-fig5", caption, d, seed=seed)
-
-
-# ------------------------------------------------------------------------------------------ Fig. 6
-@lru_cache(maxsize=1)
-def fig6_data() -> dict[str, Any]:
-    """x^2/2 fitted by a tropical rational activation (Hermite, nodes -3..3): the numerator is the
-    tropical-Laurent polynomial max_{k=-3..3}{kx - k^2/2} and the denominator is 0."""
-    x = np.linspace(-4.5, 4.5, GRID_N)
-    r = fit("tropical-rational", X**2 / 2, 6, "hermite", nodes=list(range(-3, 4)), interval=(-3.0, 3.0), gains=False)
-    y, _ = _curves(r, x)
-    return {"x": x, "target": x * x / 2, "fit": {**_summary(r), "y": y},
-            "printed_lines": [[k, -k * k / 2] for k in range(-3, 4)]}
 
 
 @figure("ortho-fig6", "ortho Fig. 6: x^2/2 interpolated by the tropical-Laurent polynomial max_k {kx - k^2/2}")
@@ -282,8 +170,3 @@ def ortho_fig6(outdir: Path, seed: int = 0) -> list[Path]:
                    "whose denominator is 0). It meets x^2/2 with matching slope at every integer node; the gap is "
                    f"(x - k)^2/2 <= 1/8 on [-3, 3] (measured {f['errors']['linf']:.4g}) and grows outside.")
         return figstyle.save(fig, outdir, "ortho-fig6", caption, d, seed=seed)
-
-
-def fig6_printed_expr() -> sympy.Expr:
-    """The caption's polynomial max_{k=-3}^{3}{kx - k^2/2} as a sympy expression."""
-    return sympy.Max(*[k * X - sympy.Rational(k * k, 2) for k in range(-3, 4)])

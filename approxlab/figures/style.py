@@ -25,10 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 #: Colour of each activation family (and of the target / reference curves), used by every figure.
 FAMILY_COLORS: dict[str, str] = {

@@ -8,7 +8,7 @@ print: a date, a review status, a code address).
 
 Examples
 --------
->>> from approxlab.papers import PAPERS, get
+>>> from approxlab.claims.papers import PAPERS, get
 >>> [p.short for p in PAPERS]
 ['polycom', 'polynorm_adaptive', 'moa', 'polyrational', 'ortho']
 >>> get("ortho").title

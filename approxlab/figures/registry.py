@@ -3,8 +3,8 @@
 Each figure is a function ``fn(outdir: Path, seed: int) -> list[Path]`` decorated with
 :func:`figure`. It writes a PNG and the data it plots beside it (CSV or JSON with the same stem), and
 returns the paths it wrote. Figures read results (e.g. the sweep store); they never re-run long
-training on their own. Figure functions live next to what they draw (e.g. ``approxlab.gains``) and
-register here on import; :data:`FIGURE_MODULES` lists those modules.
+training on their own. Every figure module lives in this package and registers here on import;
+:data:`FIGURE_MODULES` lists them all, and a listed module that cannot be imported is an error.
 """
 
 from __future__ import annotations
@@ -13,10 +13,6 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-import matplotlib
-
-matplotlib.use("Agg")
 
 FigureFn = Callable[[Path, int], list[Path]]
 
@@ -34,13 +30,13 @@ _FIGURES: dict[str, FigureEntry] = {}
 
 #: Modules that define figures; imported by :func:`all_figures`.
 FIGURE_MODULES: tuple[str, ...] = (
-    "approxlab.zoo_figure",
-    "approxlab.gains.propagation",
-    "approxlab.approx.figures",
-    "approxlab.expressivity.figures",
-    "approxlab.paper_figures",
-    "approxlab.paper_figures_boundaries",
-    "approxlab.bench_figures",
+    "approxlab.figures.zoo",
+    "approxlab.figures.propagation",
+    "approxlab.figures.approx",
+    "approxlab.figures.expressivity",
+    "approxlab.figures.ortho_paper",
+    "approxlab.figures.ortho_boundaries",
+    "approxlab.figures.bench",
 )
 
 
@@ -59,11 +55,7 @@ def figure(name: str, description: str) -> Callable[[FigureFn], FigureFn]:
 def all_figures() -> dict[str, FigureEntry]:
     """Every registered figure, by name (imports :data:`FIGURE_MODULES` first)."""
     for mod in FIGURE_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as exc:  # a figure module not written yet is simply absent
-            if exc.name != mod:
-                raise
+        importlib.import_module(mod)  # a listed module that is missing is an error, never a silent gap
     return dict(sorted(_FIGURES.items()))
 
 

@@ -36,8 +36,7 @@ from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.dists import Distribution, Normal, Uniform, parse_dist
 from approxlab.gains import GainResult, compute_gains
 
-__all__ = ["variance_preserving_", "init_std", "solve_equal_gains", "paper_init", "PAPER_INITS", "init_model_",
-           "LayerInit"]
+__all__ = ["variance_preserving_", "init_std", "solve_equal_gains", "paper_init", "PAPER_INITS"]
 
 MODES = ("fan_in", "fan_out")
 PAPER_INITS = ("theorem-3.8", "corollary-3.9", "theorem-3.13", "corollary-3.14")
@@ -135,7 +134,7 @@ def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation:
 
 def _fixed_value(sym: sympy.Symbol, value: object) -> sympy.Expr:
     """A value of ``fixed``: numbers, sympy numbers or constant text (parsed, never evaluated)."""
-    from approxlab.formula import parse_number
+    from approxlab.parse import parse_number
 
     if isinstance(value, sympy.Basic):  # sympy values may be closed forms in other coefficients
         return value
@@ -236,5 +235,3 @@ def paper_init(which: str, degree: int, dist: Distribution | str | None = None) 
     fixed = {s: 1 for s in syms if s != a0}
     return solve_equal_gains(template, a0, fixed, dist, unit=which.startswith("corollary"))
 
-
-from approxlab.init_model import LayerInit, init_model_  # noqa: E402  (whole-model init, see that module)

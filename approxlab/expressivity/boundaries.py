@@ -1,0 +1,120 @@
+"""Decision boundaries of 1-hidden-layer networks with four activations on 2-D data sets (ortho Figures 3 and
+10): the data sets, the networks, their training and the measured accuracies and boundary lengths.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import torch
+from scipy import ndimage
+from torch import nn
+
+DATASETS: tuple[str, ...] = ("classification", "moons", "circles")
+ACTIVATIONS: tuple[str, ...] = ("relu", "hermite", "fourier", "tropical")
+HIDDEN = 32
+STEPS = 600
+N_POINTS = 200
+GRID = 200
+
+
+def make_dataset(name: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Points (n, 2) and labels in {0, 1} of a toy set, reproducible from ``seed``.
+
+    Examples
+    --------
+    >>> X, y = make_dataset("moons", 10, 0)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((10, 2), [0, 1])
+    """
+    if name not in DATASETS:
+        raise ValueError(f"dataset must be one of {', '.join(DATASETS)}; got {name!r}")
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    if name == "classification":
+        X = rng.normal(size=(n, 2)) * 0.8 + np.where(y[:, None] == 1, 1.2, -1.2)
+        flip = rng.random(n) < 0.10
+        y = np.where(flip, 1 - y, y)
+    elif name == "moons":
+        t = rng.uniform(0, math.pi, n)
+        X = np.where(y[:, None] == 0, np.c_[np.cos(t), np.sin(t)], np.c_[1 - np.cos(t), 0.5 - np.sin(t)])
+        X = X + rng.normal(scale=0.2, size=(n, 2)) - np.array([0.5, 0.25])
+        X = X * 1.6
+    else:
+        t = rng.uniform(0, 2 * math.pi, n)
+        r = np.where(y == 0, 1.0, 0.5)
+        X = np.c_[r * np.cos(t), r * np.sin(t)] + rng.normal(scale=0.1, size=(n, 2))
+        X = X * 2.0
+    return X, y.astype(np.int64)
+
+
+def make_net(activation: str, seed: int) -> nn.Module:
+    from approxlab.activations import create
+
+    torch.manual_seed(seed)
+    return nn.Sequential(nn.Linear(2, HIDDEN), create(activation), nn.Linear(HIDDEN, 2))
+
+
+def train(net: nn.Module, X: np.ndarray, y: np.ndarray, steps: int = STEPS, device: str = "cpu") -> nn.Module:
+    """Full-batch Adam (lr 0.01) on the cross-entropy.
+
+    On the CPU the tiny matrices run on one thread (the thread pool only adds overhead at this size;
+    restored afterwards)."""
+    net = net.to(device)
+    xt = torch.tensor(X, dtype=torch.float32, device=device)
+    yt = torch.tensor(y, device=device)
+    opt = torch.optim.Adam(net.parameters(), lr=0.01)
+    threads = torch.get_num_threads()
+    if device == "cpu":
+        torch.set_num_threads(1)
+    try:
+        for _ in range(steps):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(net(xt), yt)
+            loss.backward()
+            opt.step()
+    finally:
+        torch.set_num_threads(threads)
+    if not math.isfinite(float(loss.detach())):
+        raise ValueError("training diverged (non-finite loss)")
+    return net.cpu()
+
+
+def _measure(net: nn.Module, X: np.ndarray, y: np.ndarray, Xt: np.ndarray, yt: np.ndarray,
+             lims: tuple[float, float, float, float]) -> dict[str, Any]:
+    net = net.double()
+    with torch.no_grad():
+        acc = lambda A, b: float((net(torch.tensor(A)).argmax(1).numpy() == b).mean())  # noqa: E731
+        gx = np.linspace(lims[0], lims[1], GRID)
+        gy = np.linspace(lims[2], lims[3], GRID)
+        XX, YY = np.meshgrid(gx, gy)
+        out = net(torch.tensor(np.c_[XX.ravel(), YY.ravel()])).numpy()
+    g = (out[:, 1] - out[:, 0]).reshape(GRID, GRID)
+    d2x = np.abs(g[:, 2:] - 2 * g[:, 1:-1] + g[:, :-2])[1:-1, :]
+    d2y = np.abs(g[2:, :] - 2 * g[1:-1, :] + g[:-2, :])[:, 1:-1]
+    scale = 1e-9 * max(1.0, float(np.abs(g).max()))
+    affine = float(np.mean((d2x <= scale) & (d2y <= scale)))
+    pred = g > 0
+    regions = int(ndimage.label(pred)[1] + ndimage.label(~pred)[1])
+    return {"train_accuracy": acc(X, y), "test_accuracy": acc(Xt, yt), "affine_fraction": affine,
+            "regions": regions, "logit_difference": g.astype(np.float32), "grid_x": gx, "grid_y": gy}
+
+
+@lru_cache(maxsize=4)
+def boundary_data(datasets: tuple[str, ...] = DATASETS, seed: int = 0) -> dict[str, Any]:
+    """Train every activation on every dataset; return the grids and the measured numbers."""
+    out: dict[str, Any] = {"datasets": {}, "activations": list(ACTIVATIONS), "hidden": HIDDEN, "steps": STEPS}
+    for k, name in enumerate(datasets):
+        X, y = make_dataset(name, N_POINTS, seed + 100 * k)
+        Xt, yt = make_dataset(name, N_POINTS, seed + 100 * k + 1)
+        pad = 0.5
+        lims = (X[:, 0].min() - pad, X[:, 0].max() + pad, X[:, 1].min() - pad, X[:, 1].max() + pad)
+        row: dict[str, Any] = {"X": X, "y": y, "limits": lims, "nets": {}}
+        for act in ACTIVATIONS:
+            net = train(make_net(act, seed), X, y)
+            row["nets"][act] = _measure(net, X, y, Xt, yt, lims)
+        out["datasets"][name] = row
+    return out
