@@ -101,6 +101,7 @@ def eq3() -> Verdict:
     "x'^3, hence |PolyNorm(x)| <= max(tau, tau^3).",
     source="polynorm_adaptive Section 3.2, Eqs. 2 and 4",
     printed={"degrees": range(1, 4)},
+    kind="conformance",
 )
 def eq4(p) -> Verdict:
     import torch

@@ -60,6 +60,7 @@ _EQ3 = (_A[0] + _A[1] * x + _A[2] * x**2) / (1 + sp.Abs(_B[0] * x + _B[1] * x**2
     "!= b_1), kinks where b_1 x + b_2 x^2 = 0.",
     source="polyrational Section 3.1, Eq. 3 and Section 3.2",
     printed={"formula": _EQ3, "degree": (2, 2)},
+    kind="conformance",
 )
 def eq3(p) -> Verdict:
     import torch

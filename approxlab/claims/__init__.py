@@ -10,6 +10,10 @@ from approxlab.claims.core import (
     PAPERS,
     SEED,
     SEVERITIES,
+    SEVERITY_DEFINITIONS,
+    STRENGTH_DEFINITIONS,
+    STRENGTHS,
+    VERDICT_DEFINITIONS,
     VERDICTS,
     Claim,
     ClaimResult,
@@ -21,6 +25,7 @@ from approxlab.claims.core import (
     resolve_dependencies,
     run_claims,
     select,
+    strength_summary,
     summary,
 )
 from approxlab.claims import core

@@ -41,6 +41,40 @@ ClaimKind = Literal["paper", "conformance"]
 #: paper's formula (reported apart; it verifies approxlab, not the paper).
 CLAIM_KINDS: tuple[str, ...] = ("paper", "conformance")
 
+Strength = Literal["proved", "proved-instances", "computed", "searched", "restated", "conformance"]
+#: How strong the evidence of a verdict is, strongest first (see :data:`STRENGTH_DEFINITIONS`).
+STRENGTHS: tuple[str, ...] = ("proved", "proved-instances", "computed", "searched", "restated", "conformance")
+#: What each strength means (printed in the report).
+STRENGTH_DEFINITIONS: dict[str, str] = {
+    "proved": "exact (symbolic or exact rational arithmetic), for every case the statement covers; for a "
+              "fails, an exact counterexample",
+    "proved-instances": "exact, but for finitely many instances of a general statement (e.g. n = 1..12)",
+    "computed": "certified numerics within the tolerance stated in the evidence (floating point, quadrature, "
+                "Monte Carlo with its error, a run of the construction)",
+    "searched": "a bound supported only by a search that found nothing better (or, for a fails, that found a "
+                "counterexample numerically)",
+    "restated": "arithmetic or ordering of the paper's own printed numbers (the experiments are not rerun)",
+    "conformance": "approxlab's module against the printed formula: it verifies approxlab, not the paper",
+}
+#: What each verdict means (printed in the report).
+VERDICT_DEFINITIONS: dict[str, str] = {
+    "holds": "the statement holds as printed; proved exactly (its strength says for which cases)",
+    "holds-numerically": "the statement holds as printed, by computation to the tolerance stated in the "
+                         "evidence, or it rests on a step not proved exactly",
+    "fails": "the statement does not hold as printed; the evidence shows the counterexample or discrepancy "
+             "and the correction gives the corrected statement where one exists",
+    "not-checkable": "rests only on a cited external result or an experiment that cannot run here; the "
+                     "evidence says what was checked instead",
+    "crashed": "the check raised an exception: a bug in approxlab, never a finding about the paper",
+}
+#: What each severity of a ``fails`` means (printed in the report).
+SEVERITY_DEFINITIONS: dict[str, str] = {
+    "substantive": "the conclusion is false, or the proof does not establish it",
+    "minor": "a constant, index, hypothesis or number is off but the result survives with the correction",
+    "presentation": "rounding, notation or a typo, with no effect on any conclusion",
+}
+_DEFAULT_STRENGTH: dict[str, str] = {"holds": "proved", "holds-numerically": "computed", "fails": "computed"}
+
 #: The five papers (short names of approxlab.claims.papers.PAPERS), each with its proofs_check module.
 PAPERS: tuple[str, ...] = ("polycom", "polynorm_adaptive", "moa", "polyrational", "ortho")
 
@@ -66,12 +100,17 @@ class Verdict:
         ``minor`` (a constant, index or hypothesis is off but the result survives with the correction),
         ``presentation`` (rounding, notation, a typo). A check may return ``fails`` without a severity only
         for a mutant of its printed values (the test suite requires one for every real ``fails``).
+    strength : one of :data:`STRENGTHS` or None
+        How strong the evidence is, when the check states it; ``None`` lets the claim's declared strength
+        decide, else the default of the kind (``holds`` -> ``proved``, ``holds-numerically`` and ``fails``
+        -> ``computed``; ``not-checkable`` has none). See :attr:`ClaimResult.strength`.
     """
 
     kind: VerdictKind
     evidence: str
     correction: str | None = None
     severity: Severity | None = None
+    strength: Strength | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in VERDICTS:
@@ -82,25 +121,38 @@ class Verdict:
             raise ValueError(f"severity must be one of {', '.join(SEVERITIES)}; got {self.severity!r}")
         if self.severity is not None and self.kind != "fails":
             raise ValueError("severity is only for a fails verdict")
+        if self.strength is not None and self.strength not in STRENGTHS:
+            raise ValueError(f"strength must be one of {', '.join(STRENGTHS)}; got {self.strength!r}")
+        if self.strength is not None and self.kind == "not-checkable":
+            raise ValueError("a not-checkable verdict has no strength (nothing was established)")
 
     @classmethod
-    def proved(cls, evidence: str) -> Verdict:
-        """``holds``: proved exactly."""
-        return cls("holds", evidence)
+    def proved(cls, evidence: str, strength: Strength | None = None) -> Verdict:
+        """``holds``: proved exactly (strength ``proved`` unless stated or declared by the claim)."""
+        return cls("holds", evidence, strength=strength)
 
     @classmethod
-    def numerical(cls, evidence: str) -> Verdict:
-        """``holds-numerically``: verified by computation; the evidence states the tolerance."""
-        return cls("holds-numerically", evidence)
+    def numerical(cls, evidence: str, strength: Strength | None = None) -> Verdict:
+        """``holds-numerically``: verified by computation; the evidence states the tolerance (strength
+        ``computed`` unless stated or declared by the claim)."""
+        return cls("holds-numerically", evidence, strength=strength)
 
     @classmethod
-    def failed(cls, evidence: str, correction: str | None = None, severity: Severity | None = None) -> Verdict:
-        """``fails``: does not hold as printed; ``severity`` one of :data:`SEVERITIES`."""
-        return cls("fails", evidence, correction, severity)
+    def failed(cls, evidence: str, correction: str | None = None, severity: Severity | None = None,
+               strength: Strength | None = None) -> Verdict:
+        """``fails``: does not hold as printed; ``severity`` one of :data:`SEVERITIES` (strength
+        ``computed`` unless stated or declared by the claim)."""
+        return cls("fails", evidence, correction, severity, strength)
 
     def rated(self, severity: Severity) -> Verdict:
         """This verdict with ``severity`` when it is a ``fails`` (for checks computed elsewhere), else itself."""
-        return Verdict(self.kind, self.evidence, self.correction, severity) if self.kind == "fails" else self
+        return Verdict(self.kind, self.evidence, self.correction, severity, self.strength) \
+            if self.kind == "fails" else self
+
+    @property
+    def default_strength(self) -> str | None:
+        """The strength its kind implies when neither the check nor the claim states one."""
+        return _DEFAULT_STRENGTH.get(self.kind)
 
     @classmethod
     def unchecked(cls, evidence: str) -> Verdict:
@@ -140,6 +192,13 @@ class Claim:
         For a pure existence statement with nothing to perturb: the one-line reason it is not mutated.
     slow : bool
         True for checks that take more than ~20 s; ``approxlab verify`` runs them only with ``--slow``.
+    strength : one of :data:`STRENGTHS` or None
+        The strength of its verdicts where the default of the verdict's kind is wrong (a search, a
+        restatement of printed numbers, exact checks of finitely many instances); a strength the check
+        passes to its :class:`Verdict` wins over it.
+    root_cause : str or None
+        For a finding that shares its cause with others: a short name of the cause (findings with one
+        root cause share one severity; the report groups them).
     """
 
     id: str
@@ -153,6 +212,8 @@ class Claim:
     reading: str | None = None
     hypotheses: tuple[str, ...] = ()
     immutable: str | None = None
+    strength: Strength | None = None
+    root_cause: str | None = None
 
     @property
     def paper(self) -> str:
@@ -254,6 +315,7 @@ class ClaimResult:
     mutation: MutationResult | None = None
     effective: str | None = None
     dependency_note: str | None = None
+    effective_strength: str | None = None
 
     @property
     def check_verdict(self) -> str:
@@ -269,6 +331,24 @@ class ClaimResult:
     @property
     def severity(self) -> str | None:
         return None if self.result is None else self.result.severity
+
+    @property
+    def own_strength(self) -> str | None:
+        """The strength of the check's own verdict: ``conformance`` for a conformance claim; else the
+        strength the verdict states, else the claim's declared one, else the default of the verdict's kind;
+        None for ``not-checkable`` and crashes."""
+        v = self.result
+        if v is None or v.kind == "not-checkable":
+            return None
+        if self.claim.kind == "conformance":
+            return "conformance"
+        return v.strength or self.claim.strength or v.default_strength
+
+    @property
+    def strength(self) -> str | None:
+        """The reported strength: :attr:`own_strength`, weakened to that of the weakest step it rests on
+        (see :func:`resolve_dependencies`)."""
+        return self.effective_strength or self.own_strength
 
     @property
     def mutation_status(self) -> str:
@@ -302,6 +382,8 @@ class ClaimResult:
             "verdict": self.verdict,
             "check_verdict": self.check_verdict,
             "severity": self.severity,
+            "strength": self.strength,
+            "root_cause": c.root_cause,
             "evidence": self.error if self.result is None else self.result.evidence,
             "correction": None if self.result is None else self.result.correction,
             "reading": c.reading,
@@ -334,6 +416,8 @@ def claim(
     hypotheses: tuple[str, ...] = (),
     immutable: str | None = None,
     slow: bool = False,
+    strength: Strength | None = None,
+    root_cause: str | None = None,
     register: bool = True,
 ) -> Callable[[Callable[..., Verdict]], Claim]:
     """Decorator: turn a check function into a registered :class:`Claim` (see its attributes).
@@ -355,12 +439,16 @@ def claim(
         raise ValueError(f"claim {id!r} cannot use itself")
     if immutable is not None and not immutable.strip():
         raise ValueError("immutable must give the one-line reason the claim cannot be mutated")
+    if strength is not None and strength not in STRENGTHS:
+        raise ValueError(f"strength must be one of {', '.join(STRENGTHS)}; got {strength!r}")
+    if strength == "conformance" and kind != "conformance":
+        raise ValueError("strength 'conformance' is for kind='conformance' claims (set kind instead)")
     norm = None if printed is None else normalize(printed)
 
     def wrap(fn: Callable[..., Verdict]) -> Claim:
         c = Claim(id=id, statement=statement, source=source, check=fn, slow=slow, printed=norm,
                   uses=tuple(uses), kind=kind, reading=reading, hypotheses=tuple(hypotheses),
-                  immutable=immutable)
+                  immutable=immutable, strength=strength, root_cause=root_cause)
         if register:
             if id in _CLAIMS:
                 raise ValueError(f"claim {id!r} is registered twice")
@@ -415,41 +503,54 @@ def select(paper: str | None = None, claim_id: str | None = None, slow: bool = F
     return [c for c in claims.values() if (paper is None or c.paper == paper) and (slow or not c.slow)]
 
 
+def _weakest(strengths: Iterable[str | None]) -> str | None:
+    """The weakest of the strengths given (``conformance`` and None ignored)."""
+    ranked = [s for s in strengths if s is not None and s != "conformance"]
+    return max(ranked, key=STRENGTHS.index) if ranked else None
+
+
 def resolve_dependencies(results: list[ClaimResult], extra: Mapping[str, ClaimResult] | None = None
                          ) -> list[ClaimResult]:
-    """Set each result's effective verdict: a ``holds`` whose ``uses`` are not all ``holds`` (effectively,
-    recursively) becomes ``holds-numerically`` with a note naming them. ``extra`` supplies results of
-    dependencies that were run but are not reported."""
+    """Set each result's effective verdict and strength: a ``holds`` whose ``uses`` are not all ``holds``
+    (effectively, recursively) becomes ``holds-numerically`` with a note naming them; a holds or
+    holds-numerically is no stronger than the weakest step it rests on (its strength is the weakest of its
+    own and its steps' effective strengths). ``extra`` supplies results of dependencies that were run but
+    are not reported."""
     by_id: dict[str, ClaimResult] = {**(extra or {}), **{r.claim.id: r for r in results}}
-    memo: dict[str, tuple[str, str | None]] = {}
+    memo: dict[str, tuple[str, str | None, str | None]] = {}
 
-    def eff(cid: str, stack: tuple[str, ...] = ()) -> tuple[str, str | None]:
+    def eff(cid: str, stack: tuple[str, ...] = ()) -> tuple[str, str | None, str | None]:
         if cid in memo:
             return memo[cid]
         r = by_id.get(cid)
         if r is None:
-            return ("not-run", None)
+            return ("not-run", None, None)
         v = r.check_verdict
+        strength = r.own_strength
         note = None
-        if v == "holds" and r.claim.uses:
+        if v in ("holds", "holds-numerically") and r.claim.uses:
             weak = []
+            step_strengths = []
             for u in r.claim.uses:
                 if u in stack:
                     raise ValueError(f"dependency cycle through {u!r}")
-                ev, _ = eff(u, (*stack, cid))
+                ev, _, es = eff(u, (*stack, cid))
+                step_strengths.append(es)
                 if ev != "holds":
                     weak.append(f"{u} ({ev})")
-            if weak:
+            if weak and v == "holds":
                 v = "holds-numerically"
                 note = "proved given its steps, but rests on steps not proved: " + ", ".join(weak)
-        memo[cid] = (v, note)
+            strength = _weakest([strength, *step_strengths])
+        memo[cid] = (v, note, strength)
         return memo[cid]
 
     out = []
     for r in results:
-        v, note = eff(r.claim.id)
+        v, note, strength = eff(r.claim.id)
         out.append(ClaimResult(r.claim, r.result, r.seconds, r.error, r.mutation,
-                               v if v != r.check_verdict else None, note))
+                               v if v != r.check_verdict else None, note,
+                               strength if strength != r.own_strength else None))
     return out
 
 
@@ -482,6 +583,24 @@ def run_claims(claims: Iterable[Claim], progress: Callable[[Claim], None] | None
     return resolve_dependencies(results, deps)
 
 
+def strength_summary(results: Iterable[ClaimResult]) -> dict[str, dict[str, int]]:
+    """Per paper: counts of the verdicts by strength (``none`` for not-checkable and crashed).
+
+    Examples
+    --------
+    >>> @claim("demo/Eq. 3", "1 = 1", source="demo", register=False)
+    ... def _eq() -> Verdict:
+    ...     return Verdict.proved("1 - 1 = 0")
+    >>> strength_summary(run_claims([_eq]))["demo"]["proved"]
+    1
+    """
+    out: dict[str, dict[str, int]] = {}
+    for r in results:
+        row = out.setdefault(r.claim.paper, {s: 0 for s in (*STRENGTHS, "none")})
+        row[r.strength or "none"] += 1
+    return out
+
+
 def summary(results: Iterable[ClaimResult]) -> dict[str, dict[str, int]]:
     """Per paper: counts of checked, each verdict, and crashed."""
     out: dict[str, dict[str, int]] = {}
@@ -504,9 +623,14 @@ __all__ = [
     "resolve_dependencies",
     "dependencies_of",
     "summary",
+    "strength_summary",
     "PAPERS",
     "VERDICTS",
     "SEVERITIES",
+    "STRENGTHS",
+    "STRENGTH_DEFINITIONS",
+    "VERDICT_DEFINITIONS",
+    "SEVERITY_DEFINITIONS",
     "CLAIM_KINDS",
     "SEED",
 ]

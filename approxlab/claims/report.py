@@ -41,16 +41,33 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from approxlab.claims import PAPERS, SEED, SEVERITIES, VERDICTS, Claim, ClaimResult, run_claims, summary
+from approxlab.claims import (
+    PAPERS,
+    SEED,
+    SEVERITIES,
+    SEVERITY_DEFINITIONS,
+    STRENGTH_DEFINITIONS,
+    STRENGTHS,
+    VERDICT_DEFINITIONS,
+    VERDICTS,
+    Claim,
+    ClaimResult,
+    run_claims,
+    strength_summary,
+    summary,
+)
 
 #: Keys of each JSON record, in order.
 RECORD_KEYS: tuple[str, ...] = (
-    "id", "paper", "label", "kind", "statement", "source", "verdict", "check_verdict", "severity", "evidence",
+    "id", "paper", "label", "kind", "statement", "source", "verdict", "check_verdict", "severity", "strength",
+    "root_cause", "evidence",
     "correction", "reading", "uses", "dependency_note", "printed", "mutation", "mutants_tried",
     "mutants_killed", "mutants_surviving",
 )
 #: Columns of the per-paper summary.
 SUMMARY_COLUMNS: tuple[str, ...] = ("checked", *VERDICTS, "crashed")
+#: Columns of the per-paper strength table (``none``: not-checkable or crashed).
+STRENGTH_COLUMNS: tuple[str, ...] = (*STRENGTHS, "none")
 
 
 def run(claims: Sequence[Claim], progress: bool = True, mutate: bool = False) -> list[ClaimResult]:
@@ -194,6 +211,21 @@ def mutation_rows(results: Sequence[ClaimResult]) -> list[tuple[str, dict[str, i
     return rows
 
 
+def strength_rows(results: Sequence[ClaimResult]) -> list[tuple[str, dict[str, int]]]:
+    """Per paper (in :data:`PAPERS` order) and in total, the verdicts counted by strength
+    (:data:`STRENGTH_COLUMNS`)."""
+    per = strength_summary(results)
+    rows = [(p, per[p]) for p in _paper_order(results)]
+    total = {col: sum(row[col] for _, row in rows) for col in STRENGTH_COLUMNS}
+    return [*rows, ("total", total)]
+
+
+def definitions() -> dict[str, dict[str, str]]:
+    """The definitions of the verdicts, strengths and severities (printed in every report)."""
+    return {"verdicts": dict(VERDICT_DEFINITIONS), "strengths": dict(STRENGTH_DEFINITIONS),
+            "severities": dict(SEVERITY_DEFINITIONS)}
+
+
 def severity_counts(results: Iterable[ClaimResult]) -> dict[str, int]:
     """Counts of ``fails`` per severity (``unrated`` for a fails without one)."""
     out = {s: 0 for s in (*SEVERITIES, "unrated")}
@@ -210,6 +242,9 @@ def summary_object(results: Sequence[ClaimResult]) -> dict[str, object]:
     conf = [r for r in results if r.claim.kind == "conformance"]
     return {
         "verdicts": dict(summary_rows(paper_claims)) if paper_claims else {},
+        "strength": dict(strength_rows(results)) if results else {},
+        "fails_by_severity": {p: severity_counts(r for r in paper_claims if r.claim.paper == p)
+                              for p in _paper_order(paper_claims)},
         "conformance": dict(summary_rows(conf)) if conf else {},
         "mutation_score": {p: {**row, "score": f"{row['killed']}/{row['tried']}"} for p, row in mutation_rows(results)},
         "severity": severity_counts(results),
@@ -218,6 +253,7 @@ def summary_object(results: Sequence[ClaimResult]) -> dict[str, object]:
         "not_mutation_tested": [r.claim.id for r in paper_claims if r.verdict in ("holds", "holds-numerically")
                                 and r.claim.immutable is None and (r.mutation is None or r.mutation.tried == 0)],
         "immutable": {r.claim.id: r.claim.immutable for r in results if r.claim.immutable is not None},
+        "definitions": definitions(),
     }
 
 
@@ -418,6 +454,9 @@ __all__ = [
     "summary_rows",
     "mutation_rows",
     "severity_counts",
+    "strength_rows",
+    "definitions",
+    "STRENGTH_COLUMNS",
     "summary_object",
     "report_object",
     "summary_table",
