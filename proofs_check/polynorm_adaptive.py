@@ -140,6 +140,7 @@ def eq4(p) -> Verdict:
     printed={"swiglu": ("4.927", "0.015", 5), "polynorm": ("4.886", "0.012", 5), "p_below": "0.01",
              "params": ("134.0", "134.8"), "extra_params_M": "0.8", "extra_params_percent": "0.6",
              "loss_gain_percent": "0.8"},
+    strength="restated",
 )
 def table1(p) -> Verdict:
     from fractions import Fraction as Fr

@@ -276,6 +276,7 @@ def _propB2_search(ms: tuple[int, ...], step: float, smooth_ms: tuple[int, ...],
     source="moa Appendix B.1.2, Proposition B.2",
     printed={"numerator": 1, "offset": 1},
     uses=("moa/Lemma B.1",),
+    strength="searched",
 )
 def propB2(p) -> Verdict:
     return _propB2_search((1, 2), step=0.3, smooth_ms=(1, 2), steps=50, restarts=1, num=p["numerator"],
@@ -287,6 +288,7 @@ def propB2(p) -> Verdict:
     "Proposition B.2 with a wider search: ReLU widths 1-3 on a 0.15 breakpoint grid, smooth widths 3, 2 restarts.",
     source="moa Appendix B.1.2, Proposition B.2",
     slow=True,
+    strength="searched",
 )
 def propB2_slow() -> Verdict:
     return _propB2_search((1, 2, 3), step=0.15, smooth_ms=(3,), steps=250, restarts=2)

@@ -214,6 +214,7 @@ def _propB5(configs: list[tuple[float, int]], steps: int, factor: Fr = Fr(1, 2))
     source="moa Appendix B.1.3, Proposition B.5",
     printed={"factor": "1/2"},
     uses=("moa/Lemma B.4",),
+    strength="searched",
 )
 def propB5(p) -> Verdict:
     return _propB5([(1.0, 2)], steps=40, factor=Fr(p["factor"]))
@@ -224,6 +225,7 @@ def propB5(p) -> Verdict:
     "Proposition B.5 with a wider search: (lambda, m) = (1, 1), (1, 2), (3, 2), (1, 4), 300 Adam steps each.",
     source="moa Appendix B.1.3, Proposition B.5",
     slow=True,
+    strength="searched",
 )
 def propB5_slow() -> Verdict:
     return _propB5([(1.0, 1), (1.0, 2), (3.0, 2), (1.0, 4)], steps=300)
@@ -289,6 +291,7 @@ def b14_membership(p) -> Verdict:
     "moa/Appendix B.1.4 (1/4 oscillation bound)",
     "inf_{f in F_LA^(m)} ||T_{u,beta,w,b} - f||_{W^{1,inf}(Omega)} >= (1/4) osc_{S cap Omega} tanh(u^T x + beta).",
     source="moa Appendix B.1.4, displayed bound",
+    strength="proved",
 )
 def b14_bound() -> Verdict:
     lam, c = 1.0, 0.1

@@ -35,7 +35,7 @@ def _fourier_moments(n: int, omega: sp.Expr = 1, half_width: sp.Expr = sp.pi):
 
 @claim(f"{P}/Property D.2",
        "For all m, n in Z^2: int_{-pi}^{pi} cos(mx)cos(nx) dx = pi delta_nm, int sin(mx)sin(nx) dx = pi delta_nm, "
-       "int cos(mx)sin(nx) dx = 0 (Eq. 55).", source="ortho Appendix D, Property D.2, Eq. 55")
+       "int cos(mx)sin(nx) dx = 0 (Eq. 55).", source="ortho Appendix D, Property D.2, Eq. 55", strength="proved")
 def propd2() -> Verdict:
     direct = {}
     for m, n in ((0, 0), (1, -1), (2, 1)):  # direct sympy integrals, incl. the counterexamples
@@ -68,7 +68,7 @@ def propd2() -> Verdict:
 @claim(f"{P}/Proposition D.3",
        "For x ~ U(-pi, pi): E[F(x)^2] = a_0^2 + 1/2 sum_{k=1}^n (a_k^2 + b_k^2)/(k!)^2 (Eq. 56 = Eq. 63).",
        source="ortho Appendix D, Proposition D.3, Eqs. 56 and 63",
-       printed={"half": "1/2", "factorial_power": 2})
+       printed={"half": "1/2", "factorial_power": 2}, strength="proved-instances")
 def propd3(p) -> Verdict:
     bad = []
     for n in range(1, 7):
@@ -94,7 +94,7 @@ def eq59(p) -> Verdict:
        "E[F^2] = a_0^2 + 1/(2 pi) sum_{k=1}^n 1/(k!)^2 int_{-pi}^{pi} a_k^2 cos^2(kx) + b_k^2 sin^2(kx) dx.",
        source="ortho Appendix D, Eq. 61",
        printed={"norm": 1 / (2 * sp.pi), "factorial_power": 2, "coefficient_power": 2, "k_from": 1},
-       uses=(f"{P}/Eq. 59",))
+       uses=(f"{P}/Eq. 59",), strength="proved-instances")
 def eq61(p) -> Verdict:
     if p["k_from"] < 1:
         return Verdict.failed(f"the sum from k = {p['k_from']} needs b_{p['k_from']}, which Eq. 12 does not have "
@@ -126,7 +126,7 @@ def eq62(p) -> Verdict:
 
 @claim(f"{P}/Proposition D.4", "F'(x) = sum_{k=1}^n 1/(k-1)! (-a_k sin(kx) + b_k cos(kx)) (Eq. 64).",
        source="ortho Appendix D, Proposition D.4, Eq. 64",
-       printed={"k_from": 1, "factorial_shift": 1, "sin_sign": -1})
+       printed={"k_from": 1, "factorial_shift": 1, "sin_sign": -1}, strength="proved-instances")
 def propd4(p) -> Verdict:
     if p["k_from"] < 1 or p["k_from"] - p["factorial_shift"] < 0:
         return Verdict.failed(f"the sum from k = {p['k_from']} with (k - {p['factorial_shift']})! is not defined "
@@ -144,7 +144,7 @@ def propd4(p) -> Verdict:
 
 @claim(f"{P}/Remark D.5",
        "F' is bounded: |F'(x)| <= max(|a_k|, |b_k|) sum_{k=1}^n 1/(k-1)! <= e max(|a_k|, |b_k|) (Eq. 65), so F is "
-       "Lipschitz.", source="ortho Appendix D, Remark D.5, Eq. 65")
+       "Lipschitz.", source="ortho Appendix D, Remark D.5, Eq. 65", strength="proved")
 def remd5() -> Verdict:
     # counterexample: n = 1, a_1 = b_1 = 1: F'(x) = cos x - sin x
     fp = sp.diff(fourier_activation([0, 1], [None, 1]), X)
@@ -174,7 +174,7 @@ def remd5() -> Verdict:
 
 @claim(f"{P}/Proposition D.6", "E[F'(x)^2] = 1/2 sum_{k=1}^n (a_k^2 + b_k^2)/((k-1)!)^2 (Eq. 66).",
        source="ortho Appendix D, Proposition D.6, Eq. 66",
-       printed={"half": "1/2", "factorial_power": 2, "factorial_shift": 1})
+       printed={"half": "1/2", "factorial_power": 2, "factorial_shift": 1}, strength="proved-instances")
 def propd6(p) -> Verdict:
     bad = []
     for n in range(1, 7):
@@ -189,7 +189,7 @@ def propd6(p) -> Verdict:
 
 @claim(f"{P}/Proposition D.7",
        "Equality of D.3 and D.6 imposes a_0^2 = sum_{k=1}^n (k^2 - 1)/(k!)^2 (a_k^2 + b_k^2) (Eq. 67).",
-       source="ortho Appendix D, Proposition D.7, Eq. 67")
+       source="ortho Appendix D, Proposition D.7, Eq. 67", strength="proved")
 def propd7() -> Verdict:
     bad = []
     derived = None
@@ -222,7 +222,7 @@ def _fourier_init_gains(n: int, b_value, scale: sp.Expr = 1, omega: sp.Expr = 1,
 @claim(f"{P}/Eq. 68",
        "For all n in N*, a_k = b_k = 1 (k = 1..n) and a_0 = sqrt(1 - 1/(n!)^2) give equal forward and backward "
        "gains.", source="ortho Appendix D, Eq. 68",
-       printed={"a_k": 1, "b_k": 1, "a0_constant": 1, "factorial_power": 2})
+       printed={"a_k": 1, "b_k": 1, "a0_constant": 1, "factorial_power": 2}, strength="proved-instances")
 def eq68(p) -> Verdict:
     bad = []
     for n in range(1, 9):
@@ -239,7 +239,7 @@ def eq68(p) -> Verdict:
 @claim(f"{P}/Theorem 3.13",
        "With a_k = 1 (k = 1..n) and a_0 = sqrt(1 - 1/(n!)^2) (Eq. 13), the forward and backward gains of the Fourier "
        "activation are equal: alpha = alpha' = (sum_{k=0}^{n-1} 1/(k!)^2)^(-1) (Eq. 14).",
-       source="ortho Theorem 3.13, Eqs. 13-14 (proof Appendix D)")
+       source="ortho Theorem 3.13, Eqs. 13-14 (proof Appendix D)", strength="proved")
 def thm313() -> Verdict:
     bsym = sp.Symbol("b", real=True)
     ok_b1, rows = [], []
@@ -273,7 +273,7 @@ def thm313() -> Verdict:
 @claim(f"{P}/Corollary 3.14",
        "As n -> +inf, dividing the Theorem 3.13 coefficients by sqrt(I_0(2)) (Eq. 15), I_0(2) ~ 2.2795, gives unitary "
        "forward and backward gains.", source="ortho Corollary 3.14, Eq. 15",
-       uses=(f"{P}/Theorem 3.13",))
+       uses=(f"{P}/Theorem 3.13",), strength="proved")
 def cor314() -> Verdict:
     k = sp.Symbol("k", integer=True, nonnegative=True)
     s = sp.Sum(1 / sp.factorial(k) ** 2, (k, 0, sp.oo)).doit()
@@ -306,7 +306,7 @@ def cor314() -> Verdict:
                 "remark): fails for the Hermite activation (sum k!/k^(2p) diverges) and for the Fourier "
                 "backward moment when p <= 3/2. Read as a practical finite-n remark (any fixed scaling at the "
                 "degrees used, n <= 6): every moment is a finite sum and the remark is vacuous but true; the "
-                "misleading 'p > 1' makes it minor, not presentation."))
+                "misleading 'p > 1' makes it minor, not presentation."), strength="proved")
 def rem315() -> Verdict:
     k = sp.Symbol("k", integer=True, positive=True)
     p = sp.Rational(5, 4)
@@ -329,7 +329,7 @@ def rem315() -> Verdict:
 @claim(f"{P}/Remark D.8",
        "For x ~ U(-sqrt 3, sqrt 3) (Var = 1), rescaling the frequency by pi/sqrt(3) (Eq. 69) leaves the second moment "
        "computation the same except for a factor pi/sqrt(3); for U(-l, l) the fundamental frequency is scaled by "
-       "omega' = pi omega / l.", source="ortho Appendix D, Remark D.8, Eq. 69")
+       "omega' = pi omega / l.", source="ortho Appendix D, Remark D.8, Eq. 69", strength="proved")
 def remd8() -> Verdict:
     l = sp.sqrt(3)
     var = sp.integrate(X**2 / (2 * l), (X, -l, l))
@@ -351,7 +351,7 @@ def remd8() -> Verdict:
 @claim(f"{P}/Eq. 24",
        "F(x) = a_0 + sqrt(2) sum_{k=1}^n a_k cos(f_k x - phi_k)/k! is equivalent to the sine-cosine form (Eq. 12); "
        "with f_k = k, phi_k = pi/4 and a_k, a_0 as in Corollary 3.14 the gains are unitary in the limit.",
-       source="ortho Sec. 3.5, Eq. 24", printed={"amplitude": sp.sqrt(2), "phase": sp.pi / 4})
+       source="ortho Sec. 3.5, Eq. 24", printed={"amplitude": sp.sqrt(2), "phase": sp.pi / 4}, strength="proved-instances")
 def eq24(p) -> Verdict:
     n = 4
     amp = _syms("A", n)

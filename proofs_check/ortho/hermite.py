@@ -25,7 +25,7 @@ from proofs_check.ortho._common import (
 @claim(f"{P}/Definition 3.5",
        "He_n(x) = (-1)^n e^(x^2/2) d^n/dx^n e^(-x^2/2) (Eq. 6), with He_0 = 1, He_1 = x, He_2 = x^2 - 1, "
        "He_3 = x^3 - 3x.", source="ortho Def. 3.5, Eq. 6",
-       printed={"first_terms": (sp.Integer(1), X, X**2 - 1, X**3 - 3 * X)})
+       printed={"first_terms": (sp.Integer(1), X, X**2 - 1, X**3 - 3 * X)}, strength="proved-instances")
 def def35(p) -> Verdict:
     bad = [n for n, he in enumerate(p["first_terms"]) if sp.expand(hermite_rodrigues(n) - he) != 0]
     bad += [n for n in range(N_EXACT + 1) if sp.expand(hermite_rodrigues(n) - sp.hermite_prob(n, X)) != 0]
@@ -56,7 +56,7 @@ def _orthogonality_gauss(nmax: int, norm: sp.Expr, direct: int = 2) -> tuple[lis
 
 @claim(f"{P}/Property 3.6",
        "For all m, n in N: int He_m He_n e^(-x^2/2) dx = sqrt(2 pi) n! delta_nm (Eq. 7).",
-       source="ortho Property 3.6, Eq. 7", printed=_EQ7)
+       source="ortho Property 3.6, Eq. 7", printed=_EQ7, strength="proved-instances")
 def prop36(p) -> Verdict:
     bad, direct_bad = _orthogonality_gauss(10, p["norm"])
     ev = (f"Exact for all 0 <= m, n <= 10 via Gaussian moments (E[x^2j] = (2j-1)!!); the moment method agrees "
@@ -66,7 +66,7 @@ def prop36(p) -> Verdict:
 
 
 @claim(f"{P}/Property C.2", "Same as Property 3.6 (Eq. 30).", source="ortho Appendix C, Property C.2, Eq. 30",
-       printed=_EQ7)
+       printed=_EQ7, strength="proved-instances")
 def propc2(p) -> Verdict:
     bad, _ = _orthogonality_gauss(10, p["norm"], direct=-1)
     ev = f"Eq. 30 is Eq. 7 repeated: exact for 0 <= m, n <= 10; failures {bad or 'none'}."
@@ -74,7 +74,7 @@ def propc2(p) -> Verdict:
 
 
 @claim(f"{P}/Eq. 32", "int He_n^2/n! e^(-x^2/2)/sqrt(2 pi) dx = 1 for all n.", source="ortho Appendix C, Eq. 32",
-       printed={"value": 1, "factorial_power": 1})
+       printed={"value": 1, "factorial_power": 1}, strength="proved-instances")
 def eq32(p) -> Verdict:
     vals = [gauss_mean(sp.hermite_prob(n, X) ** 2 / sp.factorial(n) ** p["factorial_power"]) for n in range(16)]
     ev = f"E[He_n^2]/(n!)^{p['factorial_power']} for n = 0..15: {sorted(set(vals))}."
@@ -82,7 +82,7 @@ def eq32(p) -> Verdict:
 
 
 @claim(f"{P}/Eq. 33", "For m != n: int He_m He_n e^(-x^2/2)/sqrt(2 pi) dx = 0.", source="ortho Appendix C, Eq. 33",
-       printed={"value": 0})
+       printed={"value": 0}, strength="proved-instances")
 def eq33(p) -> Verdict:
     bad = [(m, n) for m in range(13) for n in range(13)
            if m != n and gauss_mean(sp.hermite_prob(m, X) * sp.hermite_prob(n, X)) != p["value"]]
@@ -99,7 +99,7 @@ def _hermite_moments(n: int) -> tuple[sp.Expr, sp.Expr, list]:
 @claim(f"{P}/Proposition C.3",
        "E[F(x)^2] = sum_{k=0}^n a_k^2 / k! for the Hermite activation and x ~ N(0, 1) (Eq. 31).",
        source="ortho Appendix C, Proposition C.3, Eq. 31",
-       printed={"a_power": 2, "k_from": 0})
+       printed={"a_power": 2, "k_from": 0}, strength="proved-instances")
 def propc3(p) -> Verdict:
     if p["k_from"] < 0:
         return Verdict.failed(f"a_k and k! are undefined at k = {p['k_from']} (the coefficients are a_0..a_n)")
@@ -170,7 +170,7 @@ for _s, _txt, _pr, _uses in [
         ("50", "E[F'^2] = sum_{k=1}^n a_k^2/(k-1)!", {"k_from": 1, "shift": 1, "a_power": 2, "factorial_power": 1},
          ("Eq. 32",))]:
     claim(f"{P}/Eq. {_s}", _txt + " (phi the N(0,1) density)", source=f"ortho Appendix C, Eq. {_s}", printed=_pr,
-          uses=tuple(f"{P}/{u}" for u in _uses))((lambda s: lambda p: _eq_steps_hermite(s, p))(_s))
+          uses=tuple(f"{P}/{u}" for u in _uses), strength="proved-instances")((lambda s: lambda p: _eq_steps_hermite(s, p))(_s))
 
 
 @claim(f"{P}/Property C.4",
@@ -196,7 +196,7 @@ def propc4(p) -> Verdict:
 
 @claim(f"{P}/Property C.5", "For all k in N*: He_k'(x) = k He_{k-1}(x) (Eq. 41; repeated as Eq. 44).",
        source="ortho Appendix C, Property C.5, Eq. 41",
-       printed={"index_shift": 1, "k_from": 1})
+       printed={"index_shift": 1, "k_from": 1}, strength="proved-instances")
 def propc5(p) -> Verdict:
     if p["k_from"] - p["index_shift"] < 0:
         return Verdict.failed(f"He_(k - {p['index_shift']}) is undefined at k = {p['k_from']}")
@@ -207,14 +207,14 @@ def propc5(p) -> Verdict:
 
 
 @claim(f"{P}/Eq. 44", "He_k'(x) = k He_{k-1}(x) for k in N* (restated in the proof of C.8).",
-       source="ortho Appendix C, Eq. 44", printed={"index_shift": 1, "k_from": 1})
+       source="ortho Appendix C, Eq. 44", printed={"index_shift": 1, "k_from": 1}, strength="proved-instances")
 def eq44(p) -> Verdict:
     return propc5.check(p)  # the same statement as Eq. 41, with its own printed values
 
 
 @claim(f"{P}/Proposition C.6", "F'(x) = sum_{k=1}^n a_k/(k-1)! He_{k-1}(x) (Eq. 42).",
        source="ortho Appendix C, Proposition C.6, Eq. 42",
-       printed={"k_from": 1, "factorial_shift": 1, "index_shift": 1}, uses=(f"{P}/Property C.5",))
+       printed={"k_from": 1, "factorial_shift": 1, "index_shift": 1}, uses=(f"{P}/Property C.5",), strength="proved-instances")
 def propc6(p) -> Verdict:
     if p["k_from"] - max(p["factorial_shift"], p["index_shift"]) < 0:
         return Verdict.failed(f"(k - {p['factorial_shift']})! or He_(k - {p['index_shift']}) undefined at k = {p['k_from']}")
@@ -230,7 +230,7 @@ def propc6(p) -> Verdict:
 
 
 @claim(f"{P}/Eq. 45", "F'(x) = sum_{k=1}^n k a_k / k! He_{k-1}(x).", source="ortho Appendix C, Eq. 45",
-       printed={"k_from": 1, "k_power": 1, "index_shift": 1}, uses=(f"{P}/Eq. 44",))
+       printed={"k_from": 1, "k_power": 1, "index_shift": 1}, uses=(f"{P}/Eq. 44",), strength="proved-instances")
 def eq45(p) -> Verdict:
     if p["k_from"] - p["index_shift"] < 0:
         return Verdict.failed(f"He_(k - {p['index_shift']}) undefined at k = {p['k_from']}")
@@ -253,7 +253,7 @@ def eq45(p) -> Verdict:
                 "convention that a degree-n polynomial has a_n != 0 (e.g. the Theorem 3.8 init a_k = 1), |F'| -> "
                 "inf and F is not Lipschitz, as the remark says; only 'lim F' -> inf' should be |F'| -> inf. That "
                 "the condition n > 2 is sufficient but not necessary (n = 2 also gives an unbounded F') is not an "
-                "error. Hence presentation."))
+                "error. Hence presentation."), strength="proved")
 def remc7() -> Verdict:
     # as printed: a statement about every Hermite activation of degree n > 2 (any coefficients)
     n = 3
@@ -280,7 +280,7 @@ def remc7() -> Verdict:
 
 @claim(f"{P}/Proposition C.8", "E[F'(x)^2] = sum_{k=1}^n a_k^2/(k-1)! (Eq. 43).",
        source="ortho Appendix C, Proposition C.8, Eq. 43",
-       printed={"a_power": 2, "k_from": 1, "factorial_shift": 1})
+       printed={"a_power": 2, "k_from": 1, "factorial_shift": 1}, strength="proved-instances")
 def propc8(p) -> Verdict:
     if p["k_from"] - p["factorial_shift"] < 0:
         return Verdict.failed(f"(k - {p['factorial_shift']})! is undefined at k = {p['k_from']}")
@@ -298,7 +298,7 @@ def propc8(p) -> Verdict:
        "E[F^2] = E[F'^2] imposes a_0^2 = sum_{k=1}^n (k-1)/k! a_k^2 (Eq. 51) = sum_{k=1}^n (1/(k-1)! - 1/k!) a_k^2 "
        "(Eq. 52).", source="ortho Appendix C, Proposition C.9, Eqs. 51-52",
        printed={"eq51_shift": 1, "eq52_shift": 1, "a_power": 2, "k_from": 1},
-       uses=(f"{P}/Proposition C.3", f"{P}/Proposition C.8"))
+       uses=(f"{P}/Proposition C.3", f"{P}/Proposition C.8"), strength="proved-instances")
 def propc9(p) -> Verdict:
     if p["k_from"] - p["eq52_shift"] < 0:
         return Verdict.failed(f"(k - {p['eq52_shift']})! undefined at k = {p['k_from']}")
@@ -343,7 +343,7 @@ def eq53(p) -> Verdict:
        "With a_k = 1 (k = 1..n) and a_0 = sqrt(1 - 1/n!) (Eq. 9), the forward and backward gains of the Hermite "
        "activation are equal: alpha = alpha' = (sum_{k=0}^{n-1} 1/k!)^(-1) (Eq. 10).",
        source="ortho Theorem 3.8, Eqs. 9-10 (proof Appendix C)",
-       printed={"a_k": 1, "a0_constant": 1, "eq10_last_k": -1})
+       printed={"a_k": 1, "a0_constant": 1, "eq10_last_k": -1}, strength="proved-instances")
 def thm38(p) -> Verdict:
     rows, bad = [], []
     for n in range(1, N_EXACT + 1):
@@ -372,7 +372,7 @@ def thm38(p) -> Verdict:
 @claim(f"{P}/Corollary 3.9",
        "As n -> +inf, dividing the Theorem 3.8 coefficients by sqrt(e) (Eq. 11) gives unitary forward and backward "
        "gains.", source="ortho Corollary 3.9, Eq. 11",
-       printed={"e_power": "1/2"})
+       printed={"e_power": "1/2"}, strength="proved-instances")
 def cor39(p) -> Verdict:
     # the gains of the scaled activation, computed from its exact Gaussian moments (gauss_mean of F^2 and F'^2)
     # at growing n; the limit is then read off the exact sequence E[F_n^2] = sum_(k<=n) ... (Theorem 3.8's moments)
@@ -401,7 +401,7 @@ def cor39(p) -> Verdict:
 @claim(f"{P}/Remark 3.10",
        "Hermite polynomials are orthogonal for N(0,1) input, trigonometric functions for U(-pi, pi), and Chebyshev "
        "polynomials of the second kind for the Wigner semicircle measure sqrt(1 - x^2) dx.",
-       source="ortho Remark 3.10", printed={"semicircle_power": "1/2"}, uses=(f"{P}/Property 3.6",))
+       source="ortho Remark 3.10", printed={"semicircle_power": "1/2"}, uses=(f"{P}/Property 3.6",), strength="proved-instances")
 def rem310(p) -> Verdict:
     s = sp.Rational(p["semicircle_power"])
 

@@ -101,7 +101,7 @@ def check_remark_f5():
 @claim(f"{P}/Proposition F.3",
        "A deep network (Def. F.2) with polynomial activations of degree d is a polynomial mapping of degree at most d^L; "
        "any L-layer MLP collapses to an equivalent 3-layer network whose middle layer is a polynomial mapping of degree "
-       "at most d^L.", source="ortho Appendix F, Prop. F.3 (Def. F.2, Eq. 74)")
+       "at most d^L.", source="ortho Appendix F, Prop. F.3 (Def. F.2, Eq. 74)", strength="proved-instances")
 def propf3() -> Verdict:
     return check_proposition_f3()
 
@@ -138,13 +138,13 @@ def propf3_base() -> Verdict:
 @claim(f"{P}/Corollary F.4",
        "The degree of the polynomial map realised by a network with polynomial activations grows exponentially with "
        "the number of layers.", source="ortho Appendix F, Corollary F.4", uses=(f"{P}/Proposition F.3",),
-       immutable="qualitative statement ('grows exponentially'): it prints no constant, index or bound to perturb")
+       immutable="qualitative statement ('grows exponentially'): it prints no constant, index or bound to perturb", strength="proved-instances")
 def corf4() -> Verdict:
     return check_corollary_f4()
 
 
 @claim(f"{P}/Remark F.5", "The total number of monomial terms in this mapping is binom(d^L + n, d^L).",
-       source="ortho Appendix F, Remark F.5")
+       source="ortho Appendix F, Remark F.5", strength="proved")
 def remf5() -> Verdict:
     v = check_remark_f5().rated("minor")
     if v.kind != "fails":

@@ -34,7 +34,7 @@ def _axes(rows) -> tuple[list[str], list[int], list[int]]:
        reading=("Read as 'at the shallowest depth some configurations are faster than GELU': true for 3 of 9 (all at "
                 "width 1024). Read as a property of shallow networks: at widths 2048 and 4096 none is faster, and the "
                 "width-1024 speed-ups rest on one GELU time (16.13 s at depth 8) that is slower than GELU at depths 16 "
-                "and 32 of the same width, so they measure that baseline run rather than the activations."))
+                "and 32 of the same width, so they measure that baseline run rather than the activations."), strength="restated")
 def sec5_shallow(p) -> Verdict:
     t = _index(p["rows"])
     acts, widths, depths = _axes(p["rows"])
@@ -82,7 +82,7 @@ def _chord_deviation(s: dict[int, Fr]) -> Fr:
                 "through the depth-8 and depth-32 values. Width-independence holds at depth 16 only and linearity "
                 "at width 2048 only; two GELU baselines are anomalous (16.13 s at width 1024, depth 8; 23.93 s at "
                 "width 4096, depth 32, against about 14 s at the other widths), and the slowdowns computed against "
-                "them are the ones that break both parts."))
+                "them are the ones that break both parts."), strength="restated")
 def sec5_width(p) -> Verdict:
     t = _index(p["rows"])
     tol = p["tolerance"]
@@ -154,7 +154,7 @@ _T1_METRICS = ("train loss", "Top-1", "Top-5")
                 "deviations of their mean (Samuelson's inequality with the population std; with the sample std the "
                 "bound is (n - 1)/sqrt(n) = 1.79, smaller), at the most favourable rounding of the printed numbers. "
                 "Read as 'illustrative single runs' the tables are not wrong, but their Fourier 6 run is not one of "
-                "Table 1's runs."))
+                "Table 1's runs."), strength="restated")
 def tables_single_vs_seeds(p) -> Verdict:
     n = p["seeds"]
     bound = math.sqrt(n - 1) if n > 1 else 0.0  # max |x_i - mean| / std over any n-sample (population std)
@@ -218,7 +218,7 @@ def _compare(table: dict, n: int, higher_better: bool, baseline: str, act: str) 
                 "seeds": 5},
        reading=("'For the first time' is a claim about the literature and is not checked. 'Improvements over ReLU' "
                 "needs a ReLU baseline in the ImageNet-1k or OpenWebText experiments; ReLU appears only in Table 7 "
-                "(CIFAR-10, ResNet50 against ConvNeXt-T), a gap Appendix L attributes to the architecture."))
+                "(CIFAR-10, ResNet50 against ConvNeXt-T), a gap Appendix L attributes to the architecture."), strength="restated")
 def sec6_baselines(p) -> Verdict:
     n = p["seeds"]
     tables = {"Table 1 (ConvNeXt-T, ImageNet-1k, Val Top-1)": (p["table1_top1"], True),
@@ -263,7 +263,7 @@ def sec6_baselines(p) -> Verdict:
        reading=("'Effectiveness' read against the alternative it was ablated against (Table 4, the only experiment "
                 "that isolates the initialization: GELU-fitted init vs the proposed one): it holds for Hermite and "
                 "not for Fourier. Read as 'the scheme lets these activations train' it holds (every model of Tables "
-                "1, 2 and 7 uses it), but no experiment compares it with no or another principled initialization."))
+                "1, 2 and 7 uses it), but no experiment compares it with no or another principled initialization."), strength="restated")
 def sec6_init(p) -> Verdict:
     better, worse = [], []
     for act, (gelu, prop) in p["table4"].items():
@@ -291,7 +291,7 @@ def sec6_init(p) -> Verdict:
                 "polynomial: each matches or significantly exceeds GELU (and SiLU) on the ImageNet Top-1 and "
                 "OpenWebText validation loss. Read to include the trigonometric Fourier activation it fails: Fourier "
                 "is significantly below GELU on ImageNet Top-1 (81.64 vs 82.06, p = 0.0005). The fine-tuning part "
-                "rests on Figure 16, which prints no numbers."))
+                "rests on Figure 16, which prints no numbers."), strength="restated")
 def sec7(p) -> Verdict:
     n = p["seeds"]
     res = {}

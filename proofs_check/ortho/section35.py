@@ -21,7 +21,7 @@ from proofs_check.ortho._common import P, X, hermite_rodrigues
 
 @claim(f"{P}/Eq. 22",
        "He_n(x)/n! = sum_{m=0}^{floor(n/2)} (-1)^m / (m! (n-2m)!) x^(n-2m) / 2^m, equivalent to Eq. 6.",
-       source="ortho Sec. 3.5, Eq. 22", printed={"sign": -1, "index_step": 2, "power_base": 2})
+       source="ortho Sec. 3.5, Eq. 22", printed={"sign": -1, "index_step": 2, "power_base": 2}, strength="proved-instances")
 def eq22(p) -> Verdict:
     bad = []
     st = p["index_step"]
@@ -39,7 +39,7 @@ def eq22(p) -> Verdict:
 
 
 @claim(f"{P}/Eq. 23", "He_{n+1}(x) = x He_n(x) - n He_{n-1}(x).", source="ortho Sec. 3.5, Eq. 23",
-       printed={"n_coefficient": 1, "lower_shift": 1})
+       printed={"n_coefficient": 1, "lower_shift": 1}, strength="proved-instances")
 def eq23(p) -> Verdict:
     bad = [n for n in range(1, 31)
            if sp.expand(sp.hermite_prob(n + 1, X) - (X * sp.hermite_prob(n, X) - p["n_coefficient"] * n

@@ -80,7 +80,7 @@ def _check_pvalues(rows: list, n_ref: int, base: tuple, table: str) -> Verdict:
                          ("Hermite", "82.22", "0.064", 5, "0.0062", "**")],
                 "gelu": ("82.06", "0.072", 5),
                 # FLOP/Act: (coefficient of d, constant, d, printed value)
-                "flops": {"Tropical": (3, 1, 6, 19), "Fourier": (7, 1, 6, 43), "Hermite": (4, 1, 3, 13)}})
+                "flops": {"Tropical": (3, 1, 6, 19), "Fourier": (7, 1, 6, 43), "Hermite": (4, 1, 3, 13)}}, strength="restated")
 def table1(p) -> Verdict:
     g = p["gelu"]
     v = _check_pvalues(list(p["rows"]), g[2], (g[0], g[1]), "Table 1")
@@ -132,7 +132,7 @@ TABLE2 = [  # act, train ppl, train ppl std, train loss, std, val ppl, std, val 
 
 @claim(f"{P}/Table 2",
        "GPT-2 on OpenWebText: PPL = exp(loss) (mean +- std over 5 seeds); p-values of Val Loss vs GELU: SiLU 0.0001 "
-       "(***), Tropical 0.0001 (***), Fourier 0.0014 (**), Hermite 0.0067 (**).", source="ortho Sec. 4.4, Table 2")
+       "(***), Tropical 0.0001 (***), Fourier 0.0014 (**), Hermite 0.0067 (**).", source="ortho Sec. 4.4, Table 2", strength="restated")
 def table2() -> Verdict:
     rows = []
     for act, tp, tps, tl, tls, vp, vps, vl, vls in TABLE2:
@@ -174,7 +174,7 @@ def _gpt2_activations() -> int:
        reading=("Read with the paper's own premise that only the activation changes between rows: the FLOP/Act of "
                 "Fourier and Hermite reproduce both totals to their printed digits, which confirms the model; Tropical's "
                 "19 does not, its totals imply 18 = 3d. A FLOP/Act - total inconsistency of one FLOP per activation: "
-                "presentation."))
+                "presentation."), strength="restated")
 def tables12_flops(p) -> Verdict:
     g = p["gelu_flop_per_act"]
     models = {"Table 1 (ConvNeXt-T, 224^2)": (p["table1"], _convnext_t_activations()),
@@ -223,7 +223,7 @@ _T3_BEST = {k: tuple(Fr(str(x)) for x in rows[-1][1:]) for k, rows in TABLE3.ite
 @claim(f"{P}/Table 3",
        "Degree ablation (ConvNeXt-T): 'Higher degrees generally improved performance, with all proposed activations "
        "showing consistent improvements in Top-1 and Top-5 accuracy as the degree increased.'",
-       source="ortho Sec. 4.3 'Ablation Studies', Appendix I Table 3")
+       source="ortho Sec. 4.3 'Ablation Studies', Appendix I Table 3", strength="restated")
 def table3() -> Verdict:
     t3 = TABLE3
     drops = []
@@ -251,7 +251,7 @@ def table3() -> Verdict:
 @claim(f"{P}/Table 4",
        "Initialization ablation: 'Initialization with the proposed method led to improvements, especially for Hermite "
        "activation, where our derived initialization scheme outperformed GELU-based initialization.'",
-       source="ortho Sec. 4.3 'Ablation Studies', Appendix I Table 4")
+       source="ortho Sec. 4.3 'Ablation Studies', Appendix I Table 4", strength="restated")
 def table4() -> Verdict:
     t4 = {"Fourier": {"GELU": (2.775, 81.91, 95.77), "Thrm. 3.13": (2.837, 80.93, 95.44)},
           "Hermite": {"GELU": (2.809, 82.04, 95.91), "Thrm. 3.8": (2.790, 82.34, 96.03)}}
@@ -277,7 +277,7 @@ def table4() -> Verdict:
        # (fixed, learnable) rows: (train loss, Top-1, Top-5), as printed
        printed={"rows": {"Tropical": (("3.560", "76.31", "93.09"), ("2.857", "82.20", "95.90")),
                          "Fourier": (("3.181", "79.51", "94.60"), ("2.837", "80.93", "95.44")),
-                         "Hermite": (("3.411", "78.48", "94.20"), ("2.790", "82.34", "96.03"))}})
+                         "Hermite": (("3.411", "78.48", "94.20"), ("2.790", "82.34", "96.03"))}}, strength="restated")
 def table5(p) -> Verdict:
     t5 = p["rows"]
     ok = all(l[0] < f[0] and l[1] > f[1] and l[2] > f[2] for f, l in t5.values())
@@ -291,7 +291,7 @@ def table5(p) -> Verdict:
 @claim(f"{P}/Table 6",
        "Clamping ablation (Hermite, d = 3): the unclamped activation (no additional clamping mechanism, as claimed in "
        "the abstract) reaches 82.34 Top-1 vs 81.98 clamped.", source="ortho Appendix I, Table 6; abstract",
-       printed={"clamped": ("2.772", "81.98", "95.81"), "unclamped": ("2.790", "82.34", "96.03")})
+       printed={"clamped": ("2.772", "81.98", "95.81"), "unclamped": ("2.790", "82.34", "96.03")}, strength="restated")
 def table6(p) -> Verdict:
     clamped, free = tuple(p["clamped"]), tuple(p["unclamped"])
     ev = (f"Unclamped better on Top-1 ({free[1]} > {clamped[1]}) and Top-5 ({free[2]} > {clamped[2]}); the clamped model "
@@ -305,7 +305,7 @@ def table6(p) -> Verdict:
        "Tropical 0.0002 (***), Fourier 0.0023 (**), Hermite < 0.0001 (****).", source="ortho Appendix L, Table 7",
        printed={"rows": [("ResNet50", "88.9", "0.04", 3, "<0.0001", "****"), ("Tropical", "90.87", "0.19", 10, "0.0002", "***"),
                          ("Fourier", "91.23", "0.65", 10, "0.0023", "**"), ("Hermite", "91.35", "0.29", 10, "<0.0001", "****")],
-                "gelu": ("90.47", "0.20", 10)})
+                "gelu": ("90.47", "0.20", 10)}, strength="restated")
 def table7(p) -> Verdict:
     g = p["gelu"]
     return _check_pvalues(list(p["rows"]), g[2], (g[0], g[1]), "Table 7")
@@ -314,7 +314,7 @@ def table7(p) -> Verdict:
 @claim(f"{P}/Section 4.1",
        "On CIFAR-10 'the three proposed learnable activations consistently outperformed baseline activations on test "
        "metrics' / 'are significantly above the GELU baseline in terms of test metrics' (Appendix L).",
-       source="ortho Sec. 4.1 and Appendix L, Table 7")
+       source="ortho Sec. 4.1 and Appendix L, Table 7", strength="restated")
 def sec41() -> Verdict:
     top5 = {"GELU": ("99.62", "0.06"), "Tropical": ("99.63", "0.04"), "Fourier": ("99.60", "0.05"), "Hermite": ("99.63", "0.05")}
     lines, below, ns = [], [], []
@@ -339,7 +339,7 @@ def sec41() -> Verdict:
        printed={"degree": 3, "params": 72, "total_millions": 28, "percent": "0.0002"},
        reading=("Read as a rounded percentage, 72/28e6 = 0.000257% prints as 0.0003%: the printed 0.0002% is off "
                 "in its only digit (presentation). Read as 'about' or truncated, 0.0002% is acceptable; the count 72 "
-                "and the conclusion (negligible) hold either way."))
+                "and the conclusion (negligible) hold either way."), strength="restated")
 def sec5(p) -> Verdict:
     blocks = sum((3, 3, 9, 3))  # ConvNeXt-T stage depths (Liu et al., 2022): one activation per block
     per_act = p["degree"] + 1  # a_0..a_d
@@ -392,7 +392,7 @@ TABLE9 = {"Hermite": [0.00047354, 0.00188883, 0.00462004, 0.0168367, 0.0496985, 
 @claim(f"{P}/Table 9",
        "CPU forward+backward times: Fourier and Tropical scale linearly with degree (O(d)); the explicit Hermite "
        "(Alg. 2) is O(d^2).", source="ortho Sec. 5, Appendix P Table 9",
-       printed={"Fourier": 1, "Tropical": 1, "Hermite": 2})
+       printed={"Fourier": 1, "Tropical": 1, "Hermite": 2}, strength="restated")
 def table9(p) -> Verdict:
     slopes = {k: _growth(TABLE9_D[-3:], np.array(v[-3:])) for k, v in TABLE9.items()}
     ok = {k: _grows_like(slopes[k], p[k], exact=(k == "Hermite")) for k in TABLE9}
@@ -413,7 +413,7 @@ TABLE10_LOW = {1: 0.000350997, 4: 0.00035552, 8: 0.00035341, 16: 0.000355005, 32
 @claim(f"{P}/Table 10",
        "GPU times: near-constant O(1) for low degrees; the recurrence kernel (Alg. 3) reduces the explicit O(d^2) to "
        "O(d).", source="ortho Sec. 5, Appendix P Table 10",
-       printed={"low_degree_power": 0, "explicit_power": 2, "recurrence_power": 1})
+       printed={"low_degree_power": 0, "explicit_power": 2, "recurrence_power": 1}, strength="restated")
 def table10(p) -> Verdict:
     fits = {
         "low degrees (d = 1..32)": (_growth(np.array(list(TABLE10_LOW)), np.array(list(TABLE10_LOW.values()))),
@@ -452,7 +452,7 @@ TABLE11 = [("GELU", 1024, 8, 16.13, 1.00), ("Hermite", 1024, 8, 16.03, 0.99), ("
 @claim(f"{P}/Table 11",
        "Slowdown vs baseline = training time / GELU time at the same width and depth; slowdowns grow with depth with "
        "Hermite the steepest, then Fourier, then Tropical.", source="ortho Sec. 5, Appendix P Table 11",
-       printed={"rows": [(a, w, dp, f"{t:.2f}", f"{r:.2f}") for a, w, dp, t, r in TABLE11]})
+       printed={"rows": [(a, w, dp, f"{t:.2f}", f"{r:.2f}") for a, w, dp, t, r in TABLE11]}, strength="restated")
 def table11(p) -> Verdict:
     rows = [(a, w, dp, float(t), float(r)) for a, w, dp, t, r in p["rows"]]
     base = {(w, dp): t for a, w, dp, t, _ in rows if a == "GELU"}

@@ -140,7 +140,7 @@ def _tropical_scaled_moments(n: int, scale: sp.Expr = sp.sqrt(2), a: sp.Expr = 1
 
 
 @claim(f"{P}/Eq. 70", "sqrt2/n max_k {1 + kx} = sqrt2/n (1 + max_k kx).", source="ortho Appendix E, Eq. 70",
-       printed={"inside": 1, "outside": 1})
+       printed={"inside": 1, "outside": 1}, strength="proved-instances")
 def eq70(p) -> Verdict:
     bad = []
     for t in (sp.Symbol("p", positive=True), sp.Symbol("q", nonpositive=True)):  # sympy needs the sign of x
@@ -154,7 +154,7 @@ def eq70(p) -> Verdict:
 @claim(f"{P}/Eq. 71",
        "max_k kx = nx for x > 0 and 0 for x <= 0, so F(x) = sqrt2 x + sqrt2/n for x > 0 and sqrt2/n for x <= 0.",
        source="ortho Appendix E, Eq. 71",
-       printed={"max_pos": _NN * _XP, "max_nonpos": 0, "F_pos": sp.sqrt(2) * _XP + sp.sqrt(2) / _NN}, uses=(f"{P}/Eq. 70",))
+       printed={"max_pos": _NN * _XP, "max_nonpos": 0, "F_pos": sp.sqrt(2) * _XP + sp.sqrt(2) / _NN}, uses=(f"{P}/Eq. 70",), strength="proved-instances")
 def eq71(p) -> Verdict:
     pos = _XP
     nonpos = sp.Symbol("q", nonpositive=True)

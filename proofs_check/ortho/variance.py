@@ -80,7 +80,7 @@ def _exact_layer_variance(c_in: int, var_w_scale=None) -> tuple[sp.Expr, sp.Expr
 @claim(f"{P}/Eq. 3",
        "With E[W] = 0 (Assumption 3.1), Eq. 2 simplifies to Var[x] = C_in Var[W] E[F(x)^2].",
        source="ortho Sec. 3.1, Eq. 3",
-       printed={"C_in_power": 1, "moment_order": 2})
+       printed={"C_in_power": 1, "moment_order": 2}, strength="proved-instances")
 def eq3(p) -> Verdict:
     rows, ok = [], True
     for c_in in (1, 2, 3):
@@ -116,7 +116,7 @@ def _relu_layer_variance(seed: int = 0) -> tuple[float, float]:
        "The forward gain alpha = Var[x] E[F(x)^2]^(-1) (Eq. 4) is the factor with Var[W] = alpha / C_in "
        "that preserves the variance (Eq. 3); for ReLU alpha = 2 (Sec. 3.1).",
        source="ortho Def. 3.2, Eq. 4; Sec. 3.1 text",
-       printed={"moment_power": -1, "relu_alpha": 2})
+       printed={"moment_power": -1, "relu_alpha": 2}, strength="proved-instances")
 def def32(p) -> Verdict:
     rows, ok = [], True
     xs = [sp.Integer(-1), sp.Integer(0), sp.Integer(2)]

@@ -107,6 +107,7 @@ def _relu_by_two_rho(breaks: list[Fr], slopes: list[Fr], bound: Fr):
     source="polycom Appendix A.5, Lemma A.3, second bullet (cited)",
     # the width of the rho network as a multiple of the ReLU network's K
     printed={"width_factor": 1},
+    strength="proved",
 )
 def lemmaA3_converse(p) -> Verdict:
     from scipy.optimize import linprog
@@ -173,6 +174,7 @@ def lemmaA3_converse(p) -> Verdict:
     uses=("polycom/Lemma 1",),
     reading="'size' = number of PolyReLU units; the check tests that units / M^a does not grow with M for the printed "
             "a (a larger exponent is a weaker true bound and survives; a = 0 is false).",
+    strength="proved-instances",
 )
 def corollaryA1(p) -> Verdict:
     # the trapezoid phi (M = 4) and random CPWL functions, represented by M + 2 PolyReLU(a = e_1) units
@@ -257,6 +259,7 @@ def _lemmaA4_network(n: int, r: int) -> tuple[sp.Expr, int]:
     "x^n = prod_{i=0}^k x^(c_i r^i) = prod_{i=0}^k (x^(c_i) (x^r)^i), k = floor(log_r n), n = sum c_i r^i, "
     "c_i in {0,...,r-1}.",
     source="polycom Appendix A.5, proof of Lemma A.4, Eq. 23",
+    strength="proved",
 )
 def eq23() -> Verdict:
     t = sp.Symbol("x")
@@ -342,6 +345,7 @@ def eq24(p) -> Verdict:
     uses=("polycom/Lemma 1", "polycom/Eq. 24"),
     reading="The mutants r > 2 and r >= 3 state a weaker (still true) lemma and survive by design; r >= 1 is false: "
             "with order-1 activations every network is affine, so x^2 is not representable.",
+    strength="proved-instances",
 )
 def lemmaA4(p) -> Verdict:
     from approxlab.claims.printed import compare

@@ -40,6 +40,7 @@ def _lemma2_sizes(a: np.ndarray, eps_list: list[float]) -> list[tuple[float, int
     "For fixed r and PolyReLU(x) = sum_{i=0}^r a_i ReLU^i(x), x in [-1,1], a_i in [-1,1], and eps in (0,1), "
     "there is a ReLU network f: [-1,1] -> [-1,1] of size O(ln^2(1/eps)) with max |f - PolyReLU| < eps (Eq. 6).",
     source="polycom Section 3.2, Lemma 2, Eq. 6 (proof Appendix A.3, Eqs. 15-16)",
+    strength="proved",
 )
 def lemma2() -> Verdict:
     a_bad = np.array([1.0, 1.0, 1.0, 1.0])  # r = 3, every a_i = 1 in [-1, 1]

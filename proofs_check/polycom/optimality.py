@@ -41,6 +41,7 @@ def _rank_tuple(c: list[int]) -> int:
     "(DeVore et al. 1989, Thm 4.2) For X = L_q, F^p_{n,d} the unit ball of W^{n,p}, and any mapping M: R^m -> X, "
     "sup_{f in F} inf_{theta} ||f - M(theta)||_q >= C m^(-n/d) (Eq. 36).",
     source="polycom Appendix B, Theorem 4, Eq. 36 (cited)",
+    strength="proved",
 )
 def theorem4() -> Verdict:
     # A continuous M: R -> C([-1,1]) (m = 1) whose image is dense: theta -> piecewise-linear interpolation between

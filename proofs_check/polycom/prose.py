@@ -41,7 +41,7 @@ def _table1_comparison(t: dict[str, list[Fr]]) -> tuple[dict[str, Fr], dict[str,
        reading=("Read on the average accuracy, as the sentence's own example (an average margin) does: each PolyCom "
                 "model's Avg. above every baseline's. Read per task, each of PolyReLU and PolyNorm beats every "
                 "baseline on 4 of the 6 tasks only; the text does not say 'on every task'. 'Consistently ... by large "
-                "margins' is a sentence about Figure 1, checked as its own claim."))
+                "margins' is a sentence about Figure 1, checked as its own claim."), strength="restated")
 def sec42_outperforms(p) -> Verdict:
     t = {k: [Fr(v) for v in row] for k, row in p["table"].items()}
     avg_margin, mean_margin, lose = _table1_comparison(t)
@@ -108,7 +108,7 @@ def _paired_rho_needed(a: float, b: float, n: int, z: float) -> float:
                 "significance: one run per model and no variance is reported. Both models answer the same items, so the "
                 "test is paired; its variance needs the per-item correlation rho of the two models' correctness, which "
                 "is not printed: the check gives, per task, the rho a paired test needs to reach z = 1.96 (standard "
-                "split sizes assumed), and takes rho > 0.8 as implausible."))
+                "split sizes assumed), and takes rho > 0.8 as implausible."), strength="restated")
 def fig4_significance(p) -> Verdict:
     zc = float(p["z_critical"])
     rows, higher, out_of_reach, reachable, unpaired = [], True, [], [], []

@@ -158,7 +158,8 @@ def _round_pct(v: Fr, printed: str) -> bool:
     source="polycom Appendix F, Table 8",
        reading=("Read as rounding to three decimals, 1/(3H) = 0.0326% should print as 0.033% (as Table 9 "
                 "prints the same ratio). Read as truncation, 0.032% is right but then Table 9's 0.033% is not:"
-                " either way the two tables disagree on one digit: presentation."))
+                " either way the two tables disagree on one digit: presentation."),
+    strength="restated")
 def table8() -> Verdict:
     bad, good = [], 0
     for name, (_, fl, (c, den), pr, mem, mb) in _T8.items():
@@ -188,6 +189,7 @@ def table8() -> Verdict:
     "FLOPs ratios with gradient checkpointing (twice Table 8's FLOPs, zero memory overhead).",
     source="polycom Appendix F, Table 9",
     printed={"checkpoint_factor": 2},
+    strength="restated",
 )
 def table9(p) -> Verdict:
     bad = []
@@ -217,7 +219,8 @@ def table9(p) -> Verdict:
                 "and 24BSH^2 counts FFN + QKVO projections. Read as the FFN's forward + backward cost counted "
                 "in multiply-adds (3 x 8BSH^2 = 24BSH^2) the denominator is right. The paper does not say "
                 "which it means, and the ratios are tiny either way (< 1%), so the conclusion (negligible "
-                "overhead) stands: presentation."))
+                "overhead) stands: presentation."),
+    strength="proved")
 def flops_denominator() -> Verdict:
     B, S, H = sp.symbols("B S H", positive=True)
     ffn_4h = 2 * (2 * B * S * H * 4 * H)  # two matmuls H -> 4H -> H, 2 FLOPs per multiply-add
@@ -253,6 +256,7 @@ def _at_printed(value: Fr, printed) -> bool:
     source="polycom Appendix E.1, Table 5 and text",
     printed={"total_B": "1.3", "hidden": 2048, "intermediate": (5504, 8256), "heads": 16, "layers": 24,
              "swiglu_fraction": "2/3"},
+    strength="restated",
 )
 def table5(p) -> Verdict:
     h, L, heads = p["hidden"], p["layers"], p["heads"]
@@ -286,6 +290,7 @@ def table5(p) -> Verdict:
     # (size, hidden, layers, intermediate SwiGLU, intermediate others); sizes in M except the last (B)
     printed={"rows_M": (("110", 768, 12, 2048, 3072), ("226", 1024, 16, 2560, 3840), ("502", 1536, 16, 4096, 6144)),
              "row_B": ("1.3", 2048, 24, 5504, 8256)},
+    strength="restated",
 )
 def table10(p) -> Verdict:
     rows = [(*r, 10**6, "M") for r in p["rows_M"]] + [(*p["row_B"], 10**9, "B")]
@@ -314,6 +319,7 @@ def table10(p) -> Verdict:
     source="polycom Appendix E.1, Table 6",
     printed={"active_B": "1.3", "total_B": "6.9", "hidden": 2048, "intermediate": (1024, 1536), "layers": 16,
              "experts": 64, "active_experts": 8},
+    strength="restated",
 )
 def table6(p) -> Verdict:
     h, L, E, k, V = p["hidden"], p["layers"], p["experts"], p["active_experts"], 50304
@@ -338,6 +344,7 @@ def table6(p) -> Verdict:
     "polycom/Table 7",
     "Dense model: LR 3E-4, minimum LR 3E-5 (Table 7); Section 4.1: 'initial learning rate 3e-4, decaying to 1.5e-5'.",
     source="polycom Appendix E.2, Table 7 vs Section 4.1 Hyperparameters",
+    strength="restated",
 )
 def table7() -> Verdict:
     table_min, text_min, lr = Fr(3, 10**5), Fr(15, 10**6), Fr(3, 10**4)
@@ -380,6 +387,7 @@ def _avg_check(rows: dict[str, list[float]], printed_avg: dict[str, float], digi
         "avg": {"SwiGLU": "57.47", "GELU": "56.98", "ReLU": "57.18", "PolyReLU": "58.22", "PolyNorm": "58.68"},
         "margin": "1.21",
     },
+    strength="restated",
 )
 def table1(p) -> Verdict:
     acc = {k: list(v) for k, v in p["acc"].items()}
@@ -417,6 +425,7 @@ def table1(p) -> Verdict:
         "avg": {"SwiGLU": "2.41", "PolyNorm": "2.39"},
         "improvement": "0.02",
     },
+    strength="restated",
 )
 def table2(p) -> Verdict:
     sw, pn = list(p["SwiGLU"]), list(p["PolyNorm"])
@@ -439,6 +448,7 @@ def table2(p) -> Verdict:
     "MoE downstream accuracies on 9 tasks; Avg. is their mean; PolyNorm outperforms SwiGLU on 8 downstream tasks "
     "(text); bold marks the best per column.",
     source="polycom Section 4.3, Table 3 and text",
+    strength="restated",
 )
 def table3() -> Verdict:
     sw = [37.07, 66.49, 90.60, 37.12, 71.58, 76.61, 62.75, 39.80, 83.00]

@@ -52,6 +52,7 @@ def eq13(p) -> Verdict:
     source="polycom Appendix A.1, Eq. 14",
     printed={"pr1_from": 0, "pr2_from": 1, "sign": -1},
     uses=("polycom/Eq. 13",),
+    strength="proved-instances",
 )
 def eq14(p) -> Verdict:
     lo1, lo2, sign = p["pr1_from"], p["pr2_from"], sp.Integer(p["sign"])

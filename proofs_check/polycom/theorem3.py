@@ -66,6 +66,7 @@ def _N_eq30(d: int, n: int, eps: float) -> int:
     "phi the trapezoid (1 on |x| < 1, 2 - |x| on [1,2], 0 beyond).",
     source="polycom Appendix A.5, proof of Theorem 3, Part 1",
     printed={"sum": 1, "scale": 3},
+    strength="proved-instances",
 )
 def partition_of_unity(p) -> Verdict:
     bad = []
@@ -134,6 +135,7 @@ def eq25(p) -> Verdict:
     printed={"radius": "2/3", "relation": "<"},
     reading="supp read as the set where phi_m != 0, which is the open set printed; the topological support is its "
             "closure, ||x - m/N||_inf <= 2/(3N) (the '<=' mutant), a difference that does not affect Eq. 29.",
+    strength="proved-instances",
 )
 def eq26(p) -> Verdict:
     bad = 0
@@ -226,6 +228,7 @@ def _ceil_root(X: Fr, n: int) -> int:
     "N = ceil((2d/3)(2^d/(n! eps))^(1/n)) + 1 gives (2^d/n!)(2d/(3N))^n < eps, hence Eq. 31.",
     source="polycom Appendix A.5, Eqs. 30-31",
     printed={"scale": "2/3", "plus": 1},
+    strength="proved-instances",
 )
 def eq30(p) -> Verdict:
     # With x = scale d (2^d/(n! eps))^(1/n): (2^d/n!)(2d/(3N))^n < eps iff N^n > (2d/3)^n 2^d/(n! eps), all rational,
@@ -327,6 +330,7 @@ def eq32() -> Verdict:
     # the Taylor index relations ||n||_1 <= n as printed in Eq. 33 (g_N) and Eq. 32 (f_N). (phi's kinks -2, -1, 1, 2 are
     # not printed values of Eq. 34: mutating them would only compare them with the copy of phi in _phi.)
     printed={"degree_relation": "<=", "fN_relation": "<="},
+    strength="proved-instances",
 )
 def eq34(p) -> Verdict:
     # d = 1, n = 3, N = 2, f = sin/2 with derivative values rounded to rationals (the identity is about the
