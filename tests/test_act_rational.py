@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from zoo_helpers import DTYPES, randomize
 
 from approxlab.activations import X, create, get
 from approxlab.activations.rational import (
@@ -19,9 +20,8 @@ from approxlab.activations.rational import (
     PolyRationalFFN,
     RationalAct,
     SafeRational,
-    _rational,
 )
-from zoo_helpers import DTYPES, randomize
+from approxlab.functional.rational import rational as _rational
 
 GEN = torch.Generator
 

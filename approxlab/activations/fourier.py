@@ -34,7 +34,7 @@ from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise
 from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
-from approxlab.functional.trig import FourierSeriesFunction, inverse_factorials
+from approxlab.functional.trig import inverse_factorials
 from approxlab import kernels
 from approxlab.functional.dtypes import compute_dtype
 
@@ -93,13 +93,6 @@ def fourier_init(degree: int, init: str = "theorem-3.13", omega: float = 1.0) ->
 
 
 
-def _fourier_kernel(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float) -> torch.Tensor:
-    """Eq. 12 through the ``approxlab::fourier`` kernel, whose ``factorial=True`` divides the k-th
-    coefficients by k! inside the kernel (no weighted copies of a and b, and so no extra device ops
-    or autograd nodes per call)."""
-    return kernels.call("fourier", x, (a, b), (float(omega), True))
-
-
 class Fourier(Elementwise):
     """Sine-cosine Fourier activation (ortho Def. 3.12, Eq. 12; Remark D.8, Eq. 69).
 
@@ -139,10 +132,8 @@ class Fourier(Elementwise):
                              persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if kernels.resolve(self.backend, x) != "eager":
-            return _fourier_kernel(x, self.a, self.b, self.omega)
-        # eager: rotation recurrence for cos/sin(k omega x), saves only x and the coefficients
-        return FourierSeriesFunction.apply(x, self.a, self.b, self.inv_factorials, self.omega)
+        # the weights 1/k! of Eq. 12 inside the kernel or the eager rotation recurrence (no weighted copies)
+        return kernels.apply("fourier", x, (self.a, self.b), (float(self.omega), True), self.backend)
 
     def _symbols(self) -> tuple[list[sympy.Symbol], list[sympy.Symbol]]:
         a = [sympy.Symbol(f"a_{k}", real=True) for k in range(self.degree + 1)]

@@ -76,9 +76,7 @@ def hermite_init(degree: int, init: str = "theorem-3.8") -> list[float]:
 
 
 def _apply(x: torch.Tensor, a: torch.Tensor, backend: str) -> torch.Tensor:
-    if kernels.resolve(backend, x) == "eager":
-        return HermiteFunction.apply(x, a)
-    return kernels.call("hermite", x, (a,))
+    return kernels.apply("hermite", x, (a,), backend=backend)
 
 
 def hermite(x: torch.Tensor, coefficients: torch.Tensor, backend: str = "auto") -> torch.Tensor:

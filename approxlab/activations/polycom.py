@@ -75,10 +75,7 @@ class PolyReLU(Elementwise):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
-        if kernels.resolve(self.backend, x) != "eager":
-            return kernels.call("polyrelu", x, (self.weight.to(dt), self.bias.to(dt)))
-        r = torch.relu(x.to(dt))
-        return horner([self.bias.to(dt), *self.weight.to(dt).unbind(0)], r).to(x.dtype)
+        return kernels.apply("polyrelu", x, (self.weight.to(dt), self.bias.to(dt)), backend=self.backend)
 
     def symbolic_params(self) -> Mapping[sympy.Symbol, torch.Tensor]:
         a = _coefficient_symbols(self.order)
@@ -135,14 +132,8 @@ class PolyNorm(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
-        if x.dim() >= 1 and kernels.resolve(self.backend, x) != "eager":
-            return kernels.call("polynorm", x, (self.weight.to(dt), self.bias.to(dt)), (self.eps,))
-        xc = x.to(dt)
-        w = self.weight.to(dt)
-        out = self.bias.to(dt)
-        for i, term in enumerate(rms_normalized_powers(xc, self.order, self.eps)):
-            out = out + w[i] * term
-        return out.to(x.dtype)
+        backend = self.backend if x.dim() >= 1 else "eager"  # the kernels normalise over a last dimension
+        return kernels.apply("polynorm", x, (self.weight.to(dt), self.bias.to(dt)), (self.eps,), backend)
 
     def extra_repr(self) -> str:
         return f"order={self.order}, eps={self.eps}, backend={self.backend!r}"

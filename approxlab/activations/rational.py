@@ -33,8 +33,7 @@ from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise
 from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
 from approxlab.functional.dtypes import compute_dtype
-from approxlab.functional.polynomial import horner
-from approxlab.functional.rational import DENOMINATORS, rational
+from approxlab.functional.rational import DENOMINATORS
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
 
@@ -97,10 +96,8 @@ class SafeRational(Elementwise):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
-        if kernels.resolve(self.backend, x) != "eager":
-            return kernels.call("rational", x, (self.a.to(dt), self.b.to(dt)), (self.eps, self.denominator == "safe"))
-        out = rational(x.to(dt), self.a.to(dt), self.b.to(dt), self.denominator, self.eps)
-        return out.to(x.dtype)
+        return kernels.apply("rational", x, (self.a.to(dt), self.b.to(dt)), (self.eps, self.denominator == "safe"),
+                             self.backend)
 
     def _symbols(self) -> tuple[list[sympy.Symbol], list[sympy.Symbol]]:
         a = [sympy.Symbol(f"a_{j}", real=True) for j in range(self.p_degree + 1)]
@@ -178,11 +175,7 @@ class PolyAct(Elementwise):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
-        if kernels.resolve(self.backend, x) != "eager":
-            return kernels.call("polyact", x, (self.c.to(dt),))
-        u = horner(self.c.to(dt), x.to(dt))
-        fin = torch.finfo(dt)
-        return F.silu(u.clamp(fin.min, fin.max)).to(x.dtype)
+        return kernels.apply("polyact", x, (self.c.to(dt),), backend=self.backend)
 
     def _symbols(self) -> list[sympy.Symbol]:
         return [sympy.Symbol(f"c_{i}", real=True) for i in range(self.order + 1)]

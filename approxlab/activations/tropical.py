@@ -39,7 +39,7 @@ from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
 from approxlab.functional.dtypes import HALF, compute_dtype
-from approxlab.functional.lines import MaxOfLines, upper_envelope
+from approxlab.functional.lines import upper_envelope
 
 
 TROPICAL_INITS: tuple[str, ...] = ("theorem-3.19", "zeros")
@@ -57,10 +57,10 @@ def _max_of_lines(
     x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float = 1.0, backend: str = "auto"
 ) -> torch.Tensor:
     """scale * max_k (c_k + p_k x) in the compute dtype (no cast back)."""
-    if kernels.resolve(backend, x) == "eager":
-        return MaxOfLines.apply(x, c, p, scale)
+    if kernels.resolve(backend, x) == "eager":  # the envelope keeps x's dtype for its saved tensors
+        return kernels.apply("max_lines", x, (c, p), (scale,), "eager")
     ct = compute_dtype(x, c, p)
-    return kernels.call("max_lines", x.to(ct), (c.to(ct), p.to(ct)), (float(scale),))
+    return kernels.apply("max_lines", x.to(ct), (c.to(ct), p.to(ct)), (float(scale),), backend)
 
 
 def max_of_lines(x: torch.Tensor, intercepts: torch.Tensor, slopes: torch.Tensor) -> torch.Tensor:
@@ -272,12 +272,8 @@ class TropicalRational(Elementwise):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = self.num_coefficients.dtype
         xc = x.float() if x.dtype in HALF else x  # F1 - F2 in the compute dtype, then rounded once
-        if kernels.resolve(self.backend, xc) != "eager":  # both maxima and the difference in one kernel
-            lines = (self.num_coefficients, self.num_powers.to(dt), self.den_coefficients, self.den_powers.to(dt))
-            return kernels.call("max_lines_diff", xc, lines).to(x.dtype)
-        f1 = _max_of_lines(xc, self.num_coefficients, self.num_powers.to(dt), 1.0, self.backend)
-        f2 = _max_of_lines(xc, self.den_coefficients, self.den_powers.to(dt), 1.0, self.backend)
-        return (f1 - f2).to(x.dtype)
+        lines = (self.num_coefficients, self.num_powers.to(dt), self.den_coefficients, self.den_powers.to(dt))
+        return kernels.apply("max_lines_diff", xc, lines, backend=self.backend).to(x.dtype)
 
     def _symbols(self) -> tuple[list[sympy.Symbol], ...]:
         m, n = self.num_degree + 1, self.den_degree + 1

@@ -85,6 +85,26 @@ def call(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: t
     return ops.call(name, x, params, consts)
 
 
+def apply(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: tuple[object, ...] = (),
+          backend: str = "auto") -> torch.Tensor:
+    """Evaluate kernel family ``name`` on ``x`` with the backend :func:`resolve` picks: the family's eager
+    formula (:data:`approxlab.kernels.families.SPECS`) or its custom op. Every activation's ``forward``
+    dispatches through here.
+
+    Examples
+    --------
+    >>> x = torch.tensor([-1.0, 2.0], dtype=torch.float64)
+    >>> w, b = torch.tensor([1.0, 1.0], dtype=torch.float64), torch.tensor([0.5], dtype=torch.float64)
+    >>> apply("polyrelu", x, (w, b), backend="eager")  # 0.5 + relu(x) + relu(x)^2
+    tensor([0.5000, 6.5000], dtype=torch.float64)
+    """
+    if resolve(backend, x) == "eager":
+        from approxlab.kernels.families import SPECS
+
+        return SPECS[name].eager(x, *params, *consts)
+    return call(name, x, params, consts)
+
+
 def set_num_threads(n: int) -> None:
     """Set the thread count of torch and, if numba is installed, of the numba kernels."""
     torch.set_num_threads(n)

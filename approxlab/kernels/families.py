@@ -1,7 +1,13 @@
-"""The kernel families: for each, its parameter names, its non-tensor constants and its eager reference,
-which is the family's formula in :mod:`approxlab.functional` (differentiable torch ops: the kernels'
-correctness reference and their second derivative). The custom ops (:mod:`approxlab.kernels.ops`) and
-the CUDA implementations (:mod:`approxlab.kernels.triton_ops`) both read this table.
+"""The kernel families, one spec each: parameter names, non-tensor constants, the eager evaluation and the
+reference, both formulas of :mod:`approxlab.functional`.
+
+* ``eager`` is what ``backend="eager"`` runs (memory-lean autograd Functions where the family has one,
+  the result in the input's dtype);
+* ``reference`` is the plain formula in differentiable torch ops: the kernels' correctness reference and
+  their second derivative.
+
+The activations (through :func:`approxlab.kernels.apply`), the custom ops (:mod:`approxlab.kernels.ops`)
+and the CUDA implementations (:mod:`approxlab.kernels.triton_ops`) all read this table.
 
 Examples
 --------
@@ -14,28 +20,33 @@ tensor([0.7500, 6.0000], dtype=torch.float64)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
 
+from approxlab.functional.dtypes import compute_dtype
+from approxlab.functional.dtypes import HALF
 from approxlab.functional.hermite import HermiteFunction
-from approxlab.functional.lines import max_lines_dense, max_lines_diff_dense
+from approxlab.functional.lines import MaxOfLines, max_lines_dense, max_lines_diff_dense
 from approxlab.functional.polynomial import horner, rms_normalized_powers
 from approxlab.functional.rational import rational
-from approxlab.functional.trig import fourier_dense
+from approxlab.functional.trig import FourierSeriesFunction, fourier_dense, inverse_factorials
 
-__all__ = ["SPECS", "KernelSpec", "reference_backward", "reference_forward"]
+__all__ = ["SPECS", "KernelSpec", "reference_backward", "reference_forward", "wide"]
 
 
 @dataclass(frozen=True)
 class KernelSpec:
-    """One kernel family: parameter names, constants (name, schema type "float" | "bool"), reference."""
+    """One kernel family: parameter names, constants (name, schema type "float" | "bool"), the eager
+    evaluation and the reference, each called as ``fn(x, *params, *consts)``."""
 
     name: str
     params: tuple[str, ...]
     consts: tuple[tuple[str, str], ...]
     reference: Callable[..., torch.Tensor]
+    eager: Callable[..., torch.Tensor]
 
 
 def _ref_polyrelu(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -58,17 +69,52 @@ def _ref_polyact(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
     return torch.nn.functional.silu(horner(c, x).clamp(fin.min, fin.max))
 
 
+def _eager_polyrelu(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    dt = compute_dtype(x)
+    return horner([b.to(dt), *w.to(dt).unbind(0)], torch.relu(x.to(dt))).to(x.dtype)
+
+
+def _eager_polynorm(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
+    dt = compute_dtype(x)
+    return _ref_polynorm(x.to(dt), w.to(dt), b.to(dt), eps).to(x.dtype)
+
+
+def _eager_rational(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> torch.Tensor:
+    dt = compute_dtype(x)
+    return rational(x.to(dt), a.to(dt), b.to(dt), "safe" if safe else "abs", eps).to(x.dtype)
+
+
+def _eager_polyact(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    dt = compute_dtype(x)
+    return _ref_polyact(x.to(dt), c.to(dt)).to(x.dtype)
+
+
+@functools.lru_cache(maxsize=64)
+def _weights(n: int, factorial: bool, device: torch.device) -> torch.Tensor:
+    w = inverse_factorials(n) if factorial else [1.0] * n
+    return torch.tensor(w, dtype=torch.float64, device=device)
+
+
+def _eager_fourier(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, factorial: bool) -> torch.Tensor:
+    return FourierSeriesFunction.apply(x, a, b, _weights(b.numel(), factorial, x.device), omega)
+
+
+def _eager_lines_diff(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor
+                      ) -> torch.Tensor:
+    return MaxOfLines.apply(x, c, p, 1.0) - MaxOfLines.apply(x, d, q, 1.0)
+
+
 SPECS: dict[str, KernelSpec] = {
     s.name: s
     for s in (
-        KernelSpec("hermite", ("a",), (), HermiteFunction.apply),
-        KernelSpec("fourier", ("a", "b"), (("omega", "float"), ("factorial", "bool")), fourier_dense),
-        KernelSpec("max_lines", ("c", "p"), (("scale", "float"),), max_lines_dense),
-        KernelSpec("max_lines_diff", ("c", "p", "d", "q"), (), max_lines_diff_dense),
-        KernelSpec("polyrelu", ("w", "b"), (), _ref_polyrelu),
-        KernelSpec("polynorm", ("w", "b"), (("eps", "float"),), _ref_polynorm),
-        KernelSpec("rational", ("a", "b"), (("eps", "float"), ("safe", "bool")), _ref_rational),
-        KernelSpec("polyact", ("c",), (), _ref_polyact),
+        KernelSpec("hermite", ("a",), (), HermiteFunction.apply, HermiteFunction.apply),
+        KernelSpec("fourier", ("a", "b"), (("omega", "float"), ("factorial", "bool")), fourier_dense, _eager_fourier),
+        KernelSpec("max_lines", ("c", "p"), (("scale", "float"),), max_lines_dense, MaxOfLines.apply),
+        KernelSpec("max_lines_diff", ("c", "p", "d", "q"), (), max_lines_diff_dense, _eager_lines_diff),
+        KernelSpec("polyrelu", ("w", "b"), (), _ref_polyrelu, _eager_polyrelu),
+        KernelSpec("polynorm", ("w", "b"), (("eps", "float"),), _ref_polynorm, _eager_polynorm),
+        KernelSpec("rational", ("a", "b"), (("eps", "float"), ("safe", "bool")), _ref_rational, _eager_rational),
+        KernelSpec("polyact", ("c",), (), _ref_polyact, _eager_polyact),
     )
 }
 
@@ -78,19 +124,27 @@ def _split(name: str, args: tuple[object, ...]) -> tuple[torch.Tensor, tuple[tor
     return args[0], args[1: 1 + n_p], args[1 + n_p:]  # type: ignore[return-value]
 
 
+def wide(t: torch.Tensor) -> torch.Tensor:
+    """``t`` in the compute dtype of the ops' inputs: float16 and bfloat16 as float32, else as it is
+    (the ops' parameters are already in the compute dtype)."""
+    return t.float() if t.dtype in HALF else t
+
+
 def reference_forward(name: str, *args: object) -> torch.Tensor:
-    """``approxlab::<name>`` by the family's eager reference (torch ops, any device)."""
+    """``approxlab::<name>`` by the family's eager reference (torch ops, any device): computed in
+    float32 for a half ``x``, returned in x's dtype."""
     x, params, consts = _split(name, args)
     with torch.no_grad():
-        return SPECS[name].reference(x, *params, *consts).contiguous()
+        return SPECS[name].reference(wide(x), *params, *consts).to(x.dtype).contiguous()
 
 
 def reference_backward(name: str, *args: object) -> tuple[torch.Tensor, ...]:
-    """``approxlab::<name>_bwd`` by autograd through the family's eager reference."""
+    """``approxlab::<name>_bwd`` by autograd through the family's eager reference (in float32 for a
+    half ``x``; each gradient in its input's dtype)."""
     x, params, consts = _split(name, args[:-1])
     g = args[-1]
     with torch.enable_grad():
         leaves = [t.detach().requires_grad_(True) for t in (x, *params)]
-        y = SPECS[name].reference(*leaves, *consts)
-        grads = torch.autograd.grad(y, leaves, g, allow_unused=True)  # type: ignore[arg-type]
+        y = SPECS[name].reference(wide(leaves[0]), *leaves[1:], *consts)
+        grads = torch.autograd.grad(y, leaves, wide(g), allow_unused=True)  # type: ignore[arg-type]
     return tuple((torch.zeros_like(t) if gr is None else gr).contiguous() for t, gr in zip(leaves, grads))
