@@ -2,7 +2,8 @@
 
 A check that crashes fails its test (a bug). A claim that ``fails`` as printed does not fail the test
 (it is a finding), but every verdict is compared with ``expected_verdicts.json`` so that no verdict
-changes silently; every real ``fails`` must carry a severity; every mutant that the table records as killed
+changes silently; every real ``fails`` must carry a severity; every verdict but ``not-checkable`` a strength; no
+``holds`` may state a correction in its evidence without a declared reading; every mutant that the table records as killed
 must still be killed (a check that stops rejecting a perturbed statement has lost its power). Slow claims
 carry ``@pytest.mark.slow``.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from approxlab.claims import SEVERITIES, VERDICTS, load_all, run_claims
+from approxlab.claims import SEVERITIES, STRENGTHS, VERDICTS, load_all, run_claims
 from proofs_check.update_expected import EXPECTED_PATH, load_expected
 
 CLAIMS = load_all()
@@ -29,6 +30,13 @@ def test_claim(claim_id: str) -> None:
     assert result.result is not None and result.result.evidence.strip()
     if result.verdict == "fails":
         assert result.severity in SEVERITIES, f"{claim_id} fails without a severity"
+    assert not result.unresolved_correction, (
+        f"{claim_id} is {result.verdict!r} but its evidence states a correction "
+        f"({', '.join(result.unresolved_correction)}): return fails with that correction, or declare the reading "
+        f"under which it holds (claim(..., reading=...)) and what the other reading gives"
+    )
+    if result.verdict != "not-checkable":
+        assert result.strength in STRENGTHS, f"{claim_id} has no strength"
     assert claim_id in EXPECTED, (
         f"{claim_id} is new: add it to {EXPECTED_PATH.name} (python -m proofs_check.update_expected "
         f"--paper {CLAIMS[claim_id].paper}) after reviewing its verdict {result.verdict!r}"

@@ -123,7 +123,7 @@ def test_partial_run_writes_nothing_unless_told(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(SystemExit) as exc:
         main(["verify", "--no-progress", "--claim", "ortho/Eq. 3"])
     assert exc.value.code == 0
-    assert not (tmp_path / "figures").exists()
+    assert not (tmp_path / "figures").exists() and not (tmp_path / "report").exists()
     assert "no report written" in capsys.readouterr().out
 
 

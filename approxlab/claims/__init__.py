@@ -7,6 +7,7 @@
 
 from approxlab.claims.core import (
     CLAIM_KINDS,
+    CORRECTION_PHRASES,
     PAPERS,
     SEED,
     SEVERITIES,
@@ -20,6 +21,7 @@ from approxlab.claims.core import (
     MutationResult,
     Verdict,
     claim,
+    correction_phrases,
     dependencies_of,
     load_all,
     resolve_dependencies,

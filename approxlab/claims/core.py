@@ -73,6 +73,26 @@ SEVERITY_DEFINITIONS: dict[str, str] = {
     "minor": "a constant, index, hypothesis or number is off but the result survives with the correction",
     "presentation": "rounding, notation or a typo, with no effect on any conclusion",
 }
+#: Phrases by which an evidence text states a correction of the printed statement: a ``holds`` or
+#: ``holds-numerically`` whose evidence has one must declare the reading under which it holds (``reading``).
+CORRECTION_PHRASES: tuple[str, ...] = ("should read", "needs", "only for")
+
+
+def correction_phrases(text: str) -> list[str]:
+    """The :data:`CORRECTION_PHRASES` that ``text`` contains (as whole words, case-insensitive).
+
+    Examples
+    --------
+    >>> correction_phrases("alpha^L should read max(alpha, 1)^L; it needs L >= 1")
+    ['should read', 'needs']
+    >>> correction_phrases("what is needed: nothing")
+    []
+    """
+    import re
+
+    return [ph for ph in CORRECTION_PHRASES if re.search(rf"\b{re.escape(ph)}\b", text, re.IGNORECASE)]
+
+
 _DEFAULT_STRENGTH: dict[str, str] = {"holds": "proved", "holds-numerically": "computed", "fails": "computed"}
 
 #: The five papers (short names of approxlab.claims.papers.PAPERS), each with its proofs_check module.
@@ -331,6 +351,16 @@ class ClaimResult:
     @property
     def severity(self) -> str | None:
         return None if self.result is None else self.result.severity
+
+    @property
+    def unresolved_correction(self) -> list[str]:
+        """For a ``holds``/``holds-numerically`` check verdict with no declared ``reading``: the correction
+        phrases (:data:`CORRECTION_PHRASES`) its evidence contains; empty otherwise. Non-empty means the
+        evidence contradicts the verdict: the check must return ``fails`` or the claim declare its reading."""
+        v = self.result
+        if v is None or v.kind not in ("holds", "holds-numerically") or self.claim.reading:
+            return []
+        return correction_phrases(v.evidence)
 
     @property
     def own_strength(self) -> str | None:
@@ -624,6 +654,8 @@ __all__ = [
     "dependencies_of",
     "summary",
     "strength_summary",
+    "correction_phrases",
+    "CORRECTION_PHRASES",
     "PAPERS",
     "VERDICTS",
     "SEVERITIES",

@@ -1,8 +1,10 @@
 """``approxlab verify``: check every registered claim of the papers and write the report.
 
-A full run (no ``--paper``/``--claim``) with neither ``--json`` nor ``--markdown`` writes
-``figures/verification_report.{json,md}``; otherwise only the files named explicitly are written, so a
-partial run never overwrites the full report and ``--json F`` alone writes only ``F``. Mutants of every fast claim's printed values are checked (``--no-mutate``
+The report goes into its own folder, ``--out`` (default ``report/``; the report is not a figure): the
+complete JSON, an index page, one Markdown page per paper (findings first) and one self-contained HTML
+file (see :mod:`approxlab.claims.referee`). A full run (no ``--paper``/``--claim``) with none of ``--out``,
+``--json``, ``--markdown`` writes ``report/``; otherwise only what is named is written (``--json F`` and
+``--markdown F`` write single files), so a partial run never overwrites the full report. Mutants of every fast claim's printed values are checked (``--no-mutate``
 skips them) and the mutation score per paper is printed. Files are written reproducibly by default (no
 date, git commit or platform: a rerun in the same environment changes no byte); ``--no-reproducible``
 records them (the console header always shows them).
@@ -21,8 +23,7 @@ import typer
 
 from approxlab.cli import app
 
-DEFAULT_JSON = Path("figures/verification_report.json")
-DEFAULT_MARKDOWN = Path("figures/verification_report.md")
+DEFAULT_OUT = Path("report")
 
 
 @app.command("verify")
@@ -32,13 +33,16 @@ def verify(
     ] = None,
     claim: Annotated[str | None, typer.Option(help="Only this claim id, e.g. 'ortho/Theorem 3.8'.")] = None,
     slow: Annotated[bool, typer.Option("--slow", help="Also run the checks marked slow.")] = False,
-    json_path: Annotated[
+    out: Annotated[
         Path | None,
-        typer.Option("--json", help=f"Where to write the JSON report (full run default: {DEFAULT_JSON})."),
+        typer.Option("--out", help=f"Folder for the report: JSON, index and per-paper Markdown pages, one HTML "
+                                   f"file (full run default: {DEFAULT_OUT}/)."),
+    ] = None,
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="Also write the JSON report to this file."),
     ] = None,
     markdown_path: Annotated[
-        Path | None,
-        typer.Option("--markdown", help=f"Where to write the Markdown report (full run default: {DEFAULT_MARKDOWN})."),
+        Path | None, typer.Option("--markdown", help="Also write the whole report as one Markdown file here."),
     ] = None,
     mutate: Annotated[bool, typer.Option(help="Check the mutants of each claim's printed values.")] = True,
     reproducible: Annotated[
@@ -48,14 +52,15 @@ def verify(
 ) -> int:
     """Run the papers' claims as executable checks and their mutants; print the provenance, the verdicts and
     the mutation score per paper, every claim that fails as printed (by severity) with its correction, and
-    every weak check; write the JSON and Markdown reports."""
+    every weak check; write the report (``--out`` folder, ``--json``/``--markdown`` files)."""
     from approxlab.claims import select
-    from approxlab.commands._paths import check_output_file
+    from approxlab.commands._paths import check_output_dir, check_output_file
 
     partial = paper is not None or claim is not None
-    if not partial and json_path is None and markdown_path is None:
-        json_path, markdown_path = DEFAULT_JSON, DEFAULT_MARKDOWN
+    if not partial and out is None and json_path is None and markdown_path is None:
+        out = DEFAULT_OUT
     # output paths are checked before any claim runs
+    out = None if out is None else check_output_dir(out, "--out")
     json_path = None if json_path is None else check_output_file(json_path, "--json")
     markdown_path = None if markdown_path is None else check_output_file(markdown_path, "--markdown")
     if json_path is not None and markdown_path is not None and json_path.resolve() == markdown_path.resolve():
@@ -67,12 +72,17 @@ def verify(
     meta = provenance(reproducible=reproducible, **options)
     results = run(claims, progress=progress, mutate=mutate)
     print_report(results, metadata=provenance(reproducible=False, **options))
+    if out is not None:
+        from approxlab.claims.referee import write_report
+
+        written = write_report(results, out, meta)
+        print(f"wrote {out}/: " + ", ".join(p.name for p in written))
     if json_path is not None:
         print(f"wrote {write_json(results, json_path, meta)}")
     if markdown_path is not None:
         print(f"wrote {write_markdown(results, markdown_path, meta)}")
-    if partial and json_path is None and markdown_path is None:
-        print("partial run (--paper/--claim): no report written; pass --json/--markdown to write one")
+    if partial and out is None and json_path is None and markdown_path is None:
+        print("partial run (--paper/--claim): no report written; pass --out (or --json/--markdown) to write one")
     code = exit_code(results)
     if code:
         raise typer.Exit(code)

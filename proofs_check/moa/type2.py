@@ -66,6 +66,9 @@ def b21(p) -> Verdict:
     "alpha_ReLU,ReLU = alpha_ReLU,tanh = 1.",
     source="moa Appendix B.2.3, Proposition B.6",
     printed={"a1": 1, "w1": (0, 1, 0), "u1": (1, 0, 0), "alpha_relu_relu": 1, "alpha_relu_tanh": 1},
+    reading=("G_LA read as Section 4.2 defines it, pairs p <= q (diagonal included), as the proposition's "
+             "alpha_ReLU,ReLU requires. With Eq. 6's pairs k < l the diagonal pair (ReLU, ReLU) is not in the "
+             "class and the printed witness is not a member (reported at moa/Eq. 6)."),
 )
 def propB6(p) -> Verdict:
     import torch
@@ -364,7 +367,7 @@ def lemmaB12(p) -> Verdict:
             "sympy: t tanh(lambda t) = lambda t^2 - lambda^3 t^4/3 + 2 lambda^5 t^6/15 + O(t^8) (odd coefficients 0), "
             "so the t^4 coefficient -lambda^3/3 is nonzero for lambda > 0 and B_lambda is no polynomial of degree <= 2 "
             "on any (0, eps); the zoo's ReLU, ReLU^2, LeakyReLU are polynomials of degree 1, 2, 1 on each side of a "
-            "kink, and Id, GELU, SiLU, tanh are analytic, as the argument needs. Least-squares degree-2 fits leave "
+            "kink, and Id, GELU, SiLU, tanh are analytic, which is what the argument uses. Least-squares degree-2 fits leave "
             "nonzero residuals: " + "; ".join(rows) + "."
         )
     return Verdict.failed(f"series {ser} (printed t^2, t^4 coefficients {p['t2_coefficient']}, "

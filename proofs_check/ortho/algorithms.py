@@ -42,7 +42,9 @@ def _alg1(n: int, sign: int = -1, step: int = 2, log_base: float = 2.0):
 @claim(f"{P}/Algorithm 1",
        "coeffs[i][j] = (-1)^j exp(-log j! - log (i-2j)! - j log 2), grid[i][j] = i - 2j (j <= i/2) give He_i(x)/i! = "
        "sum_j coeffs[i][j] x^grid[i][j] (Eq. 22).", source="ortho Appendix G, Algorithm 1",
-       printed={"sign": -1, "index_step": 2, "log_base": 2})
+       printed={"sign": -1, "index_step": 2, "log_base": 2},
+       reading=("The shape [n+1, n/2+1] read with n/2 as floor(n/2) (integer division, as array shapes require); "
+                "read literally, for odd n the shape is not an integer and the algorithm is undefined."))
 def alg1(p) -> Verdict:
     if p["index_step"] < 1:
         return Verdict.failed(f"grid i - {p['index_step']} j with j <= i/{p['index_step']} is not a finite sum")

@@ -401,7 +401,10 @@ def cor39(p) -> Verdict:
 @claim(f"{P}/Remark 3.10",
        "Hermite polynomials are orthogonal for N(0,1) input, trigonometric functions for U(-pi, pi), and Chebyshev "
        "polynomials of the second kind for the Wigner semicircle measure sqrt(1 - x^2) dx.",
-       source="ortho Remark 3.10", printed={"semicircle_power": "1/2"}, uses=(f"{P}/Property 3.6",), strength="proved-instances")
+       source="ortho Remark 3.10", printed={"semicircle_power": "1/2"}, uses=(f"{P}/Property 3.6",), strength="proved-instances",
+       reading=("Read as the orthogonality statement it prints; it does not say the semicircle input has unit "
+                "variance. Read as an alternative input under Assumption 3.4 (Var[x] = 1), it needs the "
+                "semicircle of radius 2 and U_n(x/2): the semicircle on [-1, 1] has variance 1/4."))
 def rem310(p) -> Verdict:
     s = sp.Rational(p["semicircle_power"])
 

@@ -114,7 +114,9 @@ def propf3() -> Verdict:
                 "Eq. 74), but the base case's conclusion 'degree at most d' is true of Eq. 74's L = 1 network W_1 x + "
                 "b_1 (degree 1 <= d), and the inductive step is Eq. 74's recursion: the proof establishes the printed "
                 "d^L. Read with L counting activation layers (the displayed network), the proof is valid too and its "
-                "d^L is tight. Either way only the displayed formula is off: presentation."))
+                "d^L is tight. Either way the displayed formula is off; its root cause, counting depth by "
+                "activation layers, also makes Remark F.5's count wrong, so both share one severity: minor."),
+       root_cause="depth counted as activation layers (Def. F.2's L has L affine maps and L - 1 activations)")
 def propf3_base() -> Verdict:
     from approxlab.polymap import PolyNetwork, exact_degree
 
@@ -131,7 +133,7 @@ def propf3_base() -> Verdict:
     if d1 <= d and d2 == d and d1 == 1:
         return Verdict.failed(ev, "Base case (Eq. 74, L = 1): F(x) = W_1 x + b_1, a polynomial mapping of degree 1 <= d. "
                                   "With it the induction proves the printed degree <= d^L; the tight value is d^(L-1).",
-                              severity="presentation")
+                              severity="minor")
     return Verdict.proved(ev)
 
 
@@ -144,7 +146,8 @@ def corf4() -> Verdict:
 
 
 @claim(f"{P}/Remark F.5", "The total number of monomial terms in this mapping is binom(d^L + n, d^L).",
-       source="ortho Appendix F, Remark F.5", strength="proved")
+       source="ortho Appendix F, Remark F.5", strength="proved",
+       root_cause="depth counted as activation layers (Def. F.2's L has L affine maps and L - 1 activations)")
 def remf5() -> Verdict:
     v = check_remark_f5().rated("minor")
     if v.kind != "fails":

@@ -263,7 +263,8 @@ def sec6_baselines(p) -> Verdict:
        reading=("'Effectiveness' read against the alternative it was ablated against (Table 4, the only experiment "
                 "that isolates the initialization: GELU-fitted init vs the proposed one): it holds for Hermite and "
                 "not for Fourier. Read as 'the scheme lets these activations train' it holds (every model of Tables "
-                "1, 2 and 7 uses it), but no experiment compares it with no or another principled initialization."), strength="restated")
+                "1, 2 and 7 uses it), but no experiment compares it with no or another principled initialization."), strength="restated",
+       root_cause="Table 4: for Fourier the GELU-fitted init beats the proposed init on every metric (single runs)")
 def sec6_init(p) -> Verdict:
     better, worse = [], []
     for act, (gelu, prop) in p["table4"].items():

@@ -94,6 +94,10 @@ _C, _m, _e, _n, _d = sp.symbols("C m epsilon n d", positive=True)
     "eps >= C m^(-n/d) (Eq. 37) implies m >= C^(d/n) eps^(-d/n), so m = Omega(eps^(-d/n)).",
     source="polycom Appendix B, Eqs. 37-38",
     printed={"premise": sp.Ge(_e, _C * _m ** (-_n / _d)), "conclusion": sp.Ge(_m, _C ** (_d / _n) * _e ** (-_d / _n))},
+    reading=("Eq. 38 read as the step it is in the proof: from the premise eps >= C m^(-n/d) (Eq. 37) to m >= "
+             "C^(d/n) eps^(-d/n), which holds. The premise itself comes from Eq. 36, which needs a continuity "
+             "hypothesis on M that Theorem 4 does not print: that is a finding of polycom/Theorem 4, not of "
+             "this step."),
 )
 def eq38(p) -> Verdict:
     C_, m, e, n, d = _C, _m, _e, _n, _d
