@@ -1,6 +1,6 @@
 """mkdocs hooks: publish the repository's figures/ and notebooks/ inside the site, without copying them.
 
-``figures/*.png``, ``figures/*.md`` (the verification report, the figures' README) and
+``figures/*.png``, ``figures/*.md`` (the figures' README), ``report/*.md`` (the verification report) and
 ``notebooks/*.ipynb`` live outside ``docs/``; :func:`on_files` adds them to the build under the same
 relative paths, so pages link to ``../figures/zoo.png`` or ``../notebooks/gains.ipynb`` and
 ``mkdocs build --strict`` checks those links. Nothing is fetched from the network.
@@ -14,7 +14,7 @@ from typing import Any
 from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parent.parent
-PATTERNS = ("figures/*.png", "figures/*.md", "notebooks/*.ipynb")
+PATTERNS = ("figures/*.png", "figures/*.md", "report/*.md", "notebooks/*.ipynb")
 
 
 def on_files(files: Files, config: Any) -> Files:

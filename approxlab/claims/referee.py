@@ -221,12 +221,13 @@ def _claim_block_md(r: ClaimResult) -> list[str]:
     if r.dependency_note:
         out.append(f"- {r.dependency_note}")
     out.append("")
-    body = [f"**Evidence.** {_one_line(r.result.evidence) if r.result else _one_line(r.error)}"]
+    # HTML inside the fold: Markdown renderers differ on Markdown inside <details>, HTML reads the same in all
+    body = [f"<p><b>Evidence.</b> {html.escape(_one_line(r.result.evidence if r.result else r.error))}</p>"]
     if r.result is not None and r.result.correction:
-        body.append(f"**Correction.** {_one_line(r.result.correction)}")
+        body.append(f"<p><b>Correction.</b> {html.escape(_one_line(r.result.correction))}</p>")
     if c.reading:
-        body.append(f"**Reading.** {_one_line(c.reading)}")
-    out += ["<details><summary>full evidence</summary>", "", "\n\n".join(body), "", "</details>", ""]
+        body.append(f"<p><b>Reading.</b> {html.escape(_one_line(c.reading))}</p>")
+    out += ["<details><summary>full evidence</summary>", "", *body, "", "</details>", ""]
     return out
 
 
