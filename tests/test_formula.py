@@ -343,59 +343,171 @@ def test_variance_preserving_validation(weight: object, exc: type, match: str) -
         variance_preserving_(weight, "relu")
 
 
+_GUARD_SECONDS = 120.0  # ends a loop if the limit never fires (the test then fails): a hang guard, not a timing check
+
+
+def _spin(t0: float) -> str:
+    import time
+
+    while time.perf_counter() - t0 < _GUARD_SECONDS:
+        pass
+    return "loop ended"
+
+
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-def test_time_limit_survives_an_alarm_swallowed_by_a_callback() -> None:
-    """An exception raised inside a weakref callback is swallowed by the interpreter; the alarm must fire again."""
+def test_time_limit_survives_an_interruption_swallowed_by_a_callback() -> None:
+    """An exception raised inside a weakref callback is swallowed by the interpreter; the limit must fire again."""
     import time
     import weakref
 
-    from approxlab.gains.exact import ExactUnavailable, time_limit
+    from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
 
     class Box:
         pass
 
-    box = Box()
-    ref = weakref.ref(box, lambda _: time.sleep(0.3))  # the first alarm lands in this callback
-    t0 = time.perf_counter()
-    with pytest.raises(ExactUnavailable), time_limit(0.1):
+    refs: list[weakref.ref] = []
+
+    def work() -> str:
+        box = Box()
+        refs.append(weakref.ref(box, lambda _: time.sleep(0.3)))  # the first interruption lands in this callback
+        t0 = time.perf_counter()
         del box
-        while time.perf_counter() - t0 < 3.0:
-            pass
-    assert time.perf_counter() - t0 < 2.5  # well before the 3 s loop end: the alarm fired again
-    assert ref() is None
+        return _spin(t0)
+
+    with pytest.raises(ExactUnavailable, match="within 0.1 s"):
+        run_with_time_limit(work, 0.1)
+    assert refs[0]() is None
 
 
 def test_time_limit_does_not_raise_inside_a_gc_callback_or_the_unraisable_hook() -> None:
-    """An alarm inside a gc callback (hypothesis registers one) would be swallowed and reported through
-    sys.unraisablehook, and a repeat alarm inside that hook broke pytest's (CI failure): the limit must
-    raise in the block's own code, after the callback, and never inside it. (The collection may also run
-    weakref callbacks, whose swallowed alarms the repeat covers: those reports are not counted here.)"""
+    """An interruption inside a gc callback (hypothesis registers one) would be swallowed and reported through
+    sys.unraisablehook, and a repeat inside that hook broke pytest's: the limit must raise in the limited
+    code, after the callback, and never inside it."""
     import gc
     import sys
     import time
 
-    from approxlab.gains.exact import ExactUnavailable, time_limit
+    from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
 
     seen: list[object] = []
+    finished: list[str] = []
 
-    def slow_callback(phase: str, info: dict) -> None:  # the first alarm lands here
-        if phase == "start":
+    def slow_callback(phase: str, info: dict) -> None:  # the deadline passes while this runs
+        if phase == "start" and not finished:
             time.sleep(0.3)
+            finished.append(phase)
+
+    def work() -> str:
+        t0 = time.perf_counter()
+        gc.collect()
+        return _spin(t0)
 
     old_hook = sys.unraisablehook
     sys.unraisablehook = seen.append
     gc.callbacks.append(slow_callback)
-    t0 = time.perf_counter()
     try:
-        with pytest.raises(ExactUnavailable), time_limit(0.1):
-            gc.collect()
-            while time.perf_counter() - t0 < 3.0:
-                pass
+        with pytest.raises(ExactUnavailable, match="within 0.1 s"):
+            run_with_time_limit(work, 0.1)
     finally:
         gc.callbacks.remove(slow_callback)
         sys.unraisablehook = old_hook
-    assert 0.3 <= time.perf_counter() - t0 < 2.5
+    assert finished == ["start"]  # the callback ran to its end
     assert [u for u in seen if getattr(u, "object", None) is slow_callback] == []
+
+
+def test_time_limits_nest() -> None:
+    """An inner limit neither cancels nor extends the enclosing one; a limit never fires before its time."""
+    import time
+
+    from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
+
+    t0 = time.perf_counter()
+    inner: list[str] = []
+
+    def outer() -> str:
+        inner.append(run_with_time_limit(lambda: "long", 5.0))  # longer than the enclosing: it stays in charge
+        inner.append(run_with_time_limit(lambda: time.sleep(0.01) or "short", 0.05))  # ends without firing
+        return _spin(t0)
+
+    with pytest.raises(ExactUnavailable, match="0.3 s"):
+        run_with_time_limit(outer, 0.3)
+    assert inner == ["long", "short"]
+    assert time.perf_counter() - t0 >= 0.3  # a lower bound: no load can make a deadline come early
+    with pytest.raises(ExactUnavailable, match="0.05 s"):
+        run_with_time_limit(lambda: run_with_time_limit(lambda: _spin(t0), 0.05), 5.0)
+    with pytest.raises(ExactUnavailable, match="0.3 s"):  # the enclosing fires while the inner one runs
+        run_with_time_limit(lambda: run_with_time_limit(lambda: _spin(t0), 5.0), 0.3)
+
+
+def test_time_limit_owns_no_signal_and_works_off_the_main_thread() -> None:
+    """The limit leaves the process's SIGALRM handler and interval timer alone (a notebook kernel's, the
+    user's) and limits code called from a worker thread as from the main one."""
+    import signal
+    import threading
+    import time
+
+    from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
+
+    calls: list[int] = []
+
+    def users_handler(signum, frame):  # noqa: ARG001
+        calls.append(signum)
+
+    def look() -> tuple[object, tuple[float, float]]:
+        return signal.getsignal(signal.SIGALRM), signal.getitimer(signal.ITIMER_REAL)
+
+    old = signal.signal(signal.SIGALRM, users_handler)
+    timer = signal.getitimer(signal.ITIMER_REAL)  # pytest-timeout's, if any: it must run on untouched
+    try:
+        handler, (delay, interval) = run_with_time_limit(look, 5.0)
+        assert handler is users_handler
+        assert interval == timer[1] and (delay == 0) == (timer[0] == 0) and delay <= timer[0]
+        with pytest.raises(ExactUnavailable):
+            run_with_time_limit(lambda: _spin(time.perf_counter()), 0.05)
+        assert signal.getsignal(signal.SIGALRM) is users_handler and calls == []
+    finally:
+        signal.signal(signal.SIGALRM, old)
+
+    outcome: list[str] = []
+
+    def worker() -> None:
+        try:
+            outcome.append(run_with_time_limit(lambda: _spin(time.perf_counter()), 0.05))
+        except ExactUnavailable as exc:
+            outcome.append(str(exc))
+
+    th = threading.Thread(target=worker)
+    th.start()
+    th.join()
+    assert outcome == ["sympy did not finish within 0.05 s"]
+
+
+def test_time_limit_returns_the_value_passes_errors_and_leaves_nothing_pending() -> None:
+    """The function's value and its own exceptions reach the caller; calls that end near their deadline
+    leave no interruption behind to land in the caller's later code."""
+    import time
+
+    from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
+
+    assert run_with_time_limit(lambda: sympy.integrate(X**3, (X, 0, 2)), 5.0) == 4
+    with pytest.raises(ZeroDivisionError):
+        run_with_time_limit(lambda: 1 / 0, 5.0)
+
+    def near() -> str:
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 0.001:
+            pass
+        return "done"
+
+    outcomes = set()
+    for _ in range(100):
+        try:
+            outcomes.add(run_with_time_limit(near, 0.001))
+        except ExactUnavailable as exc:
+            outcomes.add(str(exc))
+    assert outcomes <= {"done", "sympy did not finish within 0.001 s"}
+    time.sleep(0.2)  # a late interruption would land here, or in the loop below
+    assert sum(1 for _ in range(10**5)) == 10**5
 
 
 def test_simplify_leaves_huge_exponents_alone() -> None:
@@ -409,22 +521,3 @@ def test_simplify_leaves_huge_exponents_alone() -> None:
     three = sympy.Integer(3)  # small exponents are still simplified
     assert cached_simplify(sympy.sin(three) ** 2 + sympy.cos(three) ** 2 + sympy.exp(three) ** 2) == 1 + sympy.exp(6)
 
-
-def test_time_limits_nest() -> None:
-    """An inner limit neither cancels nor extends the enclosing one."""
-    import time
-
-    from approxlab.gains.exact import ExactUnavailable, time_limit
-
-    t0 = time.perf_counter()
-    with pytest.raises(ExactUnavailable, match="0.3 s"), time_limit(0.3):
-        with time_limit(5.0):  # longer than the enclosing limit: the enclosing one stays in charge
-            pass
-        with time_limit(0.05):  # shorter: ends without firing, the enclosing one resumes
-            time.sleep(0.01)
-        while time.perf_counter() - t0 < 3.0:
-            pass
-    assert 0.25 < time.perf_counter() - t0 < 2.5  # the 0.3 s limit fired, not the 3 s loop end
-    with pytest.raises(ExactUnavailable, match="0.05 s"), time_limit(5.0), time_limit(0.05):
-        while time.perf_counter() - t0 < 6.0:
-            pass

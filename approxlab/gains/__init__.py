@@ -46,7 +46,7 @@ import sympy
 
 from approxlab._core.symbols import X
 from approxlab.dists import Distribution, Normal, parse_dist
-from approxlab.gains.exact import Diverges, ExactUnavailable, cached_simplify, exact_moments, time_limit
+from approxlab.gains.exact import Diverges, ExactUnavailable, cached_simplify, exact_moments
 from approxlab.gains.mc import mc_moments
 from approxlab.gains.quad import quad_moments_callable, quad_moments_expr
 from approxlab.gains.record import QUANTITIES, GainResult
@@ -272,4 +272,4 @@ def _exact_result(target: ResolvedActivation, dist: Distribution, var_x: sympy.E
                       {q: 0.0 for q in QUANTITIES}, tuple(s.name for s in target.symbols), time.perf_counter() - t0)
 
 
-_ = (X, time_limit)
+_ = X

@@ -7,7 +7,7 @@ in closed form against any of the distributions: ``s = 0`` uses the distribution
 moments, otherwise one small cached sympy integral. This covers polynomials, Hermite activations
 (ortho Def. 3.7), Fourier activations in both forms (ortho Def. 3.12 and Eq. 24), piecewise polynomials
 (ReLU^k, PolyReLU, tropical polynomials of any finite degree) and exponential pieces (SELU). Anything
-else is handed to ``sympy.integrate`` under a time limit (:func:`time_limit`).
+else is handed to ``sympy.integrate`` under a time limit (:func:`run_with_time_limit`).
 
 Examples
 --------
@@ -18,15 +18,15 @@ Examples
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import gc
-import signal
 import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from typing import TypeVar
 from fractions import Fraction
 
 import sympy
@@ -36,6 +36,9 @@ from approxlab.dists import Distribution
 from approxlab.activations.resolve import pieces
 
 _TRIG = (sympy.sin, sympy.cos, sympy.sinh, sympy.cosh, sympy.tan, sympy.tanh)
+
+
+_T = TypeVar("_T")
 
 
 class ExactUnavailable(Exception):
@@ -63,53 +66,132 @@ def _in_callback(frame: types.FrameType | None) -> bool:
     return False
 
 
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block with :class:`ExactUnavailable` after ``seconds`` (SIGALRM, main thread only).
+class _Expired(ExactUnavailable):
+    """Raised asynchronously in a worker by its watchdog (made without arguments);
+    :func:`run_with_time_limit` reports it as an :class:`ExactUnavailable` naming the limit."""
 
-    The alarm repeats every 50 ms after the first one until the block exits: an exception raised while
-    Python runs a weakref or garbage-collector callback is swallowed by the interpreter, and a single
-    alarm would then be lost, leaving the block without a limit. An alarm that lands inside a
-    garbage-collector callback (``gc.callbacks``) or inside ``sys.unraisablehook`` does not raise there
-    (it would be swallowed, or break the hook that reports a swallowed exception): the next alarm,
-    50 ms later, raises in the block's own code. Limits nest: an inner block never
-    outlives an enclosing one, and on exit the enclosing limit goes on with the time it has left.
-    Outside the main thread (or without SIGALRM) the block runs without a limit.
+    def __init__(self, *args: object) -> None:
+        super().__init__(*(args or ("sympy did not finish within its time limit",)))
+
+
+_REPEAT_SECONDS = 0.05
+#: Seconds a worker is given to stop after its deadline before it is left to finish in the background.
+GRACE_SECONDS = 2.0
+_limits = threading.local()  # per thread: the deadlines of the enclosing limits
+_UNSET = object()
+
+
+def _raise_in(ident: int, exc: type[BaseException] | None) -> None:
+    """Schedule ``exc`` to be raised in thread ``ident`` at its next bytecode boundary (None: cancel a
+    scheduled one): CPython's ``PyThreadState_SetAsyncExc``, which touches no signal handler."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(exc) if exc else None)
+
+
+class _Worker(threading.Thread):
+    """Runs ``fn`` and keeps its outcome; takes an interruption only while ``fn`` runs: once it has
+    finished (``finished`` set under ``lock``), nothing more is raised in it and what was scheduled is
+    cancelled, so no interruption reaches the thread's own exit."""
+
+    def __init__(self, fn: Callable[[], object], stack: list[float]) -> None:
+        super().__init__(name="approxlab-sympy", daemon=True)
+        self.fn, self.stack = fn, stack
+        self.lock = threading.Lock()
+        self.finished = False
+        self.value: object = _UNSET
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        started = False
+        while True:
+            try:
+                if not started:
+                    started = True
+                    _limits.stack = self.stack
+                    try:
+                        self.value = self.fn()
+                    except BaseException as exc:  # noqa: BLE001 - handed to the caller as it is
+                        self.error = exc
+                with self.lock:
+                    self.finished = True
+                    _raise_in(self.ident, None)
+                return
+            except BaseException as exc:  # noqa: BLE001 - an interruption that landed outside fn
+                if self.value is _UNSET and self.error is None:
+                    self.error = exc
+
+    def interrupt(self) -> None:
+        """Raise :class:`_Expired` in the worker unless it has finished or runs a callback whose
+        exception would be swallowed (``gc.callbacks``, ``sys.unraisablehook``)."""
+        with self.lock:
+            if self.finished or self.ident is None:
+                return
+            frame = sys._current_frames().get(self.ident)
+            if frame is not None and frame.f_code is not _Worker.run.__code__ and not _in_callback(frame):
+                _raise_in(self.ident, _Expired)
+
+    def stop(self, grace: float) -> bool:
+        """Interrupt every 50 ms until the worker has finished (True) or ``grace`` seconds passed (False)."""
+        end = time.monotonic() + grace
+        while self.is_alive():
+            if time.monotonic() >= end:
+                return False
+            self.interrupt()
+            self.join(_REPEAT_SECONDS)
+        return True
+
+
+def run_with_time_limit(fn: Callable[[], _T], seconds: float | None) -> _T:
+    """``fn()``, or :class:`ExactUnavailable` once it has run ``seconds`` seconds.
+
+    ``fn`` runs in a worker thread; at the deadline the caller raises an exception in the worker
+    through CPython's ``PyThreadState_SetAsyncExc``: no signal handler or interval timer of the process
+    is touched (a handler the user, a notebook kernel or another library installed stays in place), and
+    the limit works in any thread. The interruption lands at the worker's next bytecode boundary and
+    repeats every 50 ms until the worker stops: an exception raised while Python runs a weakref or
+    garbage-collector callback is swallowed by the interpreter, and a single one would be lost. None is
+    raised while the worker runs a garbage-collector callback (``gc.callbacks``) or
+    ``sys.unraisablehook`` (it would be swallowed, or break the hook that reports a swallowed
+    exception). A worker stuck in one call into C code that does not return to Python within
+    :data:`GRACE_SECONDS` is left to finish in the background and the caller gets the error. Limits
+    nest: ``fn`` may call this function again; an inner limit never outlives an enclosing one, and the
+    enclosing one keeps its own deadline. ``seconds=None``: ``fn()`` without a limit. ``fn``'s own
+    exceptions reach the caller unchanged.
 
     Examples
     --------
     >>> import time
+    >>> def forever():
+    ...     while True:
+    ...         time.sleep(0.01)
     >>> try:
-    ...     with time_limit(0.05):
-    ...         while True:
-    ...             time.sleep(0.01)
+    ...     run_with_time_limit(forever, 0.05)
     ... except ExactUnavailable as exc:
     ...     print(exc)
     sympy did not finish within 0.05 s
+    >>> run_with_time_limit(lambda: sympy.integrate(X**2, (X, 0, 1)), 5.0)
+    1/3
     """
-    if seconds is None or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def handler(signum, frame):  # noqa: ARG001
-        if not _in_callback(frame):
-            raise ExactUnavailable(f"sympy did not finish within {seconds:g} s")
-
-    t0 = time.monotonic()
-    old_handler = signal.signal(signal.SIGALRM, handler)
-    old_delay, old_interval = signal.setitimer(signal.ITIMER_REAL, seconds, 0.05)
-    if old_delay and old_delay <= seconds:  # the enclosing limit comes first: it stays in charge
-        signal.setitimer(signal.ITIMER_REAL, max(old_delay - (time.monotonic() - t0), 1e-4), old_interval)
-        signal.signal(signal.SIGALRM, old_handler)
-        yield
-        return
+    if seconds is None:
+        return fn()
+    deadline = time.monotonic() + seconds
+    stack: list[float] = getattr(_limits, "stack", [])
+    if stack and stack[-1] <= deadline:  # the enclosing limit comes first: it stays in charge
+        return fn()
+    worker = _Worker(fn, [*stack, deadline])
+    worker.start()
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old_handler)
-        if old_delay:  # resume the enclosing limit with what it has left (at once if it is spent)
-            signal.setitimer(signal.ITIMER_REAL, max(old_delay - (time.monotonic() - t0), 1e-4), old_interval)
+        worker.join(max(deadline - time.monotonic(), 0.0))
+    except BaseException:  # KeyboardInterrupt, or an enclosing limit while this one waits: stop the worker too
+        worker.stop(GRACE_SECONDS)
+        raise
+    if worker.is_alive():
+        worker.stop(GRACE_SECONDS)
+        raise ExactUnavailable(f"sympy did not finish within {seconds:g} s")
+    if worker.error is not None:
+        if isinstance(worker.error, _Expired):
+            raise ExactUnavailable(f"sympy did not finish within {seconds:g} s")
+        raise worker.error
+    return worker.value  # type: ignore[return-value]
 
 
 def exp_terms(g: sympy.Expr) -> dict[tuple[int, sympy.Expr], sympy.Expr] | None:
@@ -331,8 +413,7 @@ def cached_simplify(value: sympy.Expr) -> sympy.Expr:
     if _too_big_to_simplify(value):
         return value
     try:
-        with time_limit(SIMPLIFY_SECONDS):
-            return sympy.simplify(value)
+        return run_with_time_limit(lambda: sympy.simplify(value), SIMPLIFY_SECONDS)
     except ExactUnavailable:
         return value
 
@@ -366,8 +447,7 @@ def integrate_against(g: sympy.Expr, dist: Distribution, a: sympy.Expr, b: sympy
         total, general = integrate_terms(terms, dist, a, b), False
     else:
         try:
-            with time_limit(timeout):
-                total = sympy.integrate(g * dist.sympy_density(), (X, a, b))
+            total = run_with_time_limit(lambda: sympy.integrate(g * dist.sympy_density(), (X, a, b)), timeout)
         except ExactUnavailable:
             raise  # the time limit
         except Exception as exc:  # noqa: BLE001 - sympy's heuristics fail in many ways; the caller falls back
@@ -413,12 +493,12 @@ def exact_moments(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
         parts = pieces(expr, dist.support, kinks)
     except Unresolvable as exc:
         raise ExactUnavailable(str(exc)) from exc
-    mean = m2 = dm2 = sympy.Integer(0)
-    general = False
     deadline = None if timeout is None else t0 + timeout
     # The general sympy path below keeps to ``timeout``; the closed-form path is deterministic and fast,
     # so it gets a wider net (FAST_PATH_SECONDS), only against a partial moment that sympy cannot do.
-    with time_limit(None if timeout is None else max(timeout, FAST_PATH_SECONDS)):
+    def integrate_parts() -> tuple[sympy.Expr, sympy.Expr, sympy.Expr, bool]:
+        mean = m2 = dm2 = sympy.Integer(0)
+        general = False
         for a, b, e in parts:
             terms = exp_terms(e)
             if terms is not None:  # fast path: F^2 and F'^2 from F's term dictionary, no re-expansion
@@ -436,4 +516,8 @@ def exact_moments(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
                     general |= gen
                     vals.append(val)
             mean, m2, dm2 = mean + vals[0], m2 + vals[1], dm2 + vals[2]
+        return mean, m2, dm2, general
+
+    mean, m2, dm2, general = run_with_time_limit(integrate_parts,
+                                                 None if timeout is None else max(timeout, FAST_PATH_SECONDS))
     return _finish(mean), _finish(m2), _finish(dm2), general, time.perf_counter() - t0

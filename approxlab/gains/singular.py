@@ -41,7 +41,7 @@ import sympy
 
 from approxlab._core.symbols import X
 from approxlab.dists import Distribution, Normal
-from approxlab.gains.exact import ExactUnavailable, time_limit
+from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
 
 __all__ = ["singular_points", "check_singularities", "tail_decision", "growth_exponent"]
 
@@ -64,8 +64,7 @@ def _zeros(base: sympy.Expr, support: tuple[sympy.Expr, sympy.Expr], what: str) 
         return [r for r in roots if (r >= lo) == sympy.true and (r <= hi) == sympy.true]
     dom = sympy.Interval(lo, hi)
     try:
-        with time_limit(SYMPY_SECONDS):
-            sols = sympy.solveset(sympy.Eq(base, 0), X, domain=dom)
+        sols = run_with_time_limit(lambda: sympy.solveset(sympy.Eq(base, 0), X, domain=dom), SYMPY_SECONDS)
     except ExactUnavailable:
         sols = None
     except Exception:  # noqa: BLE001 - solveset fails in many ways; treated as "cannot locate"
@@ -115,8 +114,7 @@ def _exponent(g: sympy.Expr, p: sympy.Expr, side: str) -> sympy.Expr:
     t = sympy.Symbol("t", positive=True)
     gt = g.subs(X, p + t if side == "+" else p - t)
     try:  # fast: the leading term c t^s (log factors do not change integrability when s != -1)
-        with time_limit(SYMPY_SECONDS):
-            lead = sympy.powsimp(sympy.expand((gt**2).as_leading_term(t)))
+        lead = run_with_time_limit(lambda: sympy.powsimp(sympy.expand((gt**2).as_leading_term(t))), SYMPY_SECONDS)
         if not lead.has(sympy.Order) and t in lead.free_symbols:
             rest = lead.as_independent(t, as_Add=False)[1]
             factors = sympy.Mul.make_args(rest)
@@ -137,8 +135,7 @@ def _exponent(g: sympy.Expr, p: sympy.Expr, side: str) -> sympy.Expr:
     except Exception:  # noqa: BLE001 - fall back to the limit below
         pass
     try:
-        with time_limit(SYMPY_SECONDS):
-            s = sympy.limit(sympy.log(gt**2) / sympy.log(t), t, 0, "+")
+        s = run_with_time_limit(lambda: sympy.limit(sympy.log(gt**2) / sympy.log(t), t, 0, "+"), SYMPY_SECONDS)
     except ExactUnavailable:
         raise _Undecided from None
     except Exception:  # noqa: BLE001
