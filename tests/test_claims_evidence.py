@@ -222,3 +222,22 @@ def test_cli_out_folder_and_default(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     with pytest.raises(SystemExit) as exc:
         main(["verify", "--out", str(tmp_path / "afile")])
     assert exc.value.code == 2
+
+
+def test_coverage_walks_name_every_claim() -> None:
+    from proofs_check.coverage import COVERAGE, WALKED, Item, counts
+
+    claims = load_all()
+    for paper in WALKED:
+        named = {c for item in COVERAGE[paper] for c in item.claims}
+        assert named <= set(claims), f"{paper}: coverage names unregistered claims {named - set(claims)}"
+        registered = {cid for cid, c in claims.items() if c.paper == paper}
+        assert registered <= named, f"{paper}: claims missing from the coverage table: {registered - named}"
+        assert all(c.startswith(f"{paper}/") for c in named)
+    assert counts("polyrational") == {"registered": sum(1 for i in COVERAGE["polyrational"] if i.claims),
+                                      "not registered": sum(1 for i in COVERAGE["polyrational"] if not i.claims),
+                                      "claims": 5}
+    with pytest.raises(ValueError, match="reason"):
+        Item("Eq. 9", "a sentence")
+    with pytest.raises(ValueError, match="walked papers"):
+        counts("nope")

@@ -170,7 +170,11 @@ def render_index(results: Sequence[ClaimResult], metadata: dict[str, object] | N
     for p in _papers(results):
         n = sum(1 for r in results if r.claim.paper == p)
         nf = sum(1 for r in _findings(results) if r.claim.paper == p)
-        lines.append(f"- [{p}]({p}.md): {n} claims, {nf} fail as printed")
+        items = _coverage(p)
+        cov = ("coverage not walked yet" if items is None else
+               f"coverage: {sum(1 for i in items if i.claims)} registered / "
+               f"{sum(1 for i in items if not i.claims)} not registered")
+        lines.append(f"- [{p}]({p}.md): {n} claims, {nf} fail as printed; {cov}")
     lines += ["", "## Counts per paper (paper claims; conformance checks apart)", "", *_count_rows(results), "",
               "## Definitions", "", *_definition_lines()]
     groups: dict[str, list[ClaimResult]] = {}
@@ -231,6 +235,30 @@ def _claim_block_md(r: ClaimResult) -> list[str]:
     return out
 
 
+def _coverage(paper: str):  # -> tuple of proofs_check.coverage.Item, or None without a walk
+    try:
+        from proofs_check.coverage import COVERAGE
+    except ImportError:  # pragma: no cover - installed without the proofs_check tree
+        return None
+    return COVERAGE.get(paper)
+
+
+def _coverage_lines(paper: str) -> list[str]:
+    items = _coverage(paper)
+    if items is None:
+        return ["No coverage table yet: this paper's text has not been walked section by section; the claims "
+                "below are what is registered.", ""]
+    reg = sum(1 for i in items if i.claims)
+    lines = [f"{len(items)} checkable sentences and objects found by walking the text: {reg} registered as "
+             f"claims, {len(items) - reg} not registered (with the reason).", "",
+             "| where | text | claims | note or reason not registered |", "|---|---|---|---|"]
+    for i in items:
+        cl = ", ".join(f"[{c.split('/', 1)[1]}](#{_anchor(c)})" for c in i.claims) or "**not registered**"
+        lines.append(f"| {i.location} | {_one_line(i.text).replace('|', '/')} | {cl} | "
+                     f"{_one_line(i.reason).replace('|', '/')} |")
+    return [*lines, ""]
+
+
 def render_paper(results: Sequence[ClaimResult], paper: str) -> str:
     """One paper's page (Markdown): findings one line each, then every claim (see the module docstring)."""
     from approxlab.claims.papers import get
@@ -244,9 +272,9 @@ def render_paper(results: Sequence[ClaimResult], paper: str) -> str:
     lines = [f"# {paper}: {title}", "", f"[All papers and definitions]({INDEX_NAME})", "",
              f"## Findings ({len(found)} fail as printed)", ""]
     lines += [f"{i}. {finding_line(r)}" for i, r in enumerate(found, 1)] or ["None."]
-    lines += ["", "## Counts", "", *_count_rows(rs), "", "## Claims", ""]
+    lines += ["", "## Counts", "", *_count_rows(rs), "", "## Coverage", "", *_coverage_lines(paper), "## Claims", ""]
     for r in rs:
-        lines += _claim_block_md(r)
+        lines += [f'<a id="{_anchor(r.claim.id)}"></a>', ""] + _claim_block_md(r)
     return "\n".join(lines)
 
 
@@ -268,6 +296,7 @@ blockquote{margin:.3em 0 .3em 0;padding:.2em .8em;border-left:3px solid #bbb;col
 code{font-size:.9em;background:#f4f4f4;padding:0 .2em}
 details{margin:.3em 0 1em 0}summary{cursor:pointer;color:#1d4f91}
 ol.findings li{margin:.3em 0}.meta{color:#555;font-size:.85em}
+table.cov td{text-align:left;vertical-align:top}
 """
 
 
@@ -346,6 +375,20 @@ def render_html(results: Sequence[ClaimResult], metadata: dict[str, object] | No
         parts.append(f"<h3>Findings ({len(found)} fail as printed)</h3>")
         parts.append('<ol class="findings">' + "".join(_html_finding(r) for r in found) + "</ol>" if found
                      else "<p>None.</p>")
+        items = _coverage(p)
+        if items is None:
+            parts.append("<p><i>No coverage table yet: this paper's text has not been walked section by "
+                         "section.</i></p>")
+        else:
+            reg = sum(1 for i in items if i.claims)
+            rows = "".join(
+                f"<tr><td>{html.escape(i.location)}</td><td>{html.escape(_one_line(i.text))}</td><td>"
+                + (", ".join(f'<a href="#{_anchor(c)}">{html.escape(c.split("/", 1)[1])}</a>' for c in i.claims)
+                   or "<b>not registered</b>") + f"</td><td>{html.escape(_one_line(i.reason))}</td></tr>"
+                for i in items)
+            parts.append(f"<details><summary>coverage: {reg} registered, {len(items) - reg} not registered"
+                         f"</summary><table class=\"cov\"><tr><th>where</th><th>text</th><th>claims</th>"
+                         f"<th>note or reason not registered</th></tr>{rows}</table></details>")
         parts.append(f"<details><summary>{len(rs)} claims</summary>" + "".join(_html_claim(r) for r in rs)
                      + "</details>")
     parts.append('<h2 id="definitions">Definitions</h2>')
