@@ -6,6 +6,7 @@ import json
 import math
 import subprocess
 import sys
+import warnings
 
 import mpmath
 import numpy as np
@@ -162,7 +163,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 @settings(max_examples=8, deadline=None)
 @given(st.lists(st.floats(-2, 2, allow_nan=False), min_size=4, max_size=4),
-       st.sampled_from(["lagrange", "hermite", "l2"]))
+       st.sampled_from(["lagrange", "hermite", "l2", "minimax"]))
 def test_a_hermite_activation_is_recovered_exactly_by_every_method(coeffs: list[float], method: str) -> None:
     tgt = create("hermite", degree=3).double()
     with torch.no_grad():
@@ -170,3 +171,99 @@ def test_a_hermite_activation_is_recovered_exactly_by_every_method(coeffs: list[
     r = fit("hermite", tgt, 3, method, gains=False)
     assert np.allclose(r.coefficients, coeffs, atol=1e-9)
     assert r.errors["linf"] < 1e-9
+
+
+# ------------------------------------------------------------------ warnings, weights, minimax, save/load
+def test_an_ill_conditioned_fit_warns_with_its_numbers_and_the_suggestion_works() -> None:
+    from approxlab.fit import FitWarning
+
+    with pytest.warns(FitWarning, match=r"larger than the target's own size .*--interval -2,2") as rec:
+        bad = fit("fourier", "silu", 2, "hermite", interval=(-3.0, 3.0), gains=False)
+    assert bad.errors["linf"] > 100 and bad.diagnostics["warnings"] == [str(rec[0].message)]
+    # the condition number reported is the system's: value rows and slope rows of the Fourier basis
+    x = np.array(bad.nodes)
+    k = np.arange(1, 3)
+    fact = special.factorial(k)
+    rows = np.hstack([np.ones((3, 1)), np.cos(np.outer(x, k)) / fact, np.sin(np.outer(x, k)) / fact])
+    slopes = np.hstack([np.zeros((3, 1)), -k * np.sin(np.outer(x, k)) / fact, k * np.cos(np.outer(x, k)) / fact])
+    keep = np.abs(x - 0.0) > 1e-12  # the slope at the centre node is left out (5 unknowns)
+    assert bad.diagnostics["condition"] == pytest.approx(np.linalg.cond(np.vstack([rows, slopes[keep]])), rel=1e-8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FitWarning)
+        good = fit("fourier", "silu", 2, "hermite", interval=(-2.0, 2.0), gains=False)
+    assert good.errors["linf"] < 1.0 and "warnings" not in good.diagnostics
+
+
+def test_cli_prints_the_fit_warning_as_one_line_on_stderr() -> None:
+    out = run_cli("fit", "fourier", "--target", "silu", "--degree", "2", "--method", "hermite", "--interval", "-3,3")
+    assert out.returncode == 0, out.stderr
+    lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("warning: fit fourier degree 2"), out.stderr
+    assert "condition number" in out.stdout and "Warning" not in out.stderr
+
+
+def _legendre_l2(fun, degree: int, lo: float, hi: float) -> np.ndarray:
+    """Least squares of He_k/k! against fun under dx/(hi-lo), by 200-point Gauss-Legendre per half."""
+    from numpy.polynomial.hermite_e import hermevander
+
+    xs, ws = [], []
+    for a, b in ((lo, 0.0), (0.0, hi)):  # GELU is smooth; two panels for accuracy
+        t, w = np.polynomial.legendre.leggauss(200)
+        xs.append(a + (b - a) * (t + 1) / 2)
+        ws.append(w * (b - a) / 2 / (hi - lo))
+    x, w = np.concatenate(xs), np.concatenate(ws)
+    phi = hermevander(x, degree) / special.factorial(np.arange(degree + 1))
+    return np.linalg.solve(phi.T @ (w[:, None] * phi), phi.T @ (w * fun(x)))
+
+
+def test_l2_weight_normal_ignores_the_interval_and_uniform_fits_on_it() -> None:
+    a = fit("hermite", "gelu", 3, "l2", interval=(-1.0, 1.0), gains=False)
+    b = fit("hermite", "gelu", 3, "l2", interval=(-4.0, 4.0), gains=False)
+    assert a.coefficients == b.coefficients and a.weight == "normal"
+    u = fit("hermite", "gelu", 3, "l2", interval=(-1.0, 1.0), weight="uniform", gains=False)
+    assert u.weight == "uniform"
+    assert np.allclose(u.coefficients, _legendre_l2(gelu, 3, -1.0, 1.0), atol=1e-10, rtol=0)
+    assert u.errors["linf"] < a.errors["linf"] / 5  # on its own interval the uniform fit is far closer
+    with pytest.raises(ValueError, match="weight"):
+        fit("hermite", "gelu", 3, "lagrange", weight="uniform", gains=False)
+
+
+def test_hermite_minimax_is_chebyshevs_best_approximation() -> None:
+    # best cubic to x^4 on [-1, 1]: x^4 - T_4(x)/8 = x^2 - 1/8 = 7/8 + He_2, error 1/8 at 5 alternating points
+    r = fit("hermite", "x**4", 3, "minimax", interval=(-1.0, 1.0), gains=False)
+    assert np.allclose(r.coefficients, [7 / 8, 0.0, 2.0, 0.0], atol=1e-9)
+    assert r.errors["linf"] == pytest.approx(1 / 8, rel=1e-9)
+    assert r.diagnostics["alternations"] == r.diagnostics["alternations_expected"] == 5
+
+
+def test_fourier_and_polyrelu_minimax_level_the_error() -> None:
+    r = fit("fourier", "silu", 2, "minimax", interval=(-2.0, 2.0), gains=False)
+    d = r.diagnostics
+    assert d["alternations"] >= d["alternations_expected"] == 6  # 5 coefficients, Haar on a shorter interval than 2 pi
+    assert r.errors["linf"] == pytest.approx(d["levelled_error"], rel=1e-6)
+    lsq = fit("fourier", "silu", 2, "l2", interval=(-2.0, 2.0), weight="uniform", gains=False)
+    assert r.errors["linf"] < lsq.errors["linf"]
+    p = fit("polyrelu", "gelu", 2, "minimax", gains=False)
+    assert p.errors["linf"] == pytest.approx(p.diagnostics["levelled_error"], rel=1e-6)
+
+
+def test_a_fit_saves_and_loads_in_one_call(tmp_path) -> None:
+    from approxlab.fit import FitResult
+
+    r = fit("hermite", "gelu", 3, "l2", gains=False)
+    path = r.save(tmp_path / "fit.json")
+    assert FitResult.load(path) == r
+    m = create("hermite", fit=str(path))
+    assert "theorem-3.8" not in repr(m) and "fit: l2 to gelu" in repr(m)
+    t = torch.linspace(-3, 3, 7)
+    assert torch.equal(m(t), r.module(torch.float32)(t))
+    as_cli = json.loads(json.dumps(r.to_dict()))  # the object `approxlab fit --json` prints
+    assert torch.equal(create("hermite", fit=as_cli)(t), r.module(torch.float32)(t))
+    assert FitResult(**{k: v for k, v in as_cli.items() if k != "coefficients"}).parameters == r.parameters
+    with pytest.raises(ValueError, match="for family 'hermite', not 'fourier'"):
+        create("fourier", fit=path)
+    with pytest.raises(ValueError, match="cannot read a fit"):
+        create("hermite", fit=str(tmp_path / "missing.json"))
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ValueError, match="not JSON"):
+        FitResult.load(tmp_path / "bad.json")

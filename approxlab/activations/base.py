@@ -68,9 +68,14 @@ class Elementwise(nn.Module):
         return ()
 
     def load_fit(self, fit: object) -> Elementwise:
-        """Copy the coefficients of an :class:`approxlab.fit.FitResult` into this module's parameters
-        (in place; returns ``self``), matched by parameter name (:func:`load_parameters`)."""
-        load_parameters(self, fit.parameters, f"the fit is for family {fit.family!r} with options {fit.options}")  # type: ignore[attr-defined]
+        """Copy the coefficients of an :class:`approxlab.fit.FitResult` (or its dict, the JSON of ``approxlab fit
+        --json``) into this module's parameters (in place; returns ``self``), matched by parameter name
+        (:func:`load_parameters`); an ``init`` attribute then names the fit instead of the initialisation."""
+        data = fit if isinstance(fit, Mapping) else vars(fit)
+        load_parameters(self, data["parameters"], f"the fit is for family {data.get('family')!r} with options "
+                                                  f"{data.get('options')}")
+        if isinstance(getattr(self, "init", None), str):
+            self.init = f"fit: {data.get('method')} to {data.get('target')}"
         return self
 
 
@@ -86,7 +91,7 @@ def load_parameters(module: nn.Module, values: Mapping[str, Sequence[float]], ab
     --------
     >>> lin = nn.Linear(2, 1)
     >>> _ = load_parameters(lin, {"bias": [0.5]})
-    >>> float(lin.bias)
+    >>> float(lin.bias.detach())
     0.5
     """
     params = dict(module.named_parameters())

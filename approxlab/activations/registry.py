@@ -15,7 +15,10 @@ tensor([0., 2.])
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from dataclasses import dataclass, field
 
 import torch  # noqa: F401  (used in the doctest)
@@ -102,14 +105,22 @@ def get(name: str) -> Entry:
 def create(name: str, fit: object | None = None, **options: object) -> nn.Module:
     """Build a registered activation with the given options.
 
-    ``fit`` (an :class:`approxlab.fit.FitResult`) builds the module with the fit's options (``options``
+    ``fit`` (an :class:`approxlab.fit.FitResult`, its dict, or the path of its JSON file) builds the module with the fit's options (``options``
     override them) and loads the fitted coefficients. Unknown options raise a ``ValueError`` listing the
     allowed ones. A degree/order beyond
     :data:`~approxlab._core.validate.MAX_DEGREE` is refused before anything is built.
     """
     entry = get(name)
     if fit is not None:
-        module = create(name, **{**getattr(fit, "options", {}), **options})
+        if isinstance(fit, (str, os.PathLike)):  # a file written by `approxlab fit --json` or FitResult.save
+            try:
+                fit = json.loads(Path(fit).read_text())
+            except (OSError, json.JSONDecodeError) as exc:
+                raise ValueError(f"fit: cannot read a fit from {str(fit)!r} ({exc})") from None
+        data = fit if isinstance(fit, Mapping) else vars(fit)
+        if data.get("family") is not None and get(str(data["family"])) is not entry:
+            raise ValueError(f"the fit is for family {data['family']!r}, not {entry.name!r}")
+        module = create(name, **{**data.get("options", {}), **options})
         return module.load_fit(fit)  # type: ignore[operator]
     unknown = sorted(set(options) - set(entry.options))
     if unknown:

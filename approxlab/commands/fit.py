@@ -1,18 +1,26 @@
-"""`approxlab fit FAMILY --target NAME|FORMULA --degree N --method M [--nodes ...] [--json]`.
+"""`approxlab fit FAMILY --target NAME|FORMULA --degree N --method M [--nodes ...] [--weight W] [--json] [--save F]`.
 
 Fits a zoo activation to a target (ortho Sec. 3.5, App. H; :func:`approxlab.fit.fit`) and prints the
-coefficients (ordered as the module's parameters), the errors and the fitted module's gains. ``--json``
-prints one object with the keys ``coefficients``, ``parameters``, ``errors``, ``gains``, ``nodes``, ...
+coefficients (ordered as the module's parameters), what the fit was weighted by, the errors, the
+diagnostics (condition number, equioscillation of minimax) and the fitted module's gains. A fit that
+should not be trusted prints one ``warning:`` line on stderr with the numbers and what to try. ``--json``
+prints one object with the keys ``coefficients``, ``parameters``, ``errors``, ``gains``, ``nodes``, ...;
+``--save FILE`` writes that object to FILE, which ``create(FAMILY, fit="FILE")`` and
+:meth:`approxlab.fit.FitResult.load` read back.
 
 Examples
 --------
 ``approxlab fit hermite --target gelu --degree 8 --method l2 --json``
+
+``approxlab fit fourier --target silu --degree 6 --method minimax --interval -2,2 --save fit.json``
 """
 
 from __future__ import annotations
 
 import json
 import math
+import sys
+import warnings
 from typing import Annotated
 
 import typer
@@ -48,11 +56,15 @@ def fit_command(
     method: Annotated[str, typer.Option("--method", help="lagrange | hermite | l2 | minimax")] = "l2",
     nodes: Annotated[str | None, typer.Option("--nodes", help="Comma-separated interpolation nodes.")] = None,
     den_degree: Annotated[int | None, typer.Option("--den-degree", help="Denominator degree (rationals).")] = None,
-    interval: Annotated[str, typer.Option("--interval", help="LO,HI of the L_inf errors and default nodes.")] = "-4,4",
+    interval: Annotated[str, typer.Option("--interval", help="LO,HI: the region of approximation (default nodes, "
+                                          "minimax, l2 with --weight uniform) and of the L_inf errors.")] = "-4,4",
+    weight: Annotated[str, typer.Option("--weight", help="l2 weight: normal (N(0,1) density on the whole line; "
+                                        "--interval then only sets where L_inf is measured) | uniform (on --interval).")] = "normal",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    save: Annotated[str | None, typer.Option("--save", help="Write the fit's JSON to this file (create(FAMILY, fit=FILE) loads it).")] = None,
 ) -> None:
     """Fit a basis activation to a target activation (ortho Sec. 3.5, App. H)."""
-    from approxlab.fit import FAMILIES, METHODS, SUPPORTED, fit
+    from approxlab.fit import FAMILIES, METHODS, SUPPORTED, WEIGHTS, FitWarning, fit
 
     if family not in FAMILIES:
         raise ValueError(f"FAMILY must be one of {', '.join(FAMILIES)}; got {family!r}")
@@ -62,17 +74,45 @@ def fit_command(
         raise ValueError(f"--method {method} does not apply to {family}; allowed: {', '.join(SUPPORTED[family])}")
     node_list = parse_floats(nodes, "--nodes") if nodes is not None else None
     iv = parse_floats(interval, "--interval")
-    if len(iv) != 2:
-        raise ValueError(f"--interval must be two numbers LO,HI, got {interval!r}")
-    result = fit(family, target, degree, method, nodes=node_list, den_degree=den_degree, interval=(iv[0], iv[1]))
+    if len(iv) != 2 or not iv[0] < iv[1]:
+        raise ValueError(f"--interval must be two numbers LO,HI with LO < HI, got {interval!r}")
+    if weight not in WEIGHTS:
+        raise ValueError(f"--weight must be one of {', '.join(WEIGHTS)}; got {weight!r}")
+    if weight != "normal" and method != "l2":
+        raise ValueError(f"--weight applies to --method l2 only, not {method}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FitWarning)
+        result = fit(family, target, degree, method, nodes=node_list, den_degree=den_degree,
+                     interval=(iv[0], iv[1]), weight=weight)
+    for w in caught:
+        print(f"warning: {w.message}" if issubclass(w.category, FitWarning) else str(w.message), file=sys.stderr)
+    if save is not None:
+        result.save(save)
     if as_json:
         print(json.dumps(result.to_dict()))
         return
     print(f"{result.family} degree {result.degree} fitted to {result.target} by {result.method}")
+    lo, hi = result.interval
+    if result.method == "l2" and result.weight == "normal":
+        print(f"  weighted by the N(0, 1) density on the whole line; errors linf on [{lo:g}, {hi:g}]")
+    elif result.method == "l2":
+        print(f"  weighted by dx / {hi - lo:g} on [{lo:g}, {hi:g}]")
+    elif result.method == "minimax":
+        print(f"  best uniform approximation on [{lo:g}, {hi:g}]")
     for name, vals in result.parameters.items():
-        print(f"  {name} = [{', '.join(f'{v:.12g}' for v in vals)}]")
+        print(f"  {name} = [{', '.join(f'{v + 0.0:.12g}' for v in vals)}]")
     for k, v in result.errors.items():
         print(f"  error {k}: {v:.3g}")
+    d = result.diagnostics
+    if "condition" in d:
+        print(f"  condition number {d['condition']:.3g}")
+    if "alternations" in d:
+        exp = d.get("alternations_expected")
+        note = f" (Chebyshev: {exp} for the best approximation by this Haar basis)" if exp else " (not a Haar basis)"
+        print(f"  equioscillation: the error reaches its maximum {d['levelled_error']:.3g} with {d['alternations']} "
+              f"alternating signs{note}")
+    if save is not None:
+        print(f"  saved to {save} (load: create({result.family!r}, fit={save!r}) or FitResult.load)")
     g = result.gains
     if g:
         print(f"  forward gain {g['forward_gain']:.6g}, backward gain {g['backward_gain']:.6g} (quad)")

@@ -1,56 +1,9 @@
-"""Fitting a basis activation of the zoo to a target activation (ortho Sec. 3.5, App. H).
-
-``fit(family, target, degree, method)`` returns a :class:`FitResult` whose coefficients load into the
-zoo module (``module.load_fit(fit)`` or ``create(name, fit=fit)``). Methods:
-
-``lagrange``
-    Values at the nodes: an exact linear solve (ortho Sec. 3.5, "inversion of a Vandermonde matrix").
-``hermite``
-    Values *and first derivatives* at the nodes (ortho Sec. 3.5, Figs. 1-2; App. H, Fig. 5).
-``l2``
-    Least squares in :math:`L^2(\\mathcal N(0, 1))`. For the Hermite family this is the orthogonal
-    projection: with ortho Eq. 8, :math:`F = \\sum_k a_k \\mathrm{He}_k/k!` and
-    :math:`E[\\mathrm{He}_j \\mathrm{He}_k] = k!\\,\\delta_{jk}`, so :math:`a_k = E[f(x)\\mathrm{He}_k(x)]`.
-``minimax``
-    Best uniform approximation on ``interval`` where it applies (rational: Lawson's iteratively
-    reweighted least squares on the linearised problem; tropical: the max-plus residuation shifted by
-    half its largest residual, which is the best uniform max-plus approximation at the nodes).
-
-Families and what each method does:
-
-* ``hermite``, ``fourier``, ``polyrelu`` are linear in their parameters. The basis is read from the zoo
-  module itself (its output for unit coefficient vectors; derivatives by autograd), so nothing re-types
-  the module's formula. lagrange/hermite solve the square system; l2 solves the normal equations with the
-  Gram matrix :math:`E[\\phi_i\\phi_j]` (exact ``diag(1/k!)`` for Hermite) and the moments
-  :math:`E[f\\phi_i]` by adaptive quadrature (``scipy.integrate.quad_vec``, split at the kinks) with an
-  error estimate that must meet its tolerance.
-* ``tropical`` (ortho Eq. 21, fixed integer powers): the max-plus residuation
-  :math:`a_k = \\min_i (f(t_i)/s - k t_i)` (the greatest tropical polynomial below f at the nodes;
-  it interpolates whenever interpolation by this form is possible), and minimax.
-* ``tropical-rational`` (ortho Def. H.2, real powers): hermite takes :math:`F_1` = the tangents of
-  :math:`f + \\lambda x^2/2` and :math:`F_2` = the tangents of :math:`\\lambda x^2/2` at the nodes, with
-  the smallest :math:`\\lambda \\ge 0` (plus a margin) for which every tangent of :math:`f + \\lambda
-  x^2/2` is the active line at its own node; then :math:`F_1 - F_2` matches values and slopes at every
-  node. For a convex f, :math:`\\lambda = 0` and :math:`F_2 = 0`: e.g. :math:`x^2/2` with nodes
-  :math:`-3..3` gives exactly ortho Fig. 6's :math:`\\max_{k=-3}^3\\{kx - k^2/2\\}`. lagrange splits the
-  piecewise-linear interpolant into its convex and concave slope changes.
-* ``rational`` (the ``SafeRational`` module, ``P(x) / (1 + sum |b_k| |x|^k)``): linearised
-  interpolation :math:`P(t) - f(t)(D(t) - 1) = f(t)` (hermite adds its derivative), l2 by Gauss-Hermite
-  least squares (nonlinear, ``scipy.optimize.least_squares`` on the module's own form), minimax by Lawson.
-
-Examples
---------
->>> r = fit("hermite", "gelu", 3, "l2")
->>> [round(a, 6) + 0.0 for a in r.coefficients]  # a_k = E[GELU He_k]; a_0 = 1/(2 sqrt(pi)), a_3 = 0
-[0.282095, 0.5, 0.423142, 0.0]
->>> round(r.errors["l2_normal"], 4)  # sqrt(E[GELU^2] - sum_k a_k^2 / k!)
-0.0782
-"""
+"""The fitting methods of :mod:`approxlab.fit` (ortho Sec. 3.5, App. H): see the package docstring."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+import warnings
 from typing import Any
 
 import numpy as np
@@ -58,95 +11,28 @@ import torch
 from scipy import integrate, optimize
 from torch import nn
 
-from approxlab.activations.base import load_parameters
+from approxlab.fit.result import DEFAULT_INTERVAL, FitResult, FitWarning
 from approxlab.gains.features import geometric_points, sympy_features
 
 FAMILIES: tuple[str, ...] = ("hermite", "fourier", "polyrelu", "tropical", "tropical-rational", "rational")
 METHODS: tuple[str, ...] = ("lagrange", "hermite", "l2", "minimax")
 #: Which methods apply to which family.
 SUPPORTED: dict[str, tuple[str, ...]] = {
-    "hermite": ("lagrange", "hermite", "l2"),
-    "fourier": ("lagrange", "hermite", "l2"),
-    "polyrelu": ("lagrange", "hermite", "l2"),
+    "hermite": ("lagrange", "hermite", "l2", "minimax"),
+    "fourier": ("lagrange", "hermite", "l2", "minimax"),
+    "polyrelu": ("lagrange", "hermite", "l2", "minimax"),
     "tropical": ("lagrange", "minimax"),
     "tropical-rational": ("lagrange", "hermite"),
     "rational": ("lagrange", "hermite", "l2", "minimax"),
 }
 _LINEAR = ("hermite", "fourier", "polyrelu")
+#: What an l2 fit may be weighted by: the N(0, 1) density on the whole line, or dx / (b - a) on the interval.
+WEIGHTS: tuple[str, ...] = ("normal", "uniform")
+#: A fit warns (FitWarning) past this condition number of its linear system, or past this cancellation.
+WARN_CONDITION = 1e10
+WARN_CANCELLATION = 1e6
 #: Absolute tolerance the L2 quadratures must meet (else ValueError).
 QUAD_TOL = 1e-11
-#: Default interval of the L_inf errors and of the default nodes.
-DEFAULT_INTERVAL: tuple[float, float] = (-4.0, 4.0)
-
-
-@dataclass
-class FitResult:
-    """A fitted activation: what was fitted, the coefficients ready to load, and the errors.
-
-    Attributes
-    ----------
-    family, target, method : str
-    degree : int
-    den_degree : int or None
-        Denominator degree (tropical-rational, rational).
-    nodes : list of float
-        Interpolation nodes (lagrange, hermite, tropical minimax); Gauss-Hermite or grid for l2/minimax
-        are not listed (empty).
-    options : dict
-        The registry options that build the module (``create(family, **options)``).
-    parameters : dict
-        Parameter name (``module.named_parameters()`` order) -> values.
-    coefficients : list of float
-        ``parameters`` flattened in that order (Hermite: :math:`a_0..a_n` of ortho Eq. 8).
-    errors : dict
-        ``linf`` (max |F - f| on ``interval``, on a 4001-point grid joined with points around the target's
-        narrow features), ``linf_derivative`` (the same for
-        F' - f'), ``l2_normal`` (:math:`\\sqrt{E[(F - f)^2]}`, x ~ N(0, 1), quadrature), ``l2_normal_err``
-        (its error estimate), ``nodes`` (max |F - f| at the nodes), ``nodes_derivative`` (max |F' - f'|
-        at the nodes).
-    gains : dict
-        :func:`approxlab.gains.compute_gains` of the fitted module (record schema).
-    interval : tuple of float
-    """
-
-    family: str
-    target: str
-    degree: int
-    method: str
-    nodes: list[float]
-    options: dict[str, Any]
-    parameters: dict[str, list[float]]
-    den_degree: int | None = None
-    errors: dict[str, float] = field(default_factory=dict)
-    gains: dict[str, Any] = field(default_factory=dict)
-    interval: tuple[float, float] = DEFAULT_INTERVAL
-
-    @property
-    def coefficients(self) -> list[float]:
-        return [v for vals in self.parameters.values() for v in vals]
-
-    def module(self, dtype: torch.dtype = torch.float64) -> nn.Module:
-        """A new zoo module of the family (in ``dtype``) with the fitted coefficients loaded."""
-        from approxlab.activations import create
-
-        return create(self.family, **self.options).to(dtype).load_fit(self)
-
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["coefficients"] = self.coefficients
-        out["interval"] = list(self.interval)
-        return out
-
-
-def load_into(module: nn.Module, fit: FitResult) -> nn.Module:
-    """Copy ``fit.parameters`` into ``module``'s parameters (the per-family mapping is by name).
-
-    Raises
-    ------
-    ValueError
-        If the module is not of the fit's family/shape (a parameter is missing or has another size).
-    """
-    return load_parameters(module, fit.parameters, f"the fit is for family {fit.family!r} with options {fit.options}")
 
 
 # ---------------------------------------------------------------------------------------------- target
@@ -275,8 +161,10 @@ def default_nodes(family: str, method: str, n_unknowns: int, interval: tuple[flo
     return (lo + hi) / 2 - (hi - lo) / 2 * np.cos(np.pi * k / (m - 1))
 
 
-def _solve_square(A: np.ndarray, y: np.ndarray, what: str) -> np.ndarray:
-    cond = np.linalg.cond(A)
+def _solve_square(A: np.ndarray, y: np.ndarray, what: str, diag: dict[str, Any] | None = None) -> np.ndarray:
+    cond = float(np.linalg.cond(A))
+    if diag is not None:
+        diag["condition"] = cond
     if not np.isfinite(cond) or cond > 1e14:
         raise ValueError(f"fit: the {what} system is singular or ill-conditioned (condition number {cond:.3g}); "
                          "choose other --nodes or a lower degree")
@@ -313,17 +201,39 @@ def _moments(fun, kinks: tuple[float, ...], what: str) -> tuple[np.ndarray, floa
 
 
 def _fit_linear(family: str, module: nn.Module, f: _Target, method: str, nodes: np.ndarray | None,
-                interval: tuple[float, float]) -> np.ndarray:
+                interval: tuple[float, float], weight: str, diag: dict[str, Any]) -> np.ndarray:
+    """Coefficients of a family linear in its parameters; ``diag`` receives the condition number (and the
+    alternation count of minimax)."""
     n = _n_params(module)
+    lo, hi = interval
+    mod_kinks = tuple(float(k) for k in getattr(module, "kinks", lambda: ())())
+    kinks = tuple(sorted(set(f.kinks) | set(mod_kinks) | ({0.0} if family == "polyrelu" else set())))
     if method in ("lagrange", "hermite"):
         x = default_nodes(family, method, n, interval) if nodes is None else nodes
         vals, slopes = _hermite_rows(x, n, method)
         A = np.concatenate([_basis(module, x[vals]), _basis(module, x[slopes], deriv=True)])
         y = np.concatenate([f(x[vals]), f.deriv(x[slopes])])
-        return _solve_square(A, y, f"{method} interpolation")
-    # l2: Gram matrix and moments
-    mod_kinks = tuple(float(k) for k in getattr(module, "kinks", lambda: ())())
-    kinks = tuple(sorted(set(f.kinks) | set(mod_kinks) | ({0.0} if family == "polyrelu" else set())))
+        return _solve_square(A, y, f"{method} interpolation", diag)
+    if method == "minimax":
+        from approxlab.fit.minimax import alternations, linear_minimax
+
+        extra = (*kinks, *f.breaks(lo, hi))
+        sol, levelled = linear_minimax(lambda t: _basis(module, t), f, interval, extra)
+        grid = np.union1d(np.linspace(lo, hi, 20001), [p for p in extra if lo < p < hi])
+        diag["levelled_error"] = levelled
+        diag["alternations"] = alternations(grid, _basis(module, grid) @ sol - f(grid))
+        haar = family == "hermite" or (family == "fourier" and hi - lo < 2 * math.pi)
+        diag["alternations_expected"] = n + 1 if haar else None
+        return sol
+    # l2: Gram matrix and moments under the weight
+    if weight == "uniform":
+        pts = sorted({lo, hi, *(k for k in (*kinks, *f.breaks(lo, hi)) if lo < k < hi)})
+
+        def mean(fun, what: str) -> np.ndarray:
+            return _interval_mean(fun, pts, what)
+        rhs = mean(lambda t: _basis(module, np.array([t]))[0] * f(np.array([t]))[0], "E[f phi_k]")
+        gram = mean(lambda t: np.outer(*(2 * [_basis(module, np.array([t]))[0]])).ravel(), "the Gram matrix")
+        return _solve_square(gram.reshape(n, n), rhs, "L2 normal-equation", diag)
     rhs, _ = _moments(lambda t: _basis(module, np.array([t]))[0] * f(np.array([t]))[0],
                       (*kinks, *f.breaks(-40.0, 40.0)), "E[f phi_k]")
     if family == "hermite":
@@ -332,7 +242,20 @@ def _fit_linear(family: str, module: nn.Module, f: _Target, method: str, nodes: 
         gram, _ = _moments(lambda t: np.outer(*(2 * [_basis(module, np.array([t]))[0]])).ravel(), kinks,
                            "the Gram matrix")
         gram = gram.reshape(n, n)
-    return _solve_square(gram, rhs, "L2 normal-equation")
+    return _solve_square(gram, rhs, "L2 normal-equation", diag)
+
+
+def _interval_mean(fun, pts: list[float], what: str, rel: float = 1e-10) -> np.ndarray:
+    """(1 / (b - a)) int_a^b fun(x) dx of a vector-valued fun by quad_vec, split at ``pts`` (which start at a
+    and end at b)."""
+    total, err = 0.0, 0.0
+    for a, b in zip(pts[:-1], pts[1:]):
+        val, e = integrate.quad_vec(fun, a, b, epsabs=QUAD_TOL / 10, epsrel=1e-13, limit=2000)
+        total, err = total + val, err + e
+    width = pts[-1] - pts[0]
+    if not np.all(np.isfinite(total)) or err / width > max(QUAD_TOL, rel * float(np.max(np.abs(total))) / width):
+        raise ValueError(f"fit: quadrature of {what} missed its tolerance {QUAD_TOL:g} (estimate {err / width:.3g})")
+    return np.asarray(total) / width
 
 
 # ----------------------------------------------------------------------------------------- tropical
@@ -426,7 +349,7 @@ def _rat_parts(x: np.ndarray, p: int, q: int) -> tuple[np.ndarray, np.ndarray, n
 
 
 def _fit_rational(module: nn.Module, f: _Target, method: str, nodes: np.ndarray | None,
-                  interval: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+                  interval: tuple[float, float], weight: str = "normal") -> tuple[np.ndarray, np.ndarray]:
     p, q = module.p_degree, module.q_degree
     n = p + 1 + q
     if method in ("lagrange", "hermite"):
@@ -447,7 +370,10 @@ def _fit_rational(module: nn.Module, f: _Target, method: str, nodes: np.ndarray 
                              "use other --nodes, degrees or --method l2")
         return sol, x
     lo, hi = interval
-    if method == "l2":
+    if method == "l2" and weight == "uniform":
+        x, w = np.polynomial.legendre.leggauss(120)
+        x, w = lo + (hi - lo) * (x + 1) / 2, w / 2
+    elif method == "l2":
         from numpy.polynomial.hermite_e import hermegauss
 
         x, w = hermegauss(120)
@@ -501,6 +427,10 @@ def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple
         raise ValueError(f"fit: the L2 error quadrature missed its tolerance (estimate {err:.3g})")
     out["l2_normal"] = math.sqrt(max(tot, 0.0))
     out["l2_normal_err"] = err / (2 * out["l2_normal"]) if out["l2_normal"] > 0 else math.sqrt(err)
+    inner = sorted({lo, hi, *(k for k in kinks | set(f.breaks(lo, hi)) if lo < k < hi)})
+    sq = _interval_mean(lambda t: (_module_eval(module, np.array([t])) - f(np.array([t]))) ** 2, inner,
+                        "the interval's L2 error", rel=1e-6)
+    out["l2_interval"] = math.sqrt(max(float(sq[0]), 0.0))
     if len(nodes):
         out["nodes"] = float(np.max(np.abs(_module_eval(module, nodes) - f(nodes))))
         sn = nodes if slope_nodes is None else slope_nodes
@@ -514,7 +444,7 @@ def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple
 # ----------------------------------------------------------------------------------------- entry
 def fit(family: str, target: object, degree: int, method: str, *, nodes: list[float] | np.ndarray | None = None,
         den_degree: int | None = None, interval: tuple[float, float] = DEFAULT_INTERVAL,
-        gains: bool = True) -> FitResult:
+        weight: str = "normal", gains: bool = True) -> FitResult:
     """Fit the zoo activation ``family`` of ``degree`` to ``target``.
 
     Parameters
@@ -531,7 +461,12 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     den_degree : int, optional
         Denominator degree (tropical-rational, rational); default ``degree``.
     interval : (float, float)
-        Where the L_inf errors are measured and the default nodes lie.
+        The region of approximation: where the default nodes lie, where minimax levels the error, where an
+        l2 fit with ``weight="uniform"`` averages, and where the L_inf errors are measured. An l2 fit with
+        ``weight="normal"`` does not depend on it (only its reported L_inf errors do).
+    weight : {"normal", "uniform"}
+        What an l2 fit is weighted by: the :math:`\\mathcal N(0, 1)` density on the whole line (ortho
+        Sec. 3.5's projection, the default) or :math:`dx / (b - a)` on ``interval``.
     gains : bool
         Compute the fitted module's gains (quadrature).
 
@@ -544,6 +479,14 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     ValueError
         Unknown family/method, a method that does not apply, bad nodes (non-finite, repeated, wrong
         count), a singular system, or a quadrature that misses its tolerance.
+
+    Warns
+    -----
+    FitWarning
+        When the system's condition number passes :data:`WARN_CONDITION`, the coefficients cancel by more
+        than :data:`WARN_CANCELLATION`, or the fit is further from the target on ``interval`` than zero is;
+        the message gives the numbers and what to try. The messages are kept in
+        ``result.diagnostics["warnings"]``.
     """
     from approxlab._core.validate import check_choice, check_positive_int
 
@@ -559,8 +502,11 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     lo, hi = (float(v) for v in interval)
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
         raise ValueError(f"interval must be two finite numbers lo < hi, got {interval!r}")
+    weight = check_choice("weight", weight, WEIGHTS)
+    if weight != "normal" and method != "l2":
+        raise ValueError(f"weight applies to method 'l2' only, not {method!r} (which works on the interval)")
     x = None
-    if nodes is not None and (method == "l2" or (method == "minimax" and family == "rational")):
+    if nodes is not None and (method == "l2" or (method == "minimax" and family != "tropical")):
         raise ValueError(f"nodes apply to lagrange and hermite (and tropical minimax), not to {family} {method}")
     if nodes is not None:
         x = np.asarray(nodes, dtype=np.float64).ravel()
@@ -570,25 +516,28 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     f = _Target(target)
     options = _options(family, degree, den_degree)
     module = _new_module(family, options)
+    diag: dict[str, Any] = {}
     if family in _LINEAR:
-        sol = _fit_linear(family, module, f, method, x, (lo, hi))
-        if x is None and method != "l2":
+        sol = _fit_linear(family, module, f, method, x, (lo, hi), weight, diag)
+        if x is None and method in ("lagrange", "hermite"):
             x = default_nodes(family, method, _n_params(module), (lo, hi))
     elif family == "tropical":
         sol, x = _fit_tropical(module, f, method, x, (lo, hi))
     elif family == "tropical-rational":
         sol, x = _fit_tropical_rational(module, f, method, x, (lo, hi))
     else:
-        sol, x = _fit_rational(module, f, method, x, (lo, hi))
+        sol, x = _fit_rational(module, f, method, x, (lo, hi), weight)
     _set_flat(module, np.asarray(sol, dtype=np.float64))
     node_arr = np.array([]) if x is None else x
     result = FitResult(family, f.name, degree, method, [float(t) for t in node_arr], options,
-                       _params_dict(module), den_degree, interval=(lo, hi))
+                       _params_dict(module), den_degree, interval=(lo, hi),
+                       weight=weight if method == "l2" else "", diagnostics=diag)
     slope_nodes = None
     if method == "hermite" and family in _LINEAR + ("rational",):
         n_unknowns = _n_params(module)
         slope_nodes = node_arr[_hermite_rows(node_arr, n_unknowns, "hermite")[1]]
     result.errors = fit_errors(module, f, node_arr, (lo, hi), slope_nodes)
+    _check(result, module, f, sol if family in _LINEAR else None)
     if gains:
         from approxlab.gains import compute_gains
 
@@ -596,4 +545,42 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     return result
 
 
-__all__ = ["fit", "FitResult", "load_into", "default_nodes", "fit_errors", "FAMILIES", "METHODS", "SUPPORTED"]
+def _check(result: FitResult, module: nn.Module, f: _Target, sol: np.ndarray | None) -> None:
+    """Warn (FitWarning) on an ill-conditioned, cancelling or useless fit, with the numbers and what to try."""
+    lo, hi = result.interval
+    grid = np.union1d(np.linspace(lo, hi, 2001), f.breaks(lo, hi))
+    f_max = float(np.max(np.abs(f(grid))))
+    diag, problems = result.diagnostics, []
+    cond = diag.get("condition")
+    if cond is not None and cond > WARN_CONDITION:
+        problems.append(f"condition number {cond:.3g} (about {math.log10(cond):.0f} of float64's 16 digits lost)")
+    if sol is not None:
+        cancel = float(np.max(np.abs(_basis(module, grid) * sol[None, :]).sum(axis=1))) / max(f_max, 1e-300)
+        diag["cancellation"] = cancel
+        _set_flat(module, sol)
+        if cancel > WARN_CANCELLATION:
+            problems.append(f"the terms cancel by a factor {cancel:.3g} (coefficients up to "
+                            f"{float(np.max(np.abs(sol))):.3g} for a target of size {f_max:.3g}; float32 keeps "
+                            "no digit)" if cancel > 1e7 else f"the terms cancel by a factor {cancel:.3g}")
+    if result.errors["linf"] > f_max:
+        problems.append(f"linf {result.errors['linf']:.3g} on [{lo:g}, {hi:g}] is larger than the target's own size "
+                        f"{f_max:.3g} there (the zero function is closer)")
+    if not problems:
+        return
+    if result.family == "fourier":
+        hint = ("the Fourier basis has period 2 pi, so the ends of an interval longer than about pi nearly meet and "
+                "force steep harmonics: try a shorter interval (e.g. --interval -2,2), a lower degree")
+    else:
+        hint = "try a lower degree, other nodes"
+    if result.method == "l2" and result.weight == "normal":
+        hint += ", or weight='uniform' (--weight uniform) to fit on the interval itself"
+    else:
+        hint += ", or method 'l2' / 'minimax'"
+    msg = (f"fit {result.family} degree {result.degree} to {result.target} by {result.method}: "
+           + "; ".join(problems) + f". {hint[0].upper()}{hint[1:]}.")
+    diag["warnings"] = [msg]
+    warnings.warn(msg, FitWarning, stacklevel=3)
+
+
+__all__ = ["fit", "default_nodes", "fit_errors", "FAMILIES", "METHODS", "SUPPORTED", "WEIGHTS", "QUAD_TOL",
+           "WARN_CONDITION", "WARN_CANCELLATION"]
