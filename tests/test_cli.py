@@ -153,10 +153,12 @@ def test_papers_json_counts_the_claims(capsys: pytest.CaptureFixture[str]) -> No
     rows = json.loads(capsys.readouterr().out)
     assert [r["short"] for r in rows] == list(PAPERS)
     claims = list(load_all().values())
-    for r in rows:
-        assert r["claims"] == sum(1 for c in claims if c.paper == r["short"]) > 0
+    for r in rows:  # claims as the report counts them (kind "paper"), conformance apart
+        assert r["claims"] == sum(1 for c in claims if c.paper == r["short"] and c.kind == "paper") > 0
+        assert r["conformance"] == sum(1 for c in claims if c.paper == r["short"] and c.kind == "conformance")
+        assert r["slow"] == sum(1 for c in claims if c.paper == r["short"] and c.kind == "paper" and c.slow)
         assert r["title"] and r["authors"] and r["venue"]
-    assert sum(r["claims"] for r in rows) == len(claims)
+    assert sum(r["checks"] for r in rows) == len(claims)
 
 
 def test_figures_list_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -132,3 +132,26 @@ def claim_counts() -> dict[str, int]:
         if c.paper in counts:
             counts[c.paper] += 1
     return counts
+
+
+def claim_split() -> dict[str, dict[str, int]]:
+    """Per paper: ``claims`` (statements of the paper, kind ``paper``: the count the report's verdicts add up
+    to), ``conformance`` (checks that approxlab's module matches the printed formula, reported apart),
+    ``slow`` (of the claims, those ``approxlab verify`` runs only with ``--slow``) and ``checks`` (all).
+
+    Examples
+    --------
+    >>> split = claim_split()
+    >>> all(s["checks"] == s["claims"] + s["conformance"] == claim_counts()[p] for p, s in split.items())
+    True
+    """
+    from approxlab.claims import load_all
+
+    out = {p.short: {"claims": 0, "conformance": 0, "slow": 0, "checks": 0} for p in PAPERS}
+    for c in load_all().values():
+        if c.paper in out:
+            row = out[c.paper]
+            row["checks"] += 1
+            row["conformance" if c.kind == "conformance" else "claims"] += 1
+            row["slow"] += int(c.slow and c.kind != "conformance")
+    return out

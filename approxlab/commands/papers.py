@@ -1,7 +1,10 @@
 """``approxlab papers [--json]``: the five papers, with how many claims approxlab checks in each.
 
-With ``--json`` one JSON list is printed: per paper ``short``, ``title``, ``authors``, ``venue``,
-``topic`` and ``claims`` (the count from :func:`approxlab.claims.load_all`).
+The counts are those of ``approxlab verify`` and its report (:func:`approxlab.claims.papers.claim_split`):
+``claims`` are the paper's statements (``slow`` of them run only with ``verify --slow``), ``conformance`` the
+checks that approxlab's modules match the printed formulas, counted apart as the report does. With
+``--json`` one JSON list is printed: per paper ``short``, ``title``, ``authors``, ``venue``, ``topic``,
+``claims``, ``slow``, ``conformance`` and ``checks`` (claims + conformance).
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ def papers(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list instead of a table.")] = False,
 ) -> None:
     """The five papers approxlab verifies, with how many claims each has."""
-    from approxlab.claims.papers import PAPERS, claim_counts
+    from approxlab.claims.papers import PAPERS, claim_split
 
-    counts = claim_counts()
-    rows = [{**p.to_dict(), "claims": counts[p.short]} for p in PAPERS]
+    split = claim_split()
+    rows = [{**p.to_dict(), **split[p.short]} for p in PAPERS]
     if as_json:
         print(json.dumps(rows, indent=1))
         return
@@ -30,11 +33,14 @@ def papers(
     from rich.table import Table
 
     console = Console()  # the terminal's width (or $COLUMNS)
-    cols = ("short", "claims", "title", "authors", "venue") if console.width >= 140 else ("short", "claims", "title")
-    table = Table(title=f"the papers approxlab checks ({sum(counts.values())} claims)")
+    counted = ("claims", "slow", "conformance")
+    cols = ("short", *counted, "title", "authors", "venue") if console.width >= 160 else ("short", *counted, "title")
+    total = {k: sum(r[k] for r in rows) for k in ("claims", "slow", "conformance")}
+    table = Table(title=f"the papers approxlab checks: {total['claims']} claims ({total['slow']} slow, run by "
+                        f"`verify --slow`) + {total['conformance']} conformance checks of approxlab's modules")
     for col in cols:
         table.add_column("paper" if col == "short" else col, overflow="fold",
-                         justify="right" if col == "claims" else "left", no_wrap=col == "short")
+                         justify="right" if col in counted else "left", no_wrap=col == "short")
     for r in rows:
         table.add_row(*(str(r[c]) for c in cols))
     console.print(table)
