@@ -9,10 +9,20 @@ Every family registers two ops:
 * ``approxlab::<family>_bwd(x, params..., consts..., g) -> (dL/dx, dL/dparam...)``, the backward
   (itself a custom op, so the compiled backward graph holds one opaque call).
 
-``x`` and the parameters are contiguous tensors of one dtype, float32 or float64 (the wrappers in
-:mod:`approxlab.kernels` cast half inputs to float32 and back, as the eager path does). The CPU
-implementation is :mod:`approxlab.kernels.cpu` (numba); the CUDA one is
-:mod:`approxlab.kernels.triton_ops` (Triton kernels, imported on the first CUDA call).
+``x`` is a contiguous float16, bfloat16, float32 or float64 tensor and the parameters contiguous
+tensors of the compute dtype: x's, float32 for half ``x`` (:func:`call` casts them). The output and
+``dL/dx`` have x's dtype (``g`` too), each parameter gradient its parameter's; the arithmetic runs in
+the compute dtype and the parameter sums in float64 (CUDA) or in the compute dtype by fixed blocks
+(CPU). A half ``x`` is thus read and written in its own dtype: the Triton kernels widen it to float32
+in registers, the CPU kernels (numba has no half types) on a float32 copy. The CPU implementation is
+:mod:`approxlab.kernels.cpu` (numba); the CUDA one is :mod:`approxlab.kernels.triton_ops` (Triton
+kernels, imported on the first CUDA call).
+
+Under ``torch.compile`` on CUDA the ops are not opaque: AOT autograd's functionalisation replaces each
+by its Triton launches (``torch.library.wrap_triton``, as ``torch.library.triton_op`` does), so the
+compiled graph holds the kernels themselves and Inductor launches them from its generated code, with
+no Python dispatcher or launcher per call (and CUDA graphs record them). :data:`VISIBLE_TO_COMPILE`
+turns this off (the ops then stay opaque calls); CPU ops always stay opaque (numba kernels).
 
 Outside tracing (no ``torch.compile``/``torch.export``, no dispatch mode, profiler off), the
 Functions call the device kernels directly on plain tensors (:func:`_direct`): the same functions
@@ -31,8 +41,15 @@ from dataclasses import dataclass
 
 import torch
 
-from approxlab.kernels import cpu, triton_ops
-from approxlab.kernels.families import SPECS
+from torch._subclasses.functional_tensor import FunctionalTensorMode
+
+from approxlab.kernels import HAS_TRITON, cpu, triton_ops
+from approxlab.kernels.families import SPECS, wide
+
+_HALF = (torch.float16, torch.bfloat16)
+#: Whether torch.compile sees the Triton kernels inside the CUDA ops (module docstring); read when a
+#: graph is compiled (``torch._dynamo.reset()`` after changing it).
+VISIBLE_TO_COMPILE = True
 
 
 @dataclass(frozen=True)
@@ -50,9 +67,29 @@ class Family:
 #: The CPU kernels' names where they differ from the family's.
 _CPU_NAMES = {"max_lines": "lines", "max_lines_diff": "lines_diff"}
 
+
+
+def _half_via_float32(fn: Callable[..., object], forward: bool) -> Callable[..., object]:
+    """A CPU kernel (float32/float64) for half ``x`` too: x and g widened to float32, the output and
+    dL/dx rounded back to x's dtype (the parameters and their gradients are float32 already)."""
+
+    def run(x: torch.Tensor, *rest: object) -> object:
+        if x.dtype not in _HALF:
+            return fn(x, *rest)
+        out = fn(x.float(), *[r.float() if isinstance(r, torch.Tensor) and r.dtype in _HALF else r for r in rest])
+        if forward:
+            return out.to(x.dtype)  # type: ignore[union-attr]
+        return (out[0].to(x.dtype), *out[1:])  # type: ignore[index]
+
+    run.__name__ = getattr(fn, "__name__", "kernel")
+    return run
+
+
 FAMILIES: dict[str, Family] = {
-    name: Family(name, s.params, s.consts, getattr(cpu, f"{_CPU_NAMES.get(name, name)}_fwd"),
-                 getattr(cpu, f"{_CPU_NAMES.get(name, name)}_bwd"), s.reference)
+    name: Family(name, s.params, s.consts,
+                 _half_via_float32(getattr(cpu, f"{_CPU_NAMES.get(name, name)}_fwd"), True),  # type: ignore[arg-type]
+                 _half_via_float32(getattr(cpu, f"{_CPU_NAMES.get(name, name)}_bwd"), False),  # type: ignore[arg-type]
+                 s.reference)
     for name, s in SPECS.items()
 }
 
@@ -72,6 +109,29 @@ def _direct(x: torch.Tensor) -> bool:
     """
     return (type(x) is torch.Tensor and not torch.compiler.is_compiling()
             and not torch._C._len_torch_dispatch_stack() and not torch._C._autograd._profiler_enabled())
+
+
+def _visible_to_compile(impl: Callable[..., object]) -> Callable[..., object]:
+    """The op's rule under ``FunctionalTensorMode`` (AOT autograd's functionalisation in
+    ``torch.compile``): on CUDA tensors with Triton, run the op's CUDA implementation under the mode,
+    so the graph records its Triton launches (``wrap_triton`` in
+    :func:`approxlab.kernels.triton_launch.launch`) and the allocations around them, as
+    ``torch.library.triton_op`` does; otherwise (CPU, :data:`VISIBLE_TO_COMPILE` off,
+    ``torch.export``, which keeps custom ops whole) the op itself."""
+
+    def rule(mode, op, types, args, kwargs):  # type: ignore[no-untyped-def]
+        from torch.export._trace import custom_triton_ops_decomposition_disabled
+
+        x = args[0]
+        plain = all(issubclass(t, (torch._subclasses.FakeTensor, torch._subclasses.functional_tensor.FunctionalTensor))
+                    or t is torch.Tensor for t in types)
+        if (not VISIBLE_TO_COMPILE or x.device.type != "cuda" or not plain or custom_triton_ops_decomposition_disabled()
+                or triton_ops.load() is None):
+            return mode.__torch_dispatch__(op, types, args, kwargs)
+        with mode:
+            return impl(*args, **(kwargs or {}))
+
+    return rule
 
 
 def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOverload, torch._ops.OpOverload]:
@@ -106,6 +166,10 @@ def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOv
 
     torch.library.register_fake(f"approxlab::{f.name}", fake_fwd, lib=_LIB)
     torch.library.register_fake(f"approxlab::{f.name}_bwd", fake_bwd, lib=_LIB)
+    if HAS_TRITON:
+        for op_name, impl in ((f.name, fwd_impl["cuda"]), (f"{f.name}_bwd", bwd_impl["cuda"])):
+            torch.library.register_torch_dispatch(f"approxlab::{op_name}", FunctionalTensorMode,
+                                                  _visible_to_compile(impl), lib=_LIB)
     fwd_op = getattr(torch.ops.approxlab, f.name).default
     bwd_op = getattr(torch.ops.approxlab, f"{f.name}_bwd").default
 
@@ -126,8 +190,8 @@ def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOv
             *xp, g = ctx.saved_tensors
             with torch.enable_grad():
                 leaves = [t.detach().requires_grad_(True) for t in (*xp, g)]
-                y = f.reference(*leaves[:-1], *ctx.consts)
-                first = torch.autograd.grad(y, leaves[:-1], leaves[-1], create_graph=True, allow_unused=True)
+                y = f.reference(wide(leaves[0]), *leaves[1:-1], *ctx.consts)
+                first = torch.autograd.grad(y, leaves[:-1], wide(leaves[-1]), create_graph=True, allow_unused=True)
                 terms = [(gg * fg).sum() for gg, fg in zip(ggs, first) if gg is not None and fg is not None
                          and fg.requires_grad]
                 if terms:
@@ -183,18 +247,22 @@ OPS = {name: _register(f) for name, f in FAMILIES.items()}
 
 
 def call(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: tuple[object, ...] = ()) -> torch.Tensor:
-    """``approxlab::<name>`` on ``x`` and ``params`` cast to the compute dtype (float32 for half
-    inputs, else the wider of x and the parameters), made contiguous; the result has x's dtype."""
+    """``approxlab::<name>`` on ``x`` and ``params`` in the compute dtype (float32 for half inputs,
+    else the widest of x and the parameters), made contiguous; the result has x's dtype. A half x
+    whose compute dtype is float32 is passed as it is (no float32 copy, saved for the backward in
+    its own dtype); the parameters are cast to the compute dtype."""
     dt = x.dtype
     for p in params:
         if p.dtype != dt:
             dt = torch.promote_types(dt, p.dtype)
-    if dt in (torch.float16, torch.bfloat16):
+    if dt in _HALF:
         dt = torch.float32
-    # a no-op .to() still costs about 1 us, so tensors of the compute dtype skip it
-    args = [(t if t.dtype == dt else t.to(dt)).contiguous() for t in (x, *params)]
+    # a no-op .to() still costs about 1 us, so tensors of the compute dtype skip it; a half x computed
+    # in float32 goes in as it is (the kernels read and write it in its dtype)
+    xa = x if x.dtype == dt or (dt == torch.float32 and x.dtype in _HALF) else x.to(dt)
+    args = [xa.contiguous(), *[(p if p.dtype == dt else p.to(dt)).contiguous() for p in params]]
     y = OPS[name][0].apply(*args, *consts)
     return y if y.dtype == x.dtype else y.to(x.dtype)
 
 
-__all__ = ["FAMILIES", "OPS", "Family", "call"]
+__all__ = ["FAMILIES", "OPS", "VISIBLE_TO_COMPILE", "Family", "call"]

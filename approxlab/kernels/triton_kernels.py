@@ -77,22 +77,46 @@ def _fwd(family: str, fn: triton.runtime.jit.JITFunction, x: torch.Tensor, args:
 def _bwd(family: str, fn: triton.runtime.jit.JITFunction, x: torch.Tensor, args: tuple[object, ...],
          cols: int, **constexprs: object) -> torch.Tensor:
     """Launch the backward kernel ``fn`` of ``family``, whose last tensor argument is the block sums
-    (one row of ``cols`` per program, in x's dtype); returns those sums. Every program writes every
+    (one row of ``cols`` per program, in the compute dtype); returns those sums. Every program writes every
     column of its row, so there is no zero fill."""
     _, _, block, warps = CONFIG[family]
     g = grid(x.numel(), block)
-    part = torch.empty((g[0], cols), dtype=x.dtype, device=x.device)
+    part = torch.empty((g[0], cols), dtype=compute_dtype(x), device=x.device)
     launch(fn, g, (*args, part), {**constexprs, "BLOCK": block}, warps)
     return part
 
 
-def _check(x: torch.Tensor, *params: torch.Tensor) -> None:
-    if x.dtype not in (torch.float32, torch.float64):
-        raise TypeError(f"Triton kernels take float32 or float64 tensors, got {x.dtype}")
+#: Input dtypes the kernels read and write as they are; float16 and bfloat16 are computed in float32.
+DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+_HALF = (torch.float16, torch.bfloat16)
+
+
+def compute_dtype(x: torch.Tensor) -> torch.dtype:
+    """The dtype the kernels compute in for ``x``: float32 for half inputs, else x's dtype."""
+    return torch.float32 if x.dtype in _HALF else x.dtype
+
+
+def _check(x: torch.Tensor, *params: torch.Tensor, g: torch.Tensor | None = None) -> None:
+    """x of :data:`DTYPES`; the parameters in the compute dtype (x's, float32 for half x); ``g`` (the
+    output gradient) in x's dtype."""
+    if x.dtype not in DTYPES:
+        raise TypeError(f"Triton kernels take float16, bfloat16, float32 or float64 tensors, got {x.dtype}")
+    ct = compute_dtype(x)
     for p in params:
-        if p.dtype != x.dtype or p.device != x.device:
-            raise TypeError(f"Triton kernels need parameters of x's dtype {x.dtype} on {x.device}, "
+        if p.dtype != ct or p.device != x.device:
+            raise TypeError(f"Triton kernels need parameters of the compute dtype {ct} on {x.device}, "
                             f"got {p.dtype} on {p.device}")
+    if g is not None and (g.dtype != x.dtype or g.device != x.device):
+        raise TypeError(f"Triton kernels need the output gradient in x's dtype {x.dtype} on {x.device}, "
+                        f"got {g.dtype} on {g.device}")
+
+
+@triton.jit
+def _wide(v):
+    """A loaded block in the compute dtype: float16 and bfloat16 widened to float32, else as loaded."""
+    if v.dtype == tl.float16 or v.dtype == tl.bfloat16:
+        v = v.to(tl.float32)
+    return v
 
 
 def _new(x: torch.Tensor) -> torch.Tensor:
@@ -106,7 +130,7 @@ def _new(x: torch.Tensor) -> torch.Tensor:
 def _hermite_fwd(x_ptr, a_ptr, out_ptr, N, n, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
     qp = tl.full(x.shape, 1.0, x.dtype)
     q = x
     acc = tl.load(a_ptr) + tl.load(a_ptr + 1) * x
@@ -124,8 +148,8 @@ def _hermite_bwd(x_ptr, a_ptr, g_ptr, gx_ptr, N, n, part_ptr, UNROLL: tl.constex
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
+    g = _wide(tl.load(g_ptr + offs, mask=mask, other=0.0))
     row = part_ptr + pid * (n + 1)
     two = tl.arange(0, 2)
     tl.store(row + two, tl.sum(tl.join(g, g * x), axis=0))
@@ -149,7 +173,7 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     _check(x, a)
     n = a.numel() - 1
     if n == 0:
-        return a[0].expand_as(x).clone(memory_format=torch.contiguous_format)
+        return a[0].to(x.dtype).expand_as(x).clone(memory_format=torch.contiguous_format)
     out = _new(x)
     _fwd("hermite", _hermite_fwd, x, (x, a, out, x.numel(), n), UNROLL=UNROLL["hermite"])
     return out
@@ -157,10 +181,11 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
 
 def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """``(g F'(x), dL/da)``."""
-    _check(x, a, g)
+    _check(x, a, g=g)
     n = a.numel() - 1
     if n == 0:
-        return torch.zeros_like(x, memory_format=torch.contiguous_format), g.sum().reshape(1).to(a.dtype)
+        return (torch.zeros_like(x, memory_format=torch.contiguous_format),
+                g.sum(dtype=compute_dtype(x)).reshape(1).to(a.dtype))
     gx = _new(x)
     part = _bwd("hermite", _hermite_bwd, x, (x, a, g, gx, x.numel(), n), n + 1, UNROLL=UNROLL["hermite"])
     return (gx, *param_sums(part, [(a, 0, 1.0)]))
@@ -173,7 +198,7 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
 def _polyrelu_fwd(x_ptr, w_ptr, b_ptr, out_ptr, N, r, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
     rr = tl.where(x <= 0, 0.0, x).to(x.dtype)  # NaN stays NaN, as in torch.relu
     acc = tl.load(w_ptr + r - 1) * rr
     for ii in tl.range(0, r - 1, loop_unroll_factor=UNROLL):
@@ -187,8 +212,8 @@ def _polyrelu_bwd(x_ptr, w_ptr, g_ptr, gx_ptr, N, r, part_ptr, UNROLL: tl.conste
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
+    g = _wide(tl.load(g_ptr + offs, mask=mask, other=0.0))
     rr = tl.where(x <= 0, 0.0, x).to(x.dtype)
     row = part_ptr + pid * (r + 1)
     tl.store(row, tl.sum(g, axis=0))
@@ -218,7 +243,7 @@ def polyrelu_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Ten
 def polyrelu_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, g: torch.Tensor
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(g F'(x), dL/dw, dL/db)``."""
-    _check(x, w, b, g)
+    _check(x, w, b, g=g)
     r = w.numel()
     gx = _new(x)
     part = _bwd("polyrelu", _polyrelu_bwd, x, (x, w, g, gx, x.numel(), r), r + 1, UNROLL=UNROLL["polyrelu"])
@@ -244,7 +269,7 @@ def _fourier_fwd(x_ptr, a_ptr, b_ptr, w_ptr, omega: tl.float64, out_ptr, N, n, F
                  UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
     theta = x * tl.full((1,), omega, x.dtype)
     c1 = tl.cos(theta)
     s1 = tl.sin(theta)
@@ -267,8 +292,8 @@ def _fourier_bwd(x_ptr, a_ptr, b_ptr, w_ptr, omega: tl.float64, g_ptr, gx_ptr, N
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
+    g = _wide(tl.load(g_ptr + offs, mask=mask, other=0.0))
     om = tl.full((1,), omega, x.dtype)
     theta = x * om
     c1 = tl.cos(theta)
@@ -298,11 +323,13 @@ _WEIGHTS: dict[tuple[torch.device, torch.dtype, int], torch.Tensor] = {}
 def _inverse_factorials(n: int, like: torch.Tensor) -> torch.Tensor:
     """1/1!, ..., 1/n! on ``like``'s device in its dtype (rounded from float64), made once per
     device, dtype and n (a blocking copy: never inside a CUDA graph capture after the first call)."""
+    from approxlab.functional.trig import inverse_factorials
+
+    if type(like) not in (torch.Tensor, torch.nn.Parameter):  # traced (fake, functional): a graph constant, not kept
+        return torch.tensor(inverse_factorials(n), dtype=torch.float64).to(like.dtype).to(like.device)
     key = (like.device, like.dtype, n)
     w = _WEIGHTS.get(key)
     if w is None:
-        from approxlab.functional.trig import inverse_factorials
-
         w = _WEIGHTS[key] = torch.tensor(inverse_factorials(n), dtype=torch.float64).to(like.dtype).to(like.device)
     return w
 
@@ -311,7 +338,7 @@ def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
     """``a_0 + sum_k a_k cos(k omega x) + b_k sin(k omega x)``, with ``factorial`` a_k / k! and b_k / k!."""
     _check(x, a, b)
     out = _new(x)
-    w = _inverse_factorials(b.numel(), x) if factorial else b
+    w = _inverse_factorials(b.numel(), a) if factorial else b
     _fwd("fourier", _fourier_fwd, x, (x, a, b, w, float(omega), out, x.numel(), b.numel()), FACT=bool(factorial),
          UNROLL=UNROLL["fourier"])
     return out
@@ -320,10 +347,10 @@ def fourier_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float,
 def fourier_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: float, factorial: bool, g: torch.Tensor
                 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(g F'(x), dL/da, dL/db)``."""
-    _check(x, a, b, g)
+    _check(x, a, b, g=g)
     n = b.numel()
     gx = _new(x)
-    w = _inverse_factorials(n, x) if factorial else b
+    w = _inverse_factorials(n, a) if factorial else b
     part = _bwd("fourier", _fourier_bwd, x, (x, a, b, w, float(omega), g, gx, x.numel(), n), 2 * n + 1,
                 FACT=bool(factorial), UNROLL=UNROLL["fourier"])
     return (gx, *param_sums(part, [(a, 0, 1.0), (b, n + 1, 1.0)]))
@@ -353,7 +380,7 @@ def _lines_best(x, c_ptr, p_ptr, h, UNROLL: tl.constexpr):
 def _lines_fwd(x_ptr, c_ptr, p_ptr, scale: tl.float64, out_ptr, N, h, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
     best, slope, arg = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
     tl.store(out_ptr + offs, tl.full((1,), scale, x.dtype) * best, mask=mask)
 
@@ -365,8 +392,8 @@ def _lines_bwd(x_ptr, c_ptr, p_ptr, scale: tl.float64, g_ptr, gx_ptr, N, h, part
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
+    g = _wide(tl.load(g_ptr + offs, mask=mask, other=0.0))
     best, slope, arg = _lines_best(x, c_ptr, p_ptr, h, UNROLL)
     gsc = _line_sums(part_ptr + pid * (2 * h), x, g * tl.full((1,), scale, x.dtype), best, arg, mask, h, UNROLL)
     tl.store(gx_ptr + offs, gsc * slope, mask=mask)
@@ -396,7 +423,7 @@ def lines_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -
 def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g: torch.Tensor
               ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(g F'(x), dL/dc, dL/dp)`` (the gradient goes to the active line)."""
-    _check(x, c, p, g)
+    _check(x, c, p, g=g)
     h = c.numel()
     gx = _new(x)
     part = _bwd("max_lines", _lines_bwd, x, (x, c, p, float(scale), g, gx, x.numel(), h), 2 * h,
@@ -408,7 +435,7 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
 def _lines_diff_fwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, out_ptr, N, h1, h2, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
     b1, s1, a1 = _lines_best(x, c_ptr, p_ptr, h1, UNROLL)
     b2, s2, a2 = _lines_best(x, d_ptr, q_ptr, h2, UNROLL)
     tl.store(out_ptr + offs, b1 - b2, mask=mask)
@@ -422,8 +449,8 @@ def _lines_diff_bwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, g_ptr, gx_ptr, N, h1, h2,
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
+    g = _wide(tl.load(g_ptr + offs, mask=mask, other=0.0))
     b1, s1, a1 = _lines_best(x, c_ptr, p_ptr, h1, UNROLL)
     b2, s2, a2 = _lines_best(x, d_ptr, q_ptr, h2, UNROLL)
     row = part_ptr + pid * (2 * (h1 + h2))
@@ -444,7 +471,7 @@ def lines_diff_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.T
 def lines_diff_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor,
                    g: torch.Tensor) -> tuple[torch.Tensor, ...]:
     """``(g F'(x), dL/dc, dL/dp, dL/dd, dL/dq)`` of :func:`lines_diff_fwd`."""
-    _check(x, c, p, d, q, g)
+    _check(x, c, p, d, q, g=g)
     h1, h2 = c.numel(), d.numel()
     gx = _new(x)
     part = _bwd("max_lines", _lines_diff_bwd, x, (x, c, p, d, q, g, gx, x.numel(), h1, h2), 2 * (h1 + h2),
@@ -472,7 +499,7 @@ def _polyact_poly(x, c_ptr, r, UNROLL: tl.constexpr):
 def _polyact_fwd(x_ptr, c_ptr, out_ptr, N, r, HI: tl.constexpr, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
     u, du = _polyact_poly(x, c_ptr, r, UNROLL)
     hi = tl.full((1,), HI, x.dtype)
     uc = tl.minimum(tl.maximum(u, -hi), hi)
@@ -487,8 +514,8 @@ def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, N, r, part_ptr,
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
+    g = _wide(tl.load(g_ptr + offs, mask=mask, other=0.0))
     u, du = _polyact_poly(x, c_ptr, r, UNROLL)
     hi = tl.full((1,), HI, x.dtype)
     lo = -hi
@@ -508,9 +535,9 @@ def _polyact_bwd(x_ptr, c_ptr, g_ptr, gx_ptr, N, r, part_ptr,
 
 
 def _polyact_limit(x: torch.Tensor) -> float:
-    """The clamp bound of PolyAct: the largest finite value of x's dtype (a compile-time constant
-    of the kernel, built in x's dtype)."""
-    return float(torch.finfo(x.dtype).max)
+    """The clamp bound of PolyAct: the largest finite value of the compute dtype (a compile-time
+    constant of the kernel; float32's for half inputs, as the eager path clamps in float32)."""
+    return float(torch.finfo(compute_dtype(x)).max)
 
 
 def _polyact_degree(c: torch.Tensor) -> int:
@@ -530,7 +557,7 @@ def polyact_fwd(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
 
 def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """``(g F'(x), dL/dc)``."""
-    _check(x, c, g)
+    _check(x, c, g=g)
     r = _polyact_degree(c)
     gx = _new(x)
     part = _bwd("polyact", _polyact_bwd, x, (x, c, g, gx, x.numel(), r), r + 1, HI=_polyact_limit(x),

@@ -14,7 +14,8 @@ two kernels take 0.03 ms of GPU time):
   16-byte alignment; an integer's being 1, its divisibility by 16 and its width), so the kernel it
   finds is the one Triton would have launched; a new size or constant goes through Triton once. A
   launch for tensors on another GPU than the current one runs under that GPU's device guard. Under
-  the interpreter (``TRITON_INTERPRET=1``), with a launch hook added
+  the interpreter (``TRITON_INTERPRET=1``), while traced (fake or functional tensors: the launch
+  goes through ``torch.library.wrap_triton``, see :mod:`approxlab.kernels.ops`), with a launch hook added
   (``triton.knobs.runtime.launch_enter_hook.add(...)``, e.g. by a profiler) or with a Triton without
   ``triton.knobs`` (before 3.4), every call goes through ``JITFunction.run``.
 * :func:`param_sums`: the backward kernels write one row of block sums per program; one small
@@ -83,9 +84,9 @@ def launch(fn: triton.runtime.jit.JITFunction, grid: Sequence[int], args: tuple[
     ``args`` are the kernel's runtime arguments in order; ``constexprs`` its remaining parameters,
     the compile-time constants, in the order of the kernel's signature.
     """
-    if FAST and _no_hooks():
+    first = args[0]
+    if FAST and type(first) is _Tensor and _no_hooks():
         device = torch._C._cuda_getDevice()
-        first = args[0]
         if isinstance(first, _Tensor) and first.device.index != device:
             # Triton launches on the current device; torch's own ops switch to their tensors' device
             with torch.cuda.device(first.device):
@@ -111,6 +112,11 @@ def launch(fn: triton.runtime.jit.JITFunction, grid: Sequence[int], args: tuple[
             elif len(cache) >= MAX_KEPT:  # every new size is a new key: keep the table small
                 cache.clear()
             cache[key] = kernel
+        return
+    if type(first) is not _Tensor:
+        # traced (torch.compile's functionalisation of the op): a triton_kernel_wrapper node of the
+        # graph, which Inductor launches from its own code
+        torch.library.wrap_triton(fn)[tuple(grid)](*args, **constexprs, num_warps=num_warps)
         return
     fn[tuple(grid)](*args, **constexprs, num_warps=num_warps)
 

@@ -8,7 +8,7 @@ import torch
 import triton
 import triton.language as tl
 
-from approxlab.kernels.triton_kernels import _bwd, _check, _fwd, _new
+from approxlab.kernels.triton_kernels import _bwd, _check, _fwd, _new, _wide
 from approxlab.kernels.triton_launch import param_sums
 
 
@@ -83,7 +83,7 @@ def _rational_fwd(x_ptr, a_ptr, b_ptr, ope: tl.float64, out_ptr, N_el, m1, n, N,
                   BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N_el
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
     small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.full((1,), ope, x.dtype), m1, n, N,
                                                            SAFE, False)
     tl.store(out_ptr + offs, num / (den + tl.abs(q)), mask=mask)
@@ -107,8 +107,8 @@ def _rational_bwd(x_ptr, a_ptr, b_ptr, ope: tl.float64, g_ptr, gx_ptr, N_el, m1,
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N_el
-    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
-    g = tl.load(g_ptr + offs, mask=mask, other=0.0)
+    x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
+    g = _wide(tl.load(g_ptr + offs, mask=mask, other=0.0))
     small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.full((1,), ope, x.dtype), m1, n, N,
                                                            SAFE, True)
     d = den + tl.abs(q)
@@ -158,7 +158,7 @@ def rational_fwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
 def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool, g: torch.Tensor
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(g R'(x), dL/da, dL/db)``."""
-    _check(x, a, b, g)
+    _check(x, a, b, g=g)
     m1, n, big = _sizes(a, b)
     gx = _new(x)
     part = _bwd("rational", _rational_bwd, x, (x, a, b, 1.0 + float(eps), g, gx, x.numel(), m1, n, big),
