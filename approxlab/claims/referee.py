@@ -143,21 +143,30 @@ def _definition_lines() -> list[str]:
     return out
 
 
-def _count_rows(results: Sequence[ClaimResult]) -> list[str]:
+def _count_tables(results: Sequence[ClaimResult]) -> list[list[str]]:
+    """Two Markdown tables: verdicts and fails by severity (paper claims), and verdicts by strength (all
+    claims, conformance checks in their own column)."""
     from approxlab.claims.report import STRENGTH_COLUMNS, severity_counts, strength_rows, summary_rows
 
     paper = [r for r in results if r.claim.kind == "paper"]
-    lines = ["| paper | checked | holds | holds-numerically | fails | not-checkable | crashed | "
-             + " | ".join(STRENGTH_COLUMNS) + " | substantive | minor | presentation |",
-             "|---" * (8 + len(STRENGTH_COLUMNS) + 3) + "|"]
-    strengths = dict(strength_rows(paper)) if paper else {}
+    verdicts = ["| paper | checked | holds | holds-numerically | fails | not-checkable | crashed | fails: "
+                "substantive | minor | presentation |", "|---" * 10 + "|"]
     for name, row in summary_rows(paper) if paper else []:
         sev = severity_counts(r for r in paper if name == "total" or r.claim.paper == name)
-        st = strengths.get(name, {})
         cells = [row["checked"], row["holds"], row["holds-numerically"], row["fails"], row["not-checkable"],
-                 row["crashed"], *(st.get(c, 0) for c in STRENGTH_COLUMNS), *(sev[s] for s in SEVERITIES)]
-        lines.append(f"| {name} | " + " | ".join(str(c) for c in cells) + " |")
-    return lines
+                 row["crashed"], *(sev[s] for s in SEVERITIES)]
+        verdicts.append(f"| {name} | " + " | ".join(str(c) for c in cells) + " |")
+    strengths = ["| paper | " + " | ".join(STRENGTH_COLUMNS) + " |", "|---" * (1 + len(STRENGTH_COLUMNS)) + "|"]
+    for name, row in strength_rows(results) if results else []:
+        strengths.append(f"| {name} | " + " | ".join(str(row[c]) for c in STRENGTH_COLUMNS) + " |")
+    return [verdicts, strengths]
+
+
+def _count_rows(results: Sequence[ClaimResult]) -> list[str]:
+    verdicts, strengths = _count_tables(results)
+    return ["Verdicts of the paper's claims (conformance checks apart) and fails by severity:", "", *verdicts, "",
+            "Verdicts by strength (`none`: not-checkable or crashed; conformance checks counted here):", "",
+            *strengths]
 
 
 def render_index(results: Sequence[ClaimResult], metadata: dict[str, object] | None = None) -> str:
@@ -175,7 +184,7 @@ def render_index(results: Sequence[ClaimResult], metadata: dict[str, object] | N
                f"coverage: {sum(1 for i in items if i.claims)} registered / "
                f"{sum(1 for i in items if not i.claims)} not registered")
         lines.append(f"- [{p}]({p}.md): {n} claims, {nf} fail as printed; {cov}")
-    lines += ["", "## Counts per paper (paper claims; conformance checks apart)", "", *_count_rows(results), "",
+    lines += ["", "## Counts per paper", "", *_count_rows(results), "",
               "## Definitions", "", *_definition_lines()]
     groups: dict[str, list[ClaimResult]] = {}
     for r in _findings(results):
@@ -307,13 +316,18 @@ def _badge(text: str | None, cls: str | None = None) -> str:
 
 
 def _html_counts(results: Sequence[ClaimResult]) -> str:
-    rows = _count_rows(results)
-    head = [c.strip() for c in rows[0].strip("|").split("|")]
-    out = ["<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"]
-    for row in rows[2:]:
-        cells = [c.strip() for c in row.strip("|").split("|")]
-        out.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
-    return "".join(out) + "</table>"
+    out = []
+    titles = ("Verdicts (paper claims) and fails by severity", "Verdicts by strength (all claims; none: "
+              "not-checkable or crashed)")
+    for title, rows in zip(titles, _count_tables(results)):
+        head = [c.strip() for c in rows[0].strip("|").split("|")]
+        out.append(f"<p class=\"meta\">{html.escape(title)}</p><table><tr>"
+                   + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>")
+        for row in rows[2:]:
+            cells = [c.strip() for c in row.strip("|").split("|")]
+            out.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+        out.append("</table>")
+    return "".join(out)
 
 
 def _html_finding(r: ClaimResult) -> str:
@@ -363,7 +377,7 @@ def render_html(results: Sequence[ClaimResult], metadata: dict[str, object] | No
     if meta:
         parts.append('<ul class="meta">' + "".join(f"<li>{html.escape(line[2:])}</li>" for line in _meta_lines(meta))
                      + "</ul>")
-    parts += ["<h2>Counts per paper</h2>", _html_counts([r for r in results if r.claim.kind == "paper"])]
+    parts += ["<h2>Counts per paper</h2>", _html_counts(results)]
     for p in papers:
         rs = [r for r in results if r.claim.paper == p]
         try:
@@ -372,6 +386,9 @@ def render_html(results: Sequence[ClaimResult], metadata: dict[str, object] | No
             title = p
         found = _findings(rs)
         parts.append(f'<h2 id="paper-{html.escape(p)}">{html.escape(p)}: {html.escape(title)}</h2>')
+        sev = {s_: sum(1 for r in found if r.severity == s_) for s_ in SEVERITIES}
+        parts.append(f"<p class=\"meta\">{len(rs)} claims; fails as printed: {len(found)} ("
+                     + ", ".join(f"{n} {s_}" for s_, n in sev.items()) + ")</p>")
         parts.append(f"<h3>Findings ({len(found)} fail as printed)</h3>")
         parts.append('<ol class="findings">' + "".join(_html_finding(r) for r in found) + "</ol>" if found
                      else "<p>None.</p>")
