@@ -41,7 +41,7 @@ from torch import nn
 from approxlab.dists import Distribution, Normal, parse_dist
 from approxlab.meanfield.gauss import Estimate
 
-__all__ = ["card", "PARTS", "CMAP_POINTS", "low_precision_range", "cmap_figure"]
+__all__ = ["card", "PARTS", "CMAP_POINTS", "low_precision_range", "cmap_figure", "cmap_axes"]
 
 #: The parts of a card; ``parts=`` selects some.
 PARTS: tuple[str, ...] = ("gains", "mean_field", "edge_of_chaos", "dks", "low_precision", "vp_scale")
@@ -97,7 +97,7 @@ def low_precision_range(module: object, dtype: torch.dtype, r_max: float = 1e4) 
 
 
 def _mc_mean_field(module: nn.Module, sigma_w: float, dim: int, rows: int = 256, seed: int = 0,
-                   quick: bool = False) -> dict:
+                   quick: bool = False, curve: int = 0) -> dict:
     """q* (fixed point by iteration of the MC Q-map), chi_1 and C-map values for a vector module."""
     from approxlab.activations.base import forward_arity
 
@@ -130,25 +130,31 @@ def _mc_mean_field(module: nn.Module, sigma_w: float, dim: int, rows: int = 256,
     per_row = sum((g**2).mean(1) for g in gs)
     chi = sigma_w**2 * float(per_row.mean())
     chi_err = sigma_w**2 * float(per_row.std() / math.sqrt(rows))
-    table = []
     with torch.no_grad():
         fa = mod(*[math.sqrt(q) * z for z in z1])
-        for c in ((0.0, 1.0) if quick else CMAP_POINTS):
+
+        def cmap_at(c: float) -> list:
             s = math.sqrt(max(0.0, 1 - c * c))
             fb = mod(*[math.sqrt(q) * (c * a + s * b) for a, b in zip(z1, z2)])
             row = (fa * fb).mean(1) * sigma_w**2 / q
-            table.append([c, _num(float(row.mean()), float(row.std() / math.sqrt(rows)))])
-    return {"q_star": _num(q, q_err), "qmap_slope": _num(slope, 0.0), "chi1": _num(chi, chi_err),
-            "cmap": table, "method": f"mc ({rows} vectors of dim {dim})"}
+            return [c, _num(float(row.mean()), float(row.std() / math.sqrt(rows)))]
+
+        out = {"q_star": _num(q, q_err), "qmap_slope": _num(slope, 0.0), "chi1": _num(chi, chi_err),
+               "cmap": [cmap_at(c) for c in ((0.0, 1.0) if quick else CMAP_POINTS)],
+               "method": f"mc ({rows} vectors of dim {dim})"}
+        if curve:
+            out["cmap_curve"] = [cmap_at(float(c)) for c in np.linspace(-1.0, 1.0, curve)]
+    return out
 
 
 def card(activation: object, dist: Distribution | str = Normal(), degree: int | None = None, depth: int = 50,
          eoc_sigma_b: float = 0.1, parts: tuple[str, ...] | list[str] = PARTS, quick: bool = False,
-         **options: object) -> dict:
+         cmap_curve: int = 0, **options: object) -> dict:
     """The report card of ``activation`` (module docstring); ``degree`` sets the registry entry's degree option.
 
     ``quick=True`` tabulates the C-map at c = 0 and 1 only, skips its fixed point c* and the depth
-    scales, and uses 64 Monte Carlo vectors for vector modules (the slow parts).
+    scales, and uses 64 Monte Carlo vectors for vector modules (the slow parts). ``cmap_curve = n > 1`` adds
+    ``cmap_curve``: the C-map at n equally spaced c in [-1, 1] (what :func:`cmap_figure` draws).
 
     Raises
     ------
@@ -160,6 +166,8 @@ def card(activation: object, dist: Distribution | str = Normal(), degree: int | 
     from approxlab.gains import compute_gains
     from approxlab.activations.resolve import resolve
 
+    if not isinstance(cmap_curve, int) or cmap_curve == 1 or cmap_curve < 0:
+        raise ValueError(f"cmap_curve must be 0 (none) or an integer >= 2, got {cmap_curve!r}")
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:
         raise ValueError(f"parts must be among {', '.join(PARTS)}; got {', '.join(unknown)}")
@@ -187,10 +195,10 @@ def card(activation: object, dist: Distribution | str = Normal(), degree: int | 
     if "mean_field" in parts:
         out["mean_field_init"] = {"sigma_w": sigma_w, "sigma_b": 0.0, "note": "sigma_w^2 = forward gain under N(0, 1)"}
         if tgt.elementwise:
-            out.update(_elementwise_mean_field(activation, sigma_w, options, quick))
+            out.update(_elementwise_mean_field(activation, sigma_w, options, quick, cmap_curve))
         else:
             dim = int(getattr(module, "dim", 64) or 64)
-            mf = _guard(_mc_mean_field, module, sigma_w, dim, 64 if quick else 256, 0, quick)
+            mf = _guard(_mc_mean_field, module, sigma_w, dim, 64 if quick else 256, 0, quick, cmap_curve)
             out.update(mf if "error_message" not in mf else {"q_star": mf, "chi1": mf, "cmap": mf})  # type: ignore[operator]
     if "edge_of_chaos" in parts:
         out["edge_of_chaos"] = _guard(_eoc, activation, eoc_sigma_b, options) if tgt.elementwise else {
@@ -213,7 +221,8 @@ def card(activation: object, dist: Distribution | str = Normal(), degree: int | 
     return out
 
 
-def _elementwise_mean_field(activation: object, sigma_w: float, options: dict, quick: bool = False) -> dict:
+def _elementwise_mean_field(activation: object, sigma_w: float, options: dict, quick: bool = False,
+                            curve: int = 0) -> dict:
     from approxlab.meanfield import MeanField
 
     try:
@@ -226,6 +235,8 @@ def _elementwise_mean_field(activation: object, sigma_w: float, options: dict, q
     if q.value > 0:
         out["qmap_slope"] = _num(mf.qmap_slope(q.value))
         out["cmap"] = [[c, _num(mf.cmap(c))] for c in ((0.0, 1.0) if quick else CMAP_POINTS)]
+        if curve:
+            out["cmap_curve"] = [[float(c), _num(mf.cmap(float(c)))] for c in np.linspace(-1.0, 1.0, curve)]
         c0, s0 = mf.at_zero()
         out["cmap_at_0"], out["cmap_slope_at_0"] = _num(c0), _num(s0)
         out["cmap_curvature_at_1"] = _num(mf.curvature_at_1())
@@ -251,7 +262,10 @@ def _dks(activation: object, depth: int, options: dict) -> dict:
 
 
 def cmap_figure(c: dict, path: object) -> object:
-    """Draw a card's C-map table (C(c) against c, with the identity for reference) as a PNG at ``path``.
+    """Draw a card's C-map (C(c) against c, with the identity for reference) as a PNG at ``path``; returns the path.
+
+    The curve is the card's ``cmap_curve`` (``card(..., cmap_curve=41)``) where it has one, with the table's
+    points marked; the title (the activation's full name and chi_1) is wrapped to the figure's width.
 
     Raises ValueError when the card has no C-map table.
     """
@@ -259,22 +273,37 @@ def cmap_figure(c: dict, path: object) -> object:
 
     import matplotlib.pyplot as plt
 
-    table = c.get("cmap")
-    if not isinstance(table, list):
-        raise ValueError(f"the card of {c.get('activation')!r} has no C-map table: {table}")
-    cs = [row[0] for row in table]
-    vs = [row[1]["value"] for row in table]
-    fig, ax = plt.subplots(figsize=(5.5, 4.5))
-    ax.plot([-1, 1], [-1, 1], color="0.6", lw=1, ls=":", label="C(c) = c")
-    ax.plot(cs, vs, "o-", color="C0", lw=1.8, label="C-map at q*")
-    ax.set_xlabel("input correlation c")
-    ax.set_ylabel("output correlation C(c)")
-    chi = c.get("chi1", {})
-    ax.set_title(f"{c.get('activation')}: chi_1 = {chi.get('value', float('nan')):.4g}", fontsize=11)
-    ax.legend(loc="upper left", frameon=False)
-    ax.grid(True, alpha=0.3)
-    fig.tight_layout()
+    fig = cmap_axes(c)
     out = Path(str(path))
     fig.savefig(out, dpi=100, metadata={"Software": None})
     plt.close(fig)
     return out
+
+
+def cmap_axes(c: dict) -> object:
+    """The matplotlib figure :func:`cmap_figure` saves (for tests and notebooks)."""
+    import textwrap
+
+    import matplotlib.pyplot as plt
+
+    table = c.get("cmap")
+    if not isinstance(table, list):
+        raise ValueError(f"the card of {c.get('activation')!r} has no C-map table: {table}")
+    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    ax.plot([-1, 1], [-1, 1], color="0.6", lw=1, ls=":", label="C(c) = c")
+    curve = c.get("cmap_curve")
+    if isinstance(curve, list) and len(curve) > 1:
+        ax.plot([r[0] for r in curve], [r[1]["value"] for r in curve], "-", color="C0", lw=1.8,
+                label=f"C-map at q* ({len(curve)} points)")
+        ax.plot([r[0] for r in table], [r[1]["value"] for r in table], "o", color="C0", ms=4)
+    else:
+        ax.plot([r[0] for r in table], [r[1]["value"] for r in table], "o-", color="C0", lw=1.8, label="C-map at q*")
+    ax.set_xlabel("input correlation c")
+    ax.set_ylabel("output correlation C(c)")
+    chi = c.get("chi1", {})
+    title = f"{c.get('activation')}: chi_1 = {chi.get('value', float('nan')):.4g}"
+    ax.set_title(textwrap.fill(title, width=52), fontsize=10)
+    ax.legend(loc="upper left", frameon=False)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    return fig

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import mpmath as mp
+import numpy as np
 import pytest
 import sympy
 import torch
@@ -89,3 +90,39 @@ def test_cmap_figure(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(ValueError, match="no C-map table"):
         cmap_figure({"activation": "x", "cmap": {"error_message": "q* = 0"}}, tmp_path / "no.png")
+
+
+def test_cli_card_backend_readable_fields_and_the_figure_path(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from approxlab.cli import main
+
+    png = tmp_path / "cmap.png"
+    with pytest.raises(SystemExit) as exc:
+        main(["card", "tanh", "--quick", "--depth", "5", "--figure", str(png)])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"wrote the C-map figure to {png}" in out
+    assert "float16: finite up to" in out and "{'" not in out and "sigma w " in out
+    with pytest.raises(SystemExit) as exc:
+        main(["card", "relu", "--backend", "eager"])
+    assert exc.value.code == 2 and "--backend applies" in capsys.readouterr().err
+    assert "backend='eager'" in card("hermite", parts=("gains",), backend="eager")["activation"]
+
+
+def test_cmap_curve_and_an_unclipped_title() -> None:
+    from approxlab.card import cmap_axes
+
+    c = card("tanh", parts=("gains", "mean_field"), quick=True, cmap_curve=21)
+    curve = c["cmap_curve"]
+    assert [r[0] for r in curve] == pytest.approx(np.linspace(-1, 1, 21).tolist())
+    table = dict((cc, v["value"]) for cc, v in c["cmap"])
+    assert curve[10][1]["value"] == pytest.approx(table[0.0], abs=1e-12)
+    assert curve[20][1]["value"] == pytest.approx(table[1.0], abs=1e-12)
+    vals = [r[1]["value"] for r in curve]
+    assert all(b > a for a, b in zip(vals, vals[1:]))  # C' = sigma_w^2 E[phi'(u) phi'(v)] / ... > 0: increasing
+    c["activation"] = "hermite(degree=3, init='theorem-3.8', backend='auto') with a long name"
+    fig = cmap_axes(c)
+    renderer = fig.canvas.get_renderer()
+    box = fig.axes[0].title.get_window_extent(renderer)
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.x1 and box.y1 <= fig.bbox.y1
+    with pytest.raises(ValueError, match="cmap_curve"):
+        card("tanh", parts=("gains",), cmap_curve=1)
