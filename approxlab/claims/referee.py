@@ -178,12 +178,16 @@ def render_index(results: Sequence[ClaimResult], metadata: dict[str, object] | N
              "## Papers", ""]
     for p in _papers(results):
         n = sum(1 for r in results if r.claim.paper == p)
+        nc = sum(1 for r in results if r.claim.paper == p and r.claim.kind == "conformance")
         nf = sum(1 for r in _findings(results) if r.claim.paper == p)
         items = _coverage(p)
         cov = ("coverage not walked yet" if items is None else
                f"coverage: {sum(1 for i in items if i.claims)} registered / "
                f"{sum(1 for i in items if not i.claims)} not registered")
-        lines.append(f"- [{p}]({p}.md): {n} claims, {nf} fail as printed; {cov}")
+        lines.append(f"- [{p}]({p}.md): {n} claims ({nc} conformance), {nf} fail as printed; {cov}")
+    subst = [r for r in _findings(results) if r.severity == "substantive"]
+    lines += ["", f"## Substantive findings ({len(subst)})", ""]
+    lines += [f"- [{r.claim.paper}]({r.claim.paper}.md) " + finding_line(r) for r in subst] or ["None."]
     lines += ["", "## Counts per paper", "", *_count_rows(results), "",
               "## Definitions", "", *_definition_lines()]
     groups: dict[str, list[ClaimResult]] = {}
