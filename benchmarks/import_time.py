@@ -6,7 +6,7 @@ Measures (best of ``--repeats`` runs, wall clock, ``subprocess`` from this proce
 - ``import torch``, ``import approxlab``, ``import torch, approxlab`` (minus ``import torch``: approxlab's
   cost beyond torch) and ``import approxlab.activations`` (the zoo: torch, sympy, scipy.special),
 - ``approxlab --help``, ``approxlab --version`` and ``approxlab list`` (as ``python -m approxlab``);
-  ``list`` twice: with its catalog cached (the usual case: :mod:`approxlab.activations.catalog` keeps the registry's
+  ``list`` twice: with its catalog cached (the usual case: :mod:`approxlab.commands.catalog` keeps the registry's
   metadata in the cache dir while the zoo's sources are unchanged) and cold (an empty cache dir on every
   run, so the registry is imported: the first ``list`` after an install or a source change),
 

@@ -1,4 +1,4 @@
-"""The cached activation catalog of ``approxlab list`` (approxlab.activations.catalog): equal to the registry, keyed
+"""The cached activation catalog of ``approxlab list`` (approxlab.commands.catalog): equal to the registry, keyed
 by the zoo's sources, rebuilt when missing, malformed or stale, and read without torch or sympy."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from approxlab.activations import catalog
+from approxlab.commands import catalog
 
 
 @pytest.fixture()
@@ -94,3 +94,9 @@ def test_cached_list_imports_neither_torch_nor_sympy(tmp_path: Path) -> None:
     assert second.returncode == 0, second.stderr
     assert second.stderr.splitlines()[-1] == "[]"
     assert json.loads(second.stdout) == json.loads(first.stdout)
+
+
+def test_the_key_hashes_the_activation_sources() -> None:
+    """The key reads the activation package itself (a wrong path would hash nothing and never go stale)."""
+    files = sorted(p.name for p in catalog._PACKAGE.rglob("*.py"))
+    assert "registry.py" in files and "hermite.py" in files

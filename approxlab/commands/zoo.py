@@ -22,7 +22,7 @@ def list_activations(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON list instead of a table.")] = False,
 ) -> None:
     """Print every activation with its paper, equation and options."""
-    from approxlab.activations.catalog import load_records  # the registry's metadata, cached: no torch/sympy import
+    from approxlab.commands.catalog import load_records  # the registry's metadata, cached: no torch/sympy import
 
     records = load_records()
     rows = [r for r in records if paper is None or r["paper"] == paper]

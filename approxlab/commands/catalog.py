@@ -33,7 +33,7 @@ from typing import Any
 
 __all__ = ["load_records", "records_from_registry", "source_key"]
 
-_PACKAGE = Path(__file__).resolve().parent / "activations"
+_PACKAGE = Path(__file__).resolve().parents[1] / "activations"
 _KEEP = 8  # cached copies kept (one per distinct source tree)
 _KEYS = {"name": str, "paper": str, "equation": str, "elementwise": bool, "options": dict, "summary": str}
 
