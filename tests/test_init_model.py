@@ -101,3 +101,72 @@ def test_gated_ffn_in_a_traceable_block() -> None:
 
     rows = {r.name: r for r in init_model_(Gated())}
     assert rows["w1"].feeds == "SiLU" and rows["w1"].gain == 1.0 and set(rows) == {"w1"}
+
+
+# ------------------------------------------------------------ skipped layers, residual scaling, torch's gain
+class _PreLNBlock(nn.Module):
+    def __init__(self, d: int) -> None:
+        super().__init__()
+        self.norm, self.up, self.act, self.down = nn.LayerNorm(d), nn.Linear(d, 2 * d), nn.GELU(), nn.Linear(2 * d, d)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.down(self.act(self.up(self.norm(x))))
+
+
+class _TinyTransformer(nn.Module):
+    def __init__(self, vocab: int = 50, d: int = 32) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d)
+        self.ln1 = nn.LayerNorm(d)
+        self.attn = nn.MultiheadAttention(d, 4, batch_first=True)
+        self.ln2 = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.ReLU(), nn.Linear(4 * d, d))
+        self.lm_head = nn.Linear(d, vocab)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        x = self.embed(tokens)
+        h = self.ln1(x)
+        x = x + self.attn(h, h, h, need_weights=False)[0]
+        x = x + self.mlp(self.ln2(x))
+        return self.lm_head(x)
+
+
+def test_init_model_lists_the_skipped_modules_with_their_reasons() -> None:
+    rep = init_model_(_TinyTransformer(), generator=torch.Generator().manual_seed(0))
+    assert [r.name for r in rep] == ["mlp.0", "mlp.2"]
+    reasons = {s.name: s.reason for s in rep.skipped}
+    assert set(reasons) == {"embed", "ln1", "attn", "ln2", "lm_head"}  # attn's out_proj is not listed twice
+    assert reasons["embed"].startswith("embedding") and reasons["attn"].startswith("attention")
+    assert reasons["lm_head"].startswith("output head") and reasons["ln1"].startswith("normalisation")
+    assert sorted(rep.residual_branches) == ["attn", "mlp.2"]
+    text = rep.summary()
+    assert "skip lm_head (Linear): output head" in text and "set  mlp.2 (Linear): gain 2 (torch gain 1.41421" in text
+
+
+def _stream_second_moment(residual_scale: object, blocks: int = 6, d: int = 256) -> float:
+    torch.manual_seed(0)
+    model = nn.Sequential(*[_PreLNBlock(d) for _ in range(blocks)])
+    init_model_(model, generator=torch.Generator().manual_seed(1), residual_scale=residual_scale)
+    x = torch.randn(2048, d, generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        return float((model(x) ** 2).mean())
+
+
+def test_residual_scaling_keeps_a_pre_ln_stream_from_growing_linearly() -> None:
+    # each branch adds second moment 1 (LN output 1, W1 gain 1, W2 GELU's gain): 1 + 6 = 7 unscaled;
+    # with std / sqrt(6) on the six writers each adds 1/6: 1 + 1 = 2
+    assert _stream_second_moment(None) == pytest.approx(7.0, rel=0.08)
+    assert _stream_second_moment("depth") == pytest.approx(2.0, rel=0.08)
+    assert _stream_second_moment(0.5) == pytest.approx(1 + 6 / 4, rel=0.08)
+    with pytest.raises(ValueError, match="residual_scale"):
+        init_model_(nn.Sequential(nn.Linear(2, 2)), residual_scale=2.0)
+
+
+def test_torch_gain_is_the_square_root_of_the_variance_gain() -> None:
+    from approxlab.init import torch_gain
+
+    assert torch_gain("relu") == pytest.approx(torch.nn.init.calculate_gain("relu"), rel=1e-15)
+    assert torch_gain("x") == pytest.approx(torch.nn.init.calculate_gain("linear"), rel=1e-15)
+    rows = init_model_(nn.Sequential(nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 8)))
+    assert rows[1].gain == 2.0 and rows[1].torch_gain == pytest.approx(math.sqrt(2), rel=1e-15)
+    assert rows[1].to_dict()["torch_gain"] == rows[1].torch_gain

@@ -17,7 +17,7 @@ Examples
 --------
 >>> lin = torch.nn.Linear(512, 256)
 >>> _ = variance_preserving_(lin, "relu", generator=torch.Generator().manual_seed(0))
->>> abs(float(lin.weight.var()) * 512 / 2 - 1) < 0.02
+>>> abs(float(lin.weight.detach().var()) * 512 / 2 - 1) < 0.02
 True
 >>> paper_init("theorem-3.8", 3)["values"]
 {a_0: sqrt(30)/6}
@@ -36,7 +36,7 @@ from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.dists import Distribution, Normal, Uniform, parse_dist
 from approxlab.gains import GainResult, compute_gains
 
-__all__ = ["variance_preserving_", "init_std", "solve_equal_gains", "paper_init", "PAPER_INITS"]
+__all__ = ["variance_preserving_", "init_std", "torch_gain", "solve_equal_gains", "paper_init", "PAPER_INITS"]
 
 MODES = ("fan_in", "fan_out")
 PAPER_INITS = ("theorem-3.8", "corollary-3.9", "theorem-3.13", "corollary-3.14")
@@ -70,6 +70,25 @@ def init_std(fan: int, activation: object = None, dist: Distribution | str = Nor
         raise ValueError(f"the {'forward' if mode == 'fan_in' else 'backward'} gain is {gain}; a weight scale needs a "
                          f"finite gain > 0 (check the activation's parameters)")
     return math.sqrt(gain / fan)
+
+
+def torch_gain(activation: object, dist: Distribution | str = Normal(), mode: str = "fan_in",
+               **options: object) -> float:
+    """The gain in torch's convention: :math:`\\sqrt{\\alpha}` (mode "fan_in") or :math:`\\sqrt{\\alpha'}` ("fan_out").
+
+    approxlab's ``forward_gain`` :math:`\\alpha` is a variance ratio (ortho Def. 3.2; 2 for ReLU);
+    ``torch.nn.init.calculate_gain`` returns the factor of the weight std, std = gain / sqrt(fan), i.e.
+    its square root (:math:`\\sqrt 2` for ReLU). This is that number for any activation, so it can be passed
+    wherever torch takes a ``gain`` (``nn.init.kaiming_normal_`` aside, which takes the nonlinearity).
+
+    Examples
+    --------
+    >>> torch_gain("relu") == torch.nn.init.calculate_gain("relu")
+    True
+    >>> round(torch_gain("gelu"), 5)
+    1.53353
+    """
+    return init_std(1, activation, dist, mode, **options)
 
 
 def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation: object,

@@ -36,7 +36,7 @@ from torch import fx, nn
 
 from approxlab.dists import Distribution, Normal
 
-__all__ = ["init_model_", "LayerInit", "LAYER_TYPES"]
+__all__ = ["init_model_", "LayerInit", "SkippedLayer", "InitReport", "LAYER_TYPES"]
 
 #: Layers that init_model_ initialises.
 LAYER_TYPES: tuple[type, ...] = (nn.Linear, nn.Conv1d, nn.Conv2d, nn.Conv3d)
@@ -76,7 +76,12 @@ def is_activation(module: nn.Module) -> bool:
 @dataclass
 class LayerInit:
     """One initialised layer: its qualified name, the activation it multiplies (None: none), what it feeds,
-    the forward gain alpha, the std set (sqrt(alpha / fan_in)), fan_in, and how it was found (fx / walk)."""
+    the forward gain alpha (a variance ratio, ortho Def. 3.2), the std set (sqrt(alpha / fan_in), times
+    ``residual_scale``), fan_in, how it was found (fx / walk), and the residual-branch factor.
+
+    ``gain`` is the variance ratio (2 for ReLU); :attr:`torch_gain` is torch's convention, its square root
+    (``torch.nn.init.calculate_gain("relu") = sqrt(2)``, std = torch_gain / sqrt(fan_in)).
+    """
 
     name: str
     layer: str
@@ -86,10 +91,119 @@ class LayerInit:
     std: float
     fan_in: int
     method: str
+    residual_scale: float = 1.0
+
+    @property
+    def torch_gain(self) -> float:
+        """sqrt(gain): the number ``torch.nn.init.calculate_gain`` would give for this activation."""
+        return math.sqrt(self.gain)
+
+    def to_dict(self) -> dict:
+        """JSON-ready form (with ``torch_gain``)."""
+        return {**asdict(self), "torch_gain": self.torch_gain}
+
+
+@dataclass
+class SkippedLayer:
+    """A module with weights that :func:`init_model_` left as it was, and why."""
+
+    name: str
+    layer: str
+    reason: str
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
         return asdict(self)
+
+
+class InitReport(list):  # type: ignore[type-arg]
+    """What :func:`init_model_` returns: the list of :class:`LayerInit` rows (initialised layers, in graph
+    order), with ``skipped`` (a :class:`SkippedLayer` per module with weights left as it was) and
+    ``residual_branches`` (the modules found writing into a residual sum)."""
+
+    def __init__(self, rows: list[LayerInit], skipped: list[SkippedLayer], residual_branches: list[str]) -> None:
+        super().__init__(rows)
+        self.skipped = skipped
+        self.residual_branches = residual_branches
+
+    def summary(self) -> str:
+        """One line per initialised layer and per skipped module."""
+        lines = [f"set  {r.name} ({r.layer}): gain {r.gain:.6g} (torch gain {r.torch_gain:.6g}) after "
+                 f"{r.activation or 'no activation'}, std {r.std:.4g}"
+                 + (f" (residual scale {r.residual_scale:.4g})" if r.residual_scale != 1.0 else "") for r in self]
+        lines += [f"skip {s.name} ({s.layer}): {s.reason}" for s in self.skipped]
+        return "\n".join(lines)
+
+
+_ATTENTION_WORDS = ("q_proj", "k_proj", "v_proj", "o_proj", "out_proj", "qkv", "query", "key", "value", "attn",
+                    "attention")
+_HEAD_WORDS = ("head", "classifier", "lm_head", "logits", "output", "fc_out", "readout")
+_NORMS = (nn.LayerNorm, nn.GroupNorm, nn.RMSNorm, nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d,
+          nn.InstanceNorm1d, nn.InstanceNorm2d, nn.InstanceNorm3d)
+
+
+def _skip_reason(name: str, module: nn.Module, reach: set[str]) -> str:
+    """Why a module with weights is left as it was (``reach``: where its output goes, see :func:`_fx_reach`)."""
+    low = name.lower()
+    if isinstance(module, LAYER_TYPES):
+        if any(w in low for w in _ATTENTION_WORDS):
+            return "attention projection: takes no activation's output and feeds no activation"
+        if "output" in reach or any(w in low.split(".")[-1] for w in _HEAD_WORDS):
+            return "output head: takes no activation's output and feeds no activation"
+        return "takes no activation's output and feeds no activation"
+    if isinstance(module, nn.Embedding | nn.EmbeddingBag):
+        return "embedding: a lookup table, not a layer y = W F(x)"
+    if isinstance(module, nn.MultiheadAttention):
+        return "attention (nn.MultiheadAttention): its projections feed softmax attention, not an activation"
+    if isinstance(module, _NORMS):
+        return "normalisation: keeps its unit scale and zero shift"
+    return f"{type(module).__name__} is not a Linear/Conv layer"
+
+
+def _skipped(model: nn.Module, done: set[str], reach: dict[str, set[str]]) -> list[SkippedLayer]:
+    out: list[SkippedLayer] = []
+    inside: list[str] = []  # modules reported whole (attention): their children are not listed again
+    for name, m in model.named_modules():
+        if not name or name in done or is_activation(m) or any(name.startswith(p + ".") for p in inside):
+            continue
+        if isinstance(m, nn.MultiheadAttention):
+            inside.append(name)
+        if isinstance(m, LAYER_TYPES) or any(True for _ in m.parameters(recurse=False)):
+            out.append(SkippedLayer(name, type(m).__name__, _skip_reason(name, m, reach.get(name, set()))))
+    return out
+
+
+_ADDS = {operator.add, operator.iadd, torch.add}
+
+
+def _fx_reach(model: nn.Module) -> dict[str, set[str]]:
+    """For each layer and attention module of the fx graph, where its output goes through shape-only and
+    dropout ops: ``"add"`` (a sum: operator.add / torch.add / .add, i.e. a residual branch) and/or
+    ``"output"`` (the model's output: a head)."""
+    tracer = _Tracer()
+    graph = tracer.trace(model)
+    mods = dict(model.named_modules())
+    out: dict[str, set[str]] = {}
+    for node in graph.nodes:
+        if node.op != "call_module" or not isinstance(mods[node.target], (*LAYER_TYPES, nn.MultiheadAttention)):
+            continue
+        reach: set[str] = set()
+        frontier, seen = list(node.users), set()
+        while frontier:
+            cur = frontier.pop(0)
+            if cur in seen:
+                continue
+            seen.add(cur)
+            if (cur.op == "call_function" and cur.target in _ADDS) or (cur.op == "call_method" and cur.target in ("add", "add_")):
+                reach.add("add")
+            elif cur.op == "output":
+                reach.add("output")
+            elif ((cur.op == "call_module" and isinstance(mods[cur.target], _PASS_MODULES))
+                  or (cur.op == "call_function" and cur.target in _PASS_FUNCS)
+                  or (cur.op == "call_method" and cur.target in _PASS_METHODS)):
+                frontier += list(cur.users)
+        out[str(node.target)] = reach
+    return out
 
 
 def _label(act: nn.Module) -> str:
@@ -215,7 +329,8 @@ def _walk_pairs(model: nn.Module, example_input: object = None) -> list[tuple[st
 
 
 def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator: torch.Generator | None = None,
-                trace: bool = True, mc_samples: int = 2**16, example_input: object = None) -> list[LayerInit]:
+                trace: bool = True, mc_samples: int = 2**16, example_input: object = None,
+                residual_scale: str | float | None = None) -> InitReport:
     """Initialise every Linear/Conv of ``model`` next to an activation in place (module docstring).
 
     Parameters
@@ -232,21 +347,50 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
     example_input : Tensor or tuple, optional
         Only used when tracing fails: one forward pass with hooks gives the order in which layers and
         activations run (without it, the order in which they are registered).
+    residual_scale : {"depth"} or float, optional
+        Scale the layers that write into a residual stream (their output reaches a sum in the fx graph):
+        ``"depth"`` multiplies their std by :math:`1/\\sqrt{N}`, N the number of residual branches found
+        (attention modules included; GPT-2's :math:`1/\\sqrt{2 n_\\text{layer}}`), so a pre-LN stack's
+        residual stream grows to about 2 instead of :math:`1 + N`; a float multiplies their std by it.
+        Needs a model that fx traces.
 
     Returns
     -------
-    list of LayerInit
-        One row per initialised layer, in graph order.
+    InitReport
+        A list with one :class:`LayerInit` row per initialised layer, in graph order; ``.skipped`` lists the
+        modules with weights left as they were (attention, heads, embeddings, norms, layers next to no
+        activation) with the reason; ``.summary()`` prints both.
 
     Raises
     ------
     TypeError
         If ``model`` is not an ``nn.Module``.
+    ValueError
+        If ``residual_scale`` is not "depth" or a number in (0, 1], or the model does not trace with fx.
+
+    Examples
+    --------
+    >>> class Block(nn.Module):
+    ...     def __init__(self, d: int) -> None:
+    ...         super().__init__()
+    ...         self.norm, self.up, self.act, self.down = nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d)
+    ...     def forward(self, x):
+    ...         return x + self.down(self.act(self.up(self.norm(x))))
+    >>> model = nn.Sequential(nn.Embedding(100, 32), Block(32), Block(32), nn.Linear(32, 100))
+    >>> rep = init_model_(model, residual_scale="depth")
+    >>> [(r.name, r.residual_scale) for r in rep]
+    [('1.up', 1.0), ('1.down', 0.7071067811865475), ('2.up', 1.0), ('2.down', 0.7071067811865475)]
+    >>> [(s.name, s.reason.split(":")[0]) for s in rep.skipped]
+    [('0', 'embedding'), ('1.norm', 'normalisation'), ('2.norm', 'normalisation'), ('3', 'output head')]
     """
     from approxlab.gains import compute_gains
 
     if not isinstance(model, nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, got {type(model).__name__}")
+    if residual_scale is not None and residual_scale != "depth" and not (
+            isinstance(residual_scale, int | float) and not isinstance(residual_scale, bool)
+            and 0 < residual_scale <= 1):
+        raise ValueError(f"residual_scale must be 'depth' or a number in (0, 1], got {residual_scale!r}")
     method = "fx"
     try:
         if not trace:
@@ -255,6 +399,13 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
     except Exception:  # noqa: BLE001 - fx fails in many ways on dynamic models; the walk is the fallback
         pairs = _walk_pairs(model, example_input)
         method = "walk (execution order)" if example_input is not None else "walk (registration order)"
+    reach = _fx_reach(model) if method == "fx" else {}
+    branches = [n for n, r in reach.items() if "add" in r]
+    if residual_scale is not None and method != "fx":
+        raise ValueError("residual_scale needs a model that torch.fx traces (the residual sums are read from "
+                         "its graph); this one does not")
+    factor = (1 / math.sqrt(len(branches)) if residual_scale == "depth" and branches else
+              float(residual_scale) if isinstance(residual_scale, int | float) else 1.0)
     layers = dict(model.named_modules())
     cache: dict[int, tuple[str, float]] = {}
     rows = []
@@ -276,11 +427,12 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
             label, gain = cache[key]
         weight = layer.weight
         fan_in = weight.shape[1] * (math.prod(weight.shape[2:]) if weight.dim() > 2 else 1)
-        std = math.sqrt(gain / fan_in)
+        scale = factor if residual_scale is not None and name in branches else 1.0
+        std = math.sqrt(gain / fan_in) * scale
         with torch.no_grad():
             weight.normal_(0.0, std, generator=generator)
             if isinstance(layer.bias, torch.Tensor):
                 layer.bias.zero_()
         rows.append(LayerInit(name, type(layer).__name__, label, _label(act_after) if act_after is not None else None,
-                              gain, std, int(fan_in), method))
-    return rows
+                              gain, std, int(fan_in), method, scale))
+    return InitReport(rows, _skipped(model, {r.name for r in rows}, reach), branches)
