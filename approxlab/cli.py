@@ -50,6 +50,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fit": ("approxlab.commands.fit", "Fit a basis activation to a target activation."),
     "bench": ("approxlab.commands.bench", "Time the activations against GELU (forward + backward)."),
     "card": ("approxlab.commands.card", "An activation's report card: gains, C-map, edge of chaos."),
+    "swap": ("approxlab.commands.swap", "Swap a model's activations for fitted ones; report the change."),
+    "audit": ("approxlab.commands.audit", "Audit third-party implementations against the papers."),
 }
 
 #: The command modules, in table order (kept for code that iterates over them).

@@ -33,7 +33,7 @@ def test_core_holds_no_extra_dependency() -> None:
 
 def test_extras_hold_what_the_docs_say() -> None:
     extras = {k: _names(v) for k, v in PYPROJECT["project"]["optional-dependencies"].items()}
-    assert set(extras) == {"ray", "export", "notebooks", "peers", "gpu", "docs", "dev"}
+    assert set(extras) == {"ray", "export", "notebooks", "peers", "gpu", "docs", "hf", "kan", "dev"}
     assert extras["ray"] == {"ray"}
     assert extras["export"] == {"pandas", "pyarrow"}
     assert {"jupyter", "nbconvert", "nbclient", "nbformat", "ipykernel"} <= extras["notebooks"]

@@ -10,7 +10,9 @@ extra          packages                                                needed by
 ``export``     pandas, pyarrow                                         ``sweep export --format csv|parquet``
 ``notebooks``  jupyter, nbconvert, nbclient, nbformat, ipykernel,      running ``notebooks/*.ipynb``
                pandas
-``peers``      dks (with jax), anyinit, torchortho                     comparison benchmarks
+``peers``      dks (with jax), anyinit, torchortho, liger-kernel       comparison benchmarks, ``audit``
+``hf``         transformers                                            ``swap`` on transformers models
+``kan``        pykan (with scikit-learn, pandas, pyyaml, tqdm)         pykan's KAN in ``init_model_``
 ``gpu``        triton                                                  CUDA kernels
 ``docs``       mkdocs-material, mkdocstrings[python]                   building the documentation
 ``dev``        pytest, pytest-xdist, hypothesis and all of the above   the test suite
@@ -36,7 +38,9 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "ray": ("ray",),
     "export": ("pandas", "pyarrow"),
     "notebooks": ("nbclient", "nbformat", "nbconvert", "ipykernel", "pandas"),
-    "peers": ("dks", "anyinit", "torchortho"),
+    "peers": ("dks", "anyinit", "torchortho", "liger_kernel", "rational"),
+    "hf": ("transformers",),
+    "kan": ("kan", "sklearn"),
     "gpu": ("triton",),
     "docs": ("mkdocs", "mkdocstrings"),
 }
