@@ -92,15 +92,32 @@ def scaling(
     for f in fits:
         fit_table.add_row(
             f["family"], f["target"], str(f["d"]), str(f["n"]),
-            f"{f['beta']:.3f} ± {f['beta_stderr']:.3f}" if "beta" in f else "",
+            plus_minus(f["beta"], f["beta_stderr"], 3) if "beta" in f else "",
             f"{f['theory']:.3f}" if "theory" in f else "",
-            f"{f['gamma']:.2f} ± {f['gamma_stderr']:.2f} ({f['log_factor']})" if "gamma" in f else "",
+            f"{plus_minus(f['gamma'], f['gamma_stderr'], 2)} ({f['log_factor']})" if "gamma" in f else "",
             f"{f['b']:.2f}, {f['c']:.3f}" if "b" in f else "",
         )
     console = Console()
     console.print(table)
     console.print(fit_table)
     _exit_if_failed(report.failed, as_json)
+
+
+def plus_minus(value: float, stderr: float, digits: int) -> str:
+    """``value ± stderr``; a fit through too few points has no standard error (NaN): it says so instead.
+
+    Examples
+    --------
+    >>> plus_minus(0.6912, 0.0123, 3), plus_minus(0.6912, float("nan"), 3)
+    ('0.691 ± 0.012', '0.691 (too few points for an error estimate)')
+    """
+    import math
+
+    if not math.isfinite(value):
+        return "n/a"
+    if not math.isfinite(stderr):
+        return f"{value:.{digits}f} (too few points for an error estimate)"
+    return f"{value:.{digits}f} ± {stderr:.{digits}f}"
 
 
 def _exit_if_failed(failed: int, as_json: bool) -> None:
