@@ -68,12 +68,10 @@ AUDITS: dict[str, Audit] = {a.name: a for a in (
 
 
 def installed(name: str) -> bool:
-    """Whether the package an audit needs imports here."""
-    try:
-        importlib.import_module(AUDITS[name].module)
-    except ImportError:
-        return False
-    return True
+    """Whether the package an audit needs is installed here (found, not imported: Liger imports Triton)."""
+    import importlib.util
+
+    return importlib.util.find_spec(AUDITS[name].module) is not None
 
 
 def run_audit(name: str) -> list[ClaimResult]:
