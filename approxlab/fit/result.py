@@ -94,7 +94,9 @@ class FitResult:
         """A new zoo module of the family (in ``dtype``) with the fitted coefficients loaded."""
         from approxlab.activations import create
 
-        return create(self.family, **self.options).to(dtype).load_fit(self)
+        module: nn.Module = create(self.family, **self.options).to(dtype)
+        module.load_fit(self)  # type: ignore[operator]
+        return module
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (what ``approxlab fit --json`` prints); :meth:`from_dict` reads it back."""
