@@ -85,3 +85,116 @@ def test_cuda_graphs_reduce_overhead(name: str, opts: dict) -> None:
         yc.square().sum().backward()
         y.square().sum().backward()
         torch.testing.assert_close(xc.grad, xr.grad, msg=f"step {step}")
+
+
+@pytest.mark.parametrize("name, opts", FAMILIES, ids=[n for n, _ in FAMILIES])
+def test_compiled_bfloat16_ffn_blocks_have_one_graph(name: str, opts: dict) -> None:
+    """A gated FFN block (W3 (act(W1 x) * W2 x), which holds the plain block W2 act(W1 x)'s operations)
+    in bfloat16 compiles to one graph, forward and backward (fullgraph: a break raises), with the
+    family's custom op in it, and equals the eager block."""
+    from torch._dynamo.testing import CompileCounterWithBackend
+
+    from approxlab.activations.ffn import TypeIIFFN
+
+    for block in (TypeIIFFN,):
+        torch.manual_seed(0)
+        model = block(8, 32, create(name, **opts)).to(torch.bfloat16)
+        x = torch.randn(6, 8).to(torch.bfloat16)
+        torch._dynamo.reset()
+        counter = CompileCounterWithBackend("aot_eager")
+        compiled = torch.compile(model, backend=counter, fullgraph=True)
+        xr, xc = x.clone().requires_grad_(True), x.clone().requires_grad_(True)
+        y, yc = model(xr), compiled(xc)
+        assert counter.frame_count == 1 and yc.dtype == torch.bfloat16
+        ops = {str(n.target) for gm in counter.graphs for n in gm.graph.nodes if n.op == "call_function"}
+        assert any("approxlab" in o for o in ops) or any("autograd_function_apply" in o for o in ops), ops
+        torch.testing.assert_close(yc, y, rtol=0, atol=0)
+        y.float().square().sum().backward()
+        grads = [p.grad.clone() for p in model.parameters()]
+        model.zero_grad()
+        yc.float().square().sum().backward()
+        for g, p in zip(grads, model.parameters(), strict=True):
+            torch.testing.assert_close(p.grad, g)
+        torch.testing.assert_close(xc.grad, xr.grad)
+
+
+_CUDA_TRACE = r"""
+import json
+import torch, triton
+from triton.backends.compiler import GPUTarget
+from torch._subclasses.fake_tensor import FakeTensorMode
+from functorch.compile import aot_function, make_boxed_func
+from approxlab.kernels import ops
+
+
+class Target:  # what torch's analysis of a Triton kernel asks of the active driver: the GPU to compile for
+    def get_current_target(self):
+        return GPUTarget("cuda", 90, 32)
+
+    def get_current_device(self):
+        return 0
+
+
+triton.runtime.driver.set_active(Target())
+CASES = [("hermite", (4,), ()), ("polyrelu", (3, 1), ()), ("fourier", (5, 4), (0.7, True)), ("max_lines", (4, 4), (0.5,)),
+         ("max_lines_diff", (3, 3, 2, 2), ()), ("polyact", (4,), ()), ("polynorm", (3, 1), (1e-6,)),
+         ("rational", (6, 4), (1e-4, True))]
+for visible in (True, False):
+    ops.VISIBLE_TO_COMPILE = visible
+    for name, shapes, consts in CASES:
+        graphs = []
+
+        def keep(gm, example):
+            graphs.append(gm)
+            return make_boxed_func(gm.forward)
+
+        fwd, bwd = getattr(torch.ops.approxlab, name), getattr(torch.ops.approxlab, name + "_bwd")
+
+        def f(x, g, *params):
+            return fwd(x, *params, *consts), *bwd(x, *params, *consts, g)
+
+        with FakeTensorMode():
+            x = torch.empty(64, 130, dtype=torch.bfloat16, device="cuda")
+            params = [torch.empty(s, device="cuda") for s in shapes]
+            try:  # traced and "compiled"; running the graph needs CUDA
+                aot_function(f, fw_compiler=keep)(x, torch.empty_like(x), *params)
+            except RuntimeError:
+                pass
+        nodes = [n for n in graphs[0].graph.nodes if n.op == "call_function"]
+        kernels = [n for n in nodes if n.target is torch.ops.higher_order.triton_kernel_wrapper_functional]
+        print(json.dumps({"visible": visible, "name": name, "kernels": len(kernels),
+                          "cloned": sorted({c for n in kernels for c in n.kwargs["tensors_to_clone"]}),
+                          "ops": sorted({str(n.target) for n in nodes if "approxlab" in str(n.target)}),
+                          "copies": "aten.copy_" in graphs[0].code}))
+"""
+
+
+@pytest.mark.skipif(not kernels.HAS_TRITON, reason="triton is not installed")
+def test_cuda_compile_graph_holds_the_triton_kernels(tmp_path) -> None:
+    """AOT autograd's graph of each op (forward and backward) on CUDA tensors, traced with fake tensors
+    (no GPU; torch's kernel analysis compiles for sm_90): the Triton kernels themselves (forward, backward,
+    parameter sums), no approxlab op left to call from Python, and no input cloned or copied back (the
+    kernels write only their fresh outputs). With VISIBLE_TO_COMPILE off the ops stay whole."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent), TRITON_CACHE_DIR=str(tmp_path))
+    env.pop("TRITON_INTERPRET", None)
+    proc = subprocess.run([sys.executable, "-c", _CUDA_TRACE], capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = [json.loads(line) for line in proc.stdout.strip().splitlines()]
+    assert len(rows) == 16
+    for row in rows:
+        name = row["name"]
+        if row["visible"]:
+            assert row["kernels"] == 3, row  # forward, backward, parameter sums
+            # only fresh outputs are written: never x, g or a parameter (an input would be cloned, copied back)
+            assert {"out_ptr", "gx_ptr", "part_ptr"} <= set(row["cloned"]), row
+            assert not {"x_ptr", "g_ptr"} & set(row["cloned"]) and all(c.startswith(("out", "gx", "part"))
+                                                                    for c in row["cloned"]), row
+            assert row["ops"] == [] and not row["copies"], row
+        else:
+            assert row["kernels"] == 0 and row["ops"] == [f"approxlab.{name}.default", f"approxlab.{name}_bwd.default"]
