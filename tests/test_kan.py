@@ -191,3 +191,30 @@ def test_bad_input_names_the_argument(kwargs, match):
 def test_wrong_input_width_is_refused():
     with pytest.raises(ValueError, match="in_features=4"):
         KANLayer(4, 2)(torch.zeros(3, 5))
+
+
+def test_init_model_recognises_kan_layers():
+    from approxlab.init import init_model_
+
+    model = nn.Sequential(KANLayer(16, 16, "chebyshev", 2, init="reference"),
+                          KANLayer(16, 4, "hermite", 2, squash=False, init="reference"))
+    rows = init_model_(model, generator=torch.Generator().manual_seed(0))
+    kan_rows = [r for r in rows if r.method == "kan"]
+    assert [r.name for r in kan_rows] == ["0", "1"]
+    assert kan_rows[1].std == pytest.approx(1 / math.sqrt(16 * 3), rel=1e-15)
+    s = float(basis_moments("chebyshev", 2).total)
+    assert kan_rows[0].std == pytest.approx(1 / math.sqrt(16 * s), rel=1e-12)
+    assert float(model[1].weight.detach().std()) == pytest.approx(kan_rows[1].std, rel=0.15)
+
+
+def test_init_model_recognises_pykan(tmp_path):
+    kan = pytest.importorskip("kan")
+    from approxlab.init import init_model_
+
+    model = kan.KAN(width=[8, 8, 4], grid=3, k=2, auto_save=False, ckpt_path=str(tmp_path / "c"), seed=0,
+                    save_act=False)
+    rows = [r for r in init_model_(model, generator=torch.Generator().manual_seed(0)) if r.method == "kan"]
+    assert [r.name for r in rows] == ["act_fun.0", "act_fun.1"] and rows[0].layer == "pykan.KANLayer"
+    grid = model.act_fun[0].grid[0].tolist()
+    s, _ = __import__("approxlab.kan", fromlist=["pykan_moments"]).pykan_moments(torch.tensor(grid), 2, nn.SiLU())
+    assert rows[0].std == pytest.approx(1 / math.sqrt(8 * s), rel=1e-9)

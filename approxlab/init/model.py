@@ -435,4 +435,8 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
                 layer.bias.zero_()
         rows.append(LayerInit(name, type(layer).__name__, label, _label(act_after) if act_after is not None else None,
                               gain, std, int(fan_in), method, scale))
+    from approxlab.kan import init_kan_layers_  # KAN layers (approxlab's, pykan's): the basis moments give the std
+
+    rows += [LayerInit(r["name"], r["layer"], r["activation"], None, r["gain"], r["std"], r["fan_in"], "kan")
+             for r in init_kan_layers_(model, dist, generator=generator)]
     return InitReport(rows, _skipped(model, {r.name for r in rows}, reach), branches)
