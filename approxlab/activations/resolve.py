@@ -16,12 +16,16 @@ quadrature methods integrate piece by piece.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sympy
 import torch
+from sympy.core.function import AppliedUndef
+from sympy.printing.codeprinter import PrintMethodNotImplementedError
+from sympy.printing.pytorch import TorchPrinter
 from torch import nn
 
 from approxlab._core.symbols import X
@@ -123,6 +127,31 @@ def check_finite_expr(expr: sympy.Expr, what: str) -> None:
             raise ValueError(f"{what} has a non-finite constant {f}; parameters must be finite")
 
 
+#: Parts of a sympy expression that are not a function of x to integrate: an unevaluated integral,
+#: derivative, sum or product, a distribution (DiracDelta: F^2 has no meaning), an undefined function.
+_NOT_EVALUABLE = (sympy.Integral, sympy.Derivative, sympy.Sum, sympy.Product, sympy.Subs, sympy.Order,
+                  sympy.DiracDelta, AppliedUndef)
+
+
+def check_evaluable_expr(expr: sympy.Expr) -> None:
+    """Refuse an activation expression with a part that is no function of x (see :data:`_NOT_EVALUABLE`).
+
+    Examples
+    --------
+    >>> check_evaluable_expr(sympy.Function("f")(X))
+    Traceback (most recent call last):
+    ...
+    ValueError: activation f(x) holds f(x) (an undefined function), which is not a function of x that approxlab can evaluate; write it with the functions of approxlab.parse.FUNCTIONS
+    """
+    for kind in _NOT_EVALUABLE:
+        found = expr.atoms(kind)
+        if found:
+            what = "an undefined function" if kind is AppliedUndef else f"an unevaluated {kind.__name__}"
+            raise ValueError(f"activation {expr} holds {sorted(map(str, found))[0]} ({what}), which is not a "
+                             f"function of x that approxlab can evaluate; write it with the functions of "
+                             f"approxlab.parse.FUNCTIONS")
+
+
 def formula_or_error(text: str, unknown: ValueError) -> sympy.Expr:
     """``text`` parsed as a formula in x (:func:`approxlab.parse.parse_formula`), or a ValueError saying
     that it is neither a registered activation (``unknown``) nor an allowed formula."""
@@ -135,6 +164,45 @@ def formula_or_error(text: str, unknown: ValueError) -> sympy.Expr:
     if X not in expr.free_symbols:
         raise ValueError(f"{unknown}; a formula must depend on x, e.g. 'exp(x)'")
     return expr
+
+
+def _as_tensor(v: object) -> torch.Tensor:
+    return v if isinstance(v, torch.Tensor) else torch.tensor(v, dtype=torch.float64)
+
+
+#: Functions torch has not (erfc), or takes only as tensors (a plain number: a constant such as sqrt(2)
+#: becomes a 0-dim float64 tensor, which keeps the input's dtype in the result), keyed by the names
+#: the torch printer writes.
+_TORCH_NAMESPACE: dict[str, Callable[..., torch.Tensor]] = {
+    "erfc": lambda u: torch.special.erfc(_as_tensor(u)),
+    "sqrt": lambda u: torch.sqrt(_as_tensor(u)),
+    "max": lambda *a: functools.reduce(torch.maximum, map(_as_tensor, a)),
+    "min": lambda *a: functools.reduce(torch.minimum, map(_as_tensor, a)),
+    "heaviside": lambda u, h=0.5: torch.heaviside(_as_tensor(u), _as_tensor(h).to(_as_tensor(u).dtype)),
+}
+
+
+class _TorchPrinter(TorchPrinter):
+    """sympy's torch printer, with erfc (which it refuses) written as a call into :data:`_TORCH_NAMESPACE`."""
+
+    def _print_erfc(self, e: sympy.Expr) -> str:
+        return f"erfc({self._print(e.args[0])})"
+
+
+def _torch_callable(expr: sympy.Expr) -> Callable[[torch.Tensor], torch.Tensor]:
+    """``expr`` as a torch function of x. Integers beyond int64 become floats (torch cannot take them as
+    Python ints: 10**100 * x would raise OverflowError instead of giving 1e100 * x); functions torch
+    lacks or takes only as tensors come from :data:`_TORCH_NAMESPACE`.
+
+    Raises ValueError naming the part of ``expr`` that has no torch form."""
+    big = {i: sympy.Float(i, 17) for i in expr.atoms(sympy.Integer) if abs(int(i)) >= 2**63}
+    try:
+        printer = _TorchPrinter({"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True,
+                                 "user_functions": {}})
+        return sympy.lambdify(X, expr.xreplace(big) if big else expr, modules=[_TORCH_NAMESPACE, "torch"],
+                              printer=printer)
+    except PrintMethodNotImplementedError as exc:
+        raise ValueError(f"activation {expr} has no torch form: {str(exc).splitlines()[0]}") from None
 
 
 def resolve(activation: object, snap: bool = False, **options: object) -> ResolvedActivation:
@@ -176,11 +244,12 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Resolv
             raise TypeError(f"activation must be a sympy expression in x, got {type(activation).__name__}")
         expr = activation
         check_finite_expr(expr, "activation")
+        check_evaluable_expr(expr)
         xs = [s for s in expr.free_symbols if s.name == "x" and s != X]
         if xs:  # a plain Symbol('x') -> the real X of the package
             expr = expr.xreplace({s: X for s in xs})
         syms = tuple(sorted(expr.free_symbols - {X}, key=lambda s: s.name))
-        fn = sympy.lambdify(X, expr, modules="torch") if not syms else None
+        fn = _torch_callable(expr) if not syms else None
         return ResolvedActivation(str(expr), expr, fn, sympy_kinks(expr), True, None, syms)
     if isinstance(activation, Elementwise):
         try:

@@ -79,7 +79,7 @@ def gains(
             options[target.degree_option] = degree
         result = compute_gains(target.name, dist, method, seed=seed, snap=True, **options)
     if as_json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps(result.to_dict(), allow_nan=False))
         return
     table = Table(title=f"gains of {result.activation} under {result.dist} ({result.method}, {result.seconds:.2f} s)")
     for col in ("quantity", "exact", "value"):

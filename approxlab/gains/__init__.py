@@ -40,6 +40,7 @@ a0**2 + a1**2 + a2**2/2
 from __future__ import annotations
 
 import math
+import sys
 import time
 
 import sympy
@@ -227,10 +228,12 @@ def _numeric_result(target: ResolvedActivation, dist: Distribution, method: str,
                     errs: dict, t0: float) -> GainResult:
     for name, v in (("E[F^2]", m2), ("E[F'^2]", d2)):
         if not math.isfinite(v):
-            raise ValueError(f"activation {target.name!r} has a non-finite {name} under dist {dist.spec()!r}")
-        if v <= 0:
-            raise ValueError(f"activation {target.name!r} has {name} = 0 under dist {dist.spec()!r}: the gain "
-                             f"Var[x]/{name} is infinite")
+            raise ValueError(f"activation {target.name!r} has a non-finite {name} under dist {dist.spec()!r} "
+                             f"(it diverges, or overflows float64)")
+        if v < sys.float_info.min:
+            raise ValueError(f"activation {target.name!r} has {name} = {v:g} under dist {dist.spec()!r}, not a "
+                             f"normal float64 > 0: it is 0 or below float64's range ({sys.float_info.min:.2g}), so "
+                             f"the gain Var[x]/{name} is infinite or cannot be represented; rescale the activation")
     bad = [k for k, e in errs.items() if not math.isfinite(e)]
     if bad:  # e.g. quad's rounding term where |x g'(x)| is not finite at a sample point
         raise ValueError(f"the {method} error estimate of {', '.join(bad)} for activation {target.name!r} under "
@@ -242,10 +245,15 @@ def _numeric_result(target: ResolvedActivation, dist: Distribution, method: str,
     errs = dict(errs)
     errs["input_variance"] = 0.0
     errs["variance"] = errs["second_moment"] + 2 * abs(m) * errs["mean"]
-    errs["forward_gain"] = var_x * errs["second_moment"] / m2**2
-    errs["backward_gain"] = var_x * errs["derivative_second_moment"] / d2**2
-    return GainResult(target.name, dist.spec(), method, var_x, m, m2, d2, m2 - m * m, fwd, bwd,
-                      max(errs["forward_gain"], errs["backward_gain"]), errs, (), time.perf_counter() - t0)
+    errs["forward_gain"] = var_x * (errs["second_moment"] / m2) / m2  # divided twice: m2**2 may underflow
+    errs["backward_gain"] = var_x * (errs["derivative_second_moment"] / d2) / d2
+    out = GainResult(target.name, dist.spec(), method, var_x, m, m2, d2, m2 - m * m, fwd, bwd,
+                     max(errs["forward_gain"], errs["backward_gain"]), errs, (), time.perf_counter() - t0)
+    _check_float_range(out, target, dist)
+    if not all(math.isfinite(e) for e in (out.error, *errs.values())):
+        raise ValueError(f"the {method} error estimate of activation {target.name!r} under {dist.spec()!r} "
+                         f"overflows float64: no value can be certified")
+    return out
 
 
 def _exact_result(target: ResolvedActivation, dist: Distribution, var_x: sympy.Expr, res: tuple, t0: float) -> GainResult:
@@ -268,8 +276,20 @@ def _exact_result(target: ResolvedActivation, dist: Distribution, var_x: sympy.E
     variance = sympy.expand(m2 - mean**2) if target.symbols else tidy(m2 - mean**2)
     fwd = var_x / m2 if target.symbols else tidy(var_x / m2)
     bwd = var_x / d2 if target.symbols else tidy(var_x / d2)
-    return GainResult(target.name, dist.spec(), "exact", var_x, mean, m2, d2, variance, fwd, bwd, 0.0,
-                      {q: 0.0 for q in QUANTITIES}, tuple(s.name for s in target.symbols), time.perf_counter() - t0)
+    out = GainResult(target.name, dist.spec(), "exact", var_x, mean, m2, d2, variance, fwd, bwd, 0.0,
+                     {q: 0.0 for q in QUANTITIES}, tuple(s.name for s in target.symbols), time.perf_counter() - t0)
+    _check_float_range(out, target, dist)
+    return out
+
+
+def _check_float_range(res: GainResult, target: ResolvedActivation, dist: Distribution) -> None:
+    """Refuse a result whose floats would read inf, 0 or a subnormal (an underflow or overflow of
+    float64), naming the quantity, instead of returning it."""
+    for q in QUANTITIES:
+        try:
+            res.value(q)
+        except ValueError as exc:
+            raise ValueError(f"activation {target.name!r} under dist {dist.spec()!r}: {exc}") from None
 
 
 _ = X

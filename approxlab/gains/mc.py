@@ -62,11 +62,22 @@ def mc_moments(fn: Callable[..., torch.Tensor], dist: Distribution, n: int = 2**
     while done < rows:
         r = min(per, rows - done)
         xs = [dist.sample((r, dim), generator=gen).to(device).requires_grad_(True) for _ in range(arity)]
-        y = module(*xs)
-        if y.shape != xs[0].shape:
-            raise ValueError(f"activation output shape {tuple(y.shape)} differs from its input shape {tuple(xs[0].shape)}")
-        sign = torch.randint(0, 2, y.shape, generator=gen).to(device=device, dtype=y.dtype) * 2 - 1
-        grads = torch.autograd.grad((y * sign).sum(), xs, allow_unused=True)
+        with torch.enable_grad():  # autograd gives F': also under a caller's torch.no_grad() (as HF's _init_weights)
+            try:
+                y = module(*xs)
+            except OverflowError as exc:  # e.g. a constant beyond float64 in a lambdified formula
+                raise ValueError(f"the activation overflows float64 on inputs of shape {(r, dim)}: {exc}") from None
+            except RuntimeError as exc:  # e.g. a per-channel module given (rows, dim) vectors of another width
+                raise ValueError(f"the activation cannot be applied to inputs of shape {(r, dim)} (rows of "
+                                 f"dim={dim}): {str(exc).splitlines()[0]}; pass mc_dim equal to its width") from None
+            if not isinstance(y, torch.Tensor) or y.shape != xs[0].shape:
+                shape = tuple(y.shape) if isinstance(y, torch.Tensor) else type(y).__name__
+                raise ValueError(f"activation output shape {shape} differs from its input shape {tuple(xs[0].shape)}")
+            if not y.requires_grad:
+                raise ValueError("the activation's output does not depend on its input through autograd (it "
+                                 "detaches or is constant), so E[F'^2] cannot be measured")
+            sign = torch.randint(0, 2, y.shape, generator=gen).to(device=device, dtype=y.dtype) * 2 - 1
+            grads = torch.autograd.grad((y * sign).sum(), xs, allow_unused=True)
         g2 = sum((g**2 if g is not None else torch.zeros_like(xs[0])) for g in grads)
         y = y.detach()
         stats["mean"].append(y.mean(dim=1))
@@ -77,7 +88,9 @@ def mc_moments(fn: Callable[..., torch.Tensor], dist: Distribution, n: int = 2**
     for k, v in stats.items():
         t = torch.cat(v)
         if not torch.isfinite(t).all():
-            raise ValueError(f"Monte Carlo {k} of the activation is not finite under {dist.spec()}")
-        out[k] = float(t.mean())
-        out["errors"][k] = float(t.std() / math.sqrt(t.numel()))
+            raise ValueError(f"Monte Carlo {k} of the activation is not finite under {dist.spec()}: its values "
+                             f"are undefined or overflow float64 at sampled inputs")
+        scale = float(t.abs().max()) or 1.0  # scaled first: squared deviations of tiny values underflow to 0
+        out[k] = float((t / scale).mean()) * scale
+        out["errors"][k] = float((t / scale).std()) * scale / math.sqrt(t.numel())
     return out

@@ -28,6 +28,7 @@ and only ``exact`` holds the closed forms.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 
 import sympy
@@ -43,6 +44,34 @@ QUANTITIES: tuple[str, ...] = (
 )
 
 Value = sympy.Expr | float
+
+
+def as_float(quantity: str, v: object) -> float:
+    """``v`` as a float64, or ValueError when that would be silently wrong: a number beyond the float64
+    range (it would read inf) or a non-zero number below its normal range (it would read 0, or lose its
+    digits as a subnormal). Zero stays 0.0.
+
+    Examples
+    --------
+    >>> as_float("mean", sympy.Rational(1, 3))
+    0.3333333333333333
+    >>> as_float("forward_gain", sympy.Integer(10) ** 400)
+    Traceback (most recent call last):
+    ...
+    ValueError: forward_gain = 1.00000E+400 is outside the float64 range (normal numbers 2.2e-308 to 1.8e+308): it cannot be reported as a float; rescale the activation
+    """
+    if isinstance(v, sympy.Basic):
+        f = float(sympy.N(v, 20))
+        zero = v.is_zero is True
+    else:
+        f = float(v)  # type: ignore[arg-type]
+        zero = f == 0.0
+    if not math.isfinite(f) or (not zero and abs(f) < sys.float_info.min):
+        shown = sympy.N(v, 6) if isinstance(v, sympy.Basic) else v
+        raise ValueError(f"{quantity} = {shown} is outside the float64 range (normal numbers "
+                         f"{sys.float_info.min:.2g} to {sys.float_info.max:.2g}): it cannot be reported as a "
+                         f"float; rescale the activation")
+    return f
 
 
 @dataclass
@@ -85,11 +114,9 @@ class GainResult:
     def value(self, quantity: str) -> float | None:
         """A quantity as a float (None when it still holds symbols)."""
         v = getattr(self, quantity)
-        if isinstance(v, sympy.Basic):
-            if v.free_symbols:
-                return None
-            return float(sympy.N(v, 20))
-        return float(v)
+        if isinstance(v, sympy.Basic) and v.free_symbols:
+            return None
+        return as_float(quantity, v)
 
     def to_dict(self) -> dict:
         """The JSON-ready record (see the module docstring for the schema)."""

@@ -75,7 +75,7 @@ def diverging_moments(target: ResolvedActivation, dist: Distribution) -> list[st
         # x^k exp(x^2 / (4 sigma^2)) has long turned algebraic (at 16-32 sigma exp(0.2499 x^2) still looked
         # divergent); float64 callables below keep 16 and 32 sigma
         radii = _radii(dist, 1e3, 1e9) or radii
-        expr = target.expr.xreplace({s: 1 for s in target.symbols})  # generic coefficients
+        expr = target.expr.xreplace({s: sympy.Integer(1) for s in target.symbols})  # generic coefficients
         dexpr = sympy.diff(expr, X).replace(sympy.DiracDelta, lambda *a: sympy.Integer(0))  # 0 off the kinks
         for name, g in (("E[F^2]", expr), ("E[F'^2]", dexpr)):
             exact = tail_decision(g, dist, kinks=tuple(target.kinks))

@@ -1,0 +1,121 @@
+"""Gains at the edges of float64: underflow and overflow are refused, never reported as inf or 0, and
+error bars of tiny-scale activations do not underflow to 0."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sympy
+import torch
+
+from approxlab._core.symbols import X
+from approxlab.gains import compute_gains
+
+TINY_OR_HUGE = ["x*1e-200", "x*1e-320", "2**-1000*x", sympy.Float("1e-400") * X, "x*1e200", "tanh(x)*1e-170"]
+
+
+@pytest.mark.parametrize("method", ["auto", "quad", "mc"])
+@pytest.mark.parametrize("activation", TINY_OR_HUGE, ids=str)
+def test_out_of_range_gains_are_refused(activation: object, method: str) -> None:
+    """True E[F^2] of c*x is c^2 (1e-400 for c = 1e-200): no float64 holds it or its gain 1/c^2."""
+    with pytest.raises(ValueError, match="float64|overflows"):
+        compute_gains(activation, method=method, mc_samples=2**12)
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e-100, 1e100])
+@pytest.mark.parametrize("method", ["auto", "quad", "mc"])
+def test_extreme_but_representable_scales_keep_their_relative_error(scale: float, method: str) -> None:
+    """Var[x]/E[(c x)^2] = 1/c^2 exactly; the error bar scales with the value (no underflow to 0)."""
+    unit = compute_gains("x", method=method if method != "auto" else "quad", mc_samples=2**12)
+    r = compute_gains(f"x*{scale!r}", method=method, mc_samples=2**12)
+    truth = 1 / sympy.Float(scale, 30) ** 2
+    assert abs(r.value("forward_gain") - truth) <= max(4 * r.error, 1e-13 * truth)
+    if r.method == "mc":
+        assert r.error == pytest.approx(unit.error / scale**2, rel=1e-9)
+        assert r.error > 0
+    else:
+        assert r.error <= 1e-12 * r.value("forward_gain")
+
+
+@pytest.mark.parametrize("formula", ["x*1e-200", "x*1e-320", "2**-1000*x", "x*1e200"])
+def test_cli_json_refuses_with_one_line_instead_of_infinity(formula: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from approxlab.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["gains", formula, "--json"])
+    out = capsys.readouterr()
+    assert exc.value.code == 2 and out.out == ""
+    assert out.err.startswith("approxlab: error: ") and out.err.count("\n") == 1 and "float64" in out.err
+
+
+def test_cli_json_is_strict_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from approxlab.cli import main
+
+    try:
+        main(["gains", "x*1e-100", "--json"])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    d = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
+    assert d["forward_gain"] == pytest.approx(1e200, rel=1e-15)
+
+
+def test_mc_measures_derivatives_under_no_grad() -> None:
+    """Under torch.no_grad() (as Hugging Face's _init_weights runs) autograd is switched back on for F'."""
+    ref = compute_gains(torch.nn.SiLU(), method="mc", mc_samples=2**12)
+    with torch.no_grad():
+        r = compute_gains(torch.nn.SiLU(), method="mc", mc_samples=2**12)
+    assert (r.forward_gain, r.backward_gain, r.error) == (ref.forward_gain, ref.backward_gain, ref.error)
+
+
+def test_erfc_formula_gains_match_mpmath(capsys: pytest.CaptureFixture[str]) -> None:
+    """erfc is allow-listed; its torch form exists, and E[(x erfc x)^2] under N(0,1) matches mpmath."""
+    import mpmath
+
+    from approxlab.cli import main
+
+    mpmath.mp.dps = 30
+    pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+    m2 = mpmath.quad(lambda t: (t * mpmath.erfc(t)) ** 2 * pdf(t), [-mpmath.inf, 0, mpmath.inf])
+    r = compute_gains("x*erfc(x)", method="quad")
+    assert abs(r.second_moment - float(m2)) <= r.errors["second_moment"] + 1e-15
+    mc = compute_gains("x*erfc(x)", method="mc", mc_samples=2**14)
+    assert abs(mc.second_moment - float(m2)) <= 5 * mc.errors["second_moment"]
+    try:
+        main(["gains", "erfc(x)*x", "--json"])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    assert json.loads(capsys.readouterr().out)["second_moment"] == pytest.approx(float(m2), rel=1e-12)
+
+
+def test_every_allowed_function_has_a_torch_form() -> None:
+    """Each function of the formula allow-list evaluates in torch (float64 and float32, dtype kept) to
+    sympy's value at 30 digits."""
+    from approxlab.activations.resolve import resolve
+    from approxlab.parse import FUNCTIONS
+
+    pts = [0.3, -0.2, 1.7, -2.5]
+    for name, (lo, _hi, build) in FUNCTIONS.items():
+        if name in ("log", "sqrt"):
+            expr = build(X**2 + 1)
+        else:
+            expr = build(*([X] + [X / 2 - sympy.Rational(1, 3)] * (lo - 1)))
+        fn = resolve(expr).fn
+        ref = [float(expr.subs(X, sympy.Float(v, 30))) for v in pts]
+        for dt, tol in ((torch.float64, 1e-14), (torch.float32, 1e-5)):
+            y = fn(torch.tensor(pts, dtype=dt))
+            assert y.dtype == dt, name
+            assert max(abs(float(a) - b) / max(1.0, abs(b)) for a, b in zip(y, ref)) < tol, name
+
+
+@pytest.mark.parametrize("expr, match", [
+    (sympy.Integral(X, X), "Integral"),
+    (sympy.Derivative(sympy.Function("f")(X), X), "Derivative"),
+    (sympy.DiracDelta(X), "DiracDelta"),
+    (sympy.Function("f")(X), "undefined function"),
+    (sympy.Symbol("y"), r"E\[F'\^2\] = 0"),
+    (sympy.Integer(3), r"E\[F'\^2\] = 0"),
+])
+def test_expressions_that_are_no_activation_get_a_value_error(expr: sympy.Expr, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        compute_gains(expr)
