@@ -128,7 +128,7 @@ def eq3(p) -> Verdict:
 def eq1() -> Verdict:
     import torch
 
-    from approxlab.activations.rational import PolyRationalFFN
+    from approxlab.activations.ffn import PolyRationalFFN
 
     torch.manual_seed(0)
     ffn = PolyRationalFFN(16, 48).double().requires_grad_(False)

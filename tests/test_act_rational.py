@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from zoo_helpers import DTYPES, randomize
 
 from approxlab.activations import X, create, get
+from approxlab.activations.ffn import PolyRationalFFN
 from approxlab.activations.rational import (
     DENOMINATOR_INIT,
     PolyAct,
-    PolyRationalFFN,
     RationalAct,
     SafeRational,
 )

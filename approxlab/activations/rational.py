@@ -26,7 +26,6 @@ from collections.abc import Mapping
 import numpy as np
 import sympy
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from approxlab._core.symbols import X
@@ -209,91 +208,6 @@ class RationalAct(SafeRational):
         super().__init__(p_degree, q_degree, denominator="abs", eps=eps, backend=backend)
 
 
-class PolyRationalFFN(nn.Module):
-    r"""FFN(x) = W_d (PolyAct(W_g x) ⊙ RationalAct(W_u x)) (polyrational Eq. 1).
-
-    Initialisation as polyrational Sec. 3.2: Xavier uniform for W_g and W_u, Xavier normal for W_d
-    (biases, when enabled, start at 0). Sec. 3.2 also lists "Normalization: LayerNorm before
-    activations", which Eq. 1 does not show; ``norm=True`` applies a LayerNorm over the hidden
-    features to W_g x and to W_u x before the activations (off by default: Eq. 1 as printed).
-
-    The linear maps run in the input dtype (weights are cast to it); the activations compute half
-    inputs in float32 internally.
-
-    Parameters
-    ----------
-    d : int
-        Input and output width.
-    hidden : int
-        Hidden width.
-    order : int
-        PolyAct degree (3 in the paper).
-    p_degree, q_degree : int
-        RationalAct degrees ((2, 2) in the paper).
-    bias : bool
-        Whether the three linear maps have biases.
-    norm : bool
-        LayerNorm on the pre-activations (see above).
-
-    Examples
-    --------
-    >>> ffn = PolyRationalFFN(8, 16)
-    >>> ffn(torch.randn(2, 3, 8)).shape
-    torch.Size([2, 3, 8])
-    """
-
-    def __init__(
-        self,
-        d: int,
-        hidden: int,
-        order: int = 3,
-        p_degree: int = 2,
-        q_degree: int = 2,
-        bias: bool = False,
-        norm: bool = False,
-    ) -> None:
-        super().__init__()
-        self.d = check_positive_int("d", d)
-        self.hidden = check_positive_int("hidden", hidden)
-        for name, val in (("bias", bias), ("norm", norm)):
-            if not isinstance(val, bool):
-                raise TypeError(f"{name} must be True or False, got {val!r}")
-        self.w_g = nn.Linear(self.d, self.hidden, bias=bias)
-        self.w_u = nn.Linear(self.d, self.hidden, bias=bias)
-        self.w_d = nn.Linear(self.hidden, self.d, bias=bias)
-        nn.init.xavier_uniform_(self.w_g.weight)
-        nn.init.xavier_uniform_(self.w_u.weight)
-        nn.init.xavier_normal_(self.w_d.weight)
-        if bias:
-            for lin in (self.w_g, self.w_u, self.w_d):
-                nn.init.zeros_(lin.bias)
-        self.poly = PolyAct(order)
-        self.rational = RationalAct(p_degree, q_degree)
-        self.norm_g = nn.LayerNorm(self.hidden) if norm else None
-        self.norm_u = nn.LayerNorm(self.hidden) if norm else None
-
-    @staticmethod
-    def _linear(lin: nn.Linear, x: torch.Tensor) -> torch.Tensor:
-        bias = None if lin.bias is None else lin.bias.to(x.dtype)
-        return F.linear(x, lin.weight.to(x.dtype), bias)
-
-    @staticmethod
-    def _norm(ln: nn.LayerNorm | None, h: torch.Tensor) -> torch.Tensor:
-        if ln is None:
-            return h
-        return F.layer_norm(h, ln.normalized_shape, ln.weight.to(h.dtype), ln.bias.to(h.dtype), ln.eps)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if x.dim() == 0 or x.shape[-1] != self.d:
-            raise ValueError(f"input's last dimension must be d={self.d}, got shape {tuple(x.shape)}")
-        g = self.poly(self._norm(self.norm_g, self._linear(self.w_g, x)))
-        u = self.rational(self._norm(self.norm_u, self._linear(self.w_u, x)))
-        return self._linear(self.w_d, g * u)
-
-    def extra_repr(self) -> str:
-        return f"d={self.d}, hidden={self.hidden}, norm={self.norm_g is not None}"
-
-
 register(
     Entry(
         "rational",
@@ -339,4 +253,4 @@ register(
     )
 )
 
-__all__ = ["SafeRational", "PolyAct", "RationalAct", "PolyRationalFFN", "DENOMINATORS", "DENOMINATOR_INIT"]
+__all__ = ["SafeRational", "PolyAct", "RationalAct", "DENOMINATORS", "DENOMINATOR_INIT"]

@@ -58,11 +58,8 @@ def prefer_wide_vectors() -> bool:
     512-bit instructions lowered the clock), so numba's kernels use half the vector width these CPUs
     have. Where the CPU has AVX512-VBMI2 (Ice Lake, Sapphire Rapids and later, and AMD Zen 4, which
     has no such preference anyway), this sets numba's CPU features to the host's minus that
-    preference, before the first compilation of the process. On the 2-core Sapphire-Rapids-class VM of
-    2026-11-27 (``benchmarks/results/activations_cpu_2threads_2026-11-27.txt``; ``approxlab bench
-    --threads 2``, three runs alternating with 256-bit vectors) a forward + backward took: Fourier at
-    degree 6 7.4-7.8 ms instead of 9.3-10.3, PolyReLU 4.0-4.4 instead of 6.1-6.3, PolyNorm 7.7-8.9
-    instead of 9.9-10.8 (GELU 2.9-4.1 ms); the other families within the noise. numba's setting is per
+    preference, before the first compilation of the process: Fourier, PolyReLU and PolyNorm run
+    20-35% faster with the wider vectors (measurements in ``benchmarks/results/``). numba's setting is per
     process, so other numba code compiled afterwards gets it too (the same instructions, wider
     registers). Nothing changes where the user set
     ``NUMBA_CPU_FEATURES`` or ``NUMBA_CPU_NAME``, where numba already compiled something in this
@@ -256,8 +253,7 @@ def parallel(kernel: Callable[..., None]) -> Callable[..., None] | None:
     are the threads of an OpenMP (or TBB) runtime, which idle by spinning for a while after a
     parallel region and so take the next one at once; on a core shared with torch's own OpenMP
     workers, which spin after every parallel torch op, a Python thread pool's workers (woken through
-    the OS) lost whole milliseconds to them (2 cores, after a GELU:
-    ``benchmarks/results/activations_cpu_drivers_2threads_2026-11-27.txt``).
+    the OS) lose whole milliseconds to them (measurements in ``benchmarks/results/``).
 
     Each driver is compiled once per argument types and cached on disk like the kernels; its code is
     filed under the kernel's own source file, so that numba's cache, which checks only the file a
