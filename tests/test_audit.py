@@ -163,3 +163,18 @@ def test_cli_list_and_run():
 
 
 
+
+
+def test_the_verification_report_carries_the_audits(tmp_path, monkeypatch):
+    pytest.importorskip("torchortho")
+    import approxlab.audit as audit
+    from approxlab.claims.referee import write_report
+
+    monkeypatch.setattr(audit, "AUDITS", {"torchortho-tropical": AUDITS["torchortho-tropical"]})
+    paths = write_report([], tmp_path, audits=True)
+    assert tmp_path / "audits.md" in paths and tmp_path / "audits.json" in paths
+    text = (tmp_path / "audits.md").read_text()
+    assert text.startswith("## Audits of third-party implementations") and "torchortho-tropical" in text
+    assert len(json.loads((tmp_path / "audits.json").read_text())) == 5
+    assert not (tmp_path / "audits.md").exists() or write_report([], tmp_path / "plain") and \
+        not (tmp_path / "plain" / "audits.md").exists()

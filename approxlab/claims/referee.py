@@ -429,10 +429,11 @@ def render_html(results: Sequence[ClaimResult], metadata: dict[str, object] | No
     return "\n".join(parts) + "\n"
 
 
-def write_report(results: Sequence[ClaimResult], out: str | Path, metadata: dict[str, object] | None = None
-                 ) -> list[Path]:
+def write_report(results: Sequence[ClaimResult], out: str | Path, metadata: dict[str, object] | None = None,
+                 audits: bool = False) -> list[Path]:
     """Write the JSON, the index and per-paper Markdown pages and the HTML into folder ``out`` (created);
-    return the paths written."""
+    return the paths written. ``audits``: also ``audits.md`` and ``audits.json``, the third-party implementations
+    audited against the papers (:func:`approxlab.audit.audit_section`, under their own heading)."""
     from approxlab.claims.report import report_object
 
     out = Path(out)
@@ -452,6 +453,13 @@ def write_report(results: Sequence[ClaimResult], out: str | Path, metadata: dict
     path = out / HTML_NAME
     path.write_text(render_html(results, metadata), encoding="utf-8")
     written.append(path)
+    if audits:
+        from approxlab.audit import audit_section
+
+        text, data = audit_section()
+        for path, body in ((out / "audits.md", text), (out / "audits.json", json.dumps(data, indent=2))):
+            path.write_text(body + "\n", encoding="utf-8")
+            written.append(path)
     return written
 
 
