@@ -26,74 +26,26 @@ import random
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
+from approxlab.claims.definitions import (
+    CLAIM_KINDS,
+    ClaimKind,
+    CORRECTION_PHRASES,
+    correction_phrases,
+    DEFAULT_STRENGTH,
+    SEVERITIES,
+    Severity,
+    SEVERITY_DEFINITIONS,
+    Strength,
+    STRENGTH_DEFINITIONS,
+    STRENGTHS,
+    VERDICT_DEFINITIONS,
+    VerdictKind,
+    VERDICTS,
+)
 from approxlab.claims.printed import Mutant, Printed, mutants, normalize
-
-VerdictKind = Literal["holds", "holds-numerically", "fails", "not-checkable"]
-VERDICTS: tuple[str, ...] = ("holds", "holds-numerically", "fails", "not-checkable")
-Severity = Literal["substantive", "minor", "presentation"]
-#: Severities of a ``fails``, most serious first (the report lists findings in this order).
-SEVERITIES: tuple[str, ...] = ("substantive", "minor", "presentation")
-ClaimKind = Literal["paper", "conformance"]
-#: ``paper``: a statement of the paper checked on its own terms. ``conformance``: a zoo module matches the
-#: paper's formula (reported apart; it verifies approxlab, not the paper).
-CLAIM_KINDS: tuple[str, ...] = ("paper", "conformance")
-
-Strength = Literal["proved", "proved-instances", "computed", "searched", "restated", "conformance"]
-#: How strong the evidence of a verdict is, strongest first (see :data:`STRENGTH_DEFINITIONS`).
-STRENGTHS: tuple[str, ...] = ("proved", "proved-instances", "computed", "searched", "restated", "conformance")
-#: What each strength means (printed in the report).
-STRENGTH_DEFINITIONS: dict[str, str] = {
-    "proved": "exact (symbolic or exact rational arithmetic), for every case the statement covers; for a "
-              "fails, an exact counterexample",
-    "proved-instances": "exact, but for finitely many instances of a general statement (e.g. n = 1..12)",
-    "computed": "certified numerics within the tolerance stated in the evidence (floating point, quadrature, "
-                "Monte Carlo with its error, a run of the construction)",
-    "searched": "a bound supported only by a search that found nothing better (or, for a fails, that found a "
-                "counterexample numerically)",
-    "restated": "arithmetic or ordering of the paper's own printed numbers (the experiments are not rerun)",
-    "conformance": "approxlab's module against the printed formula: it verifies approxlab, not the paper",
-}
-#: What each verdict means (printed in the report).
-VERDICT_DEFINITIONS: dict[str, str] = {
-    "holds": "the statement holds as printed; proved exactly (its strength says for which cases)",
-    "holds-numerically": "the statement holds as printed, by computation to the tolerance stated in the "
-                         "evidence, or it rests on a step not proved exactly",
-    "fails": "the statement does not hold as printed; the evidence shows the counterexample or discrepancy "
-             "and the correction gives the corrected statement where one exists",
-    "not-checkable": "rests only on a cited external result or an experiment that cannot run here; the "
-                     "evidence says what was checked instead",
-    "crashed": "the check raised an exception: a bug in approxlab, never a finding about the paper",
-}
-#: What each severity of a ``fails`` means (printed in the report).
-SEVERITY_DEFINITIONS: dict[str, str] = {
-    "substantive": "the conclusion is false, or the proof does not establish it",
-    "minor": "a constant, index, hypothesis or number is off but the result survives with the correction",
-    "presentation": "rounding, notation or a typo, with no effect on any conclusion",
-}
-#: Phrases by which an evidence text states a correction of the printed statement: a ``holds`` or
-#: ``holds-numerically`` whose evidence has one must declare the reading under which it holds (``reading``).
-CORRECTION_PHRASES: tuple[str, ...] = ("should read", "needs", "only for")
-
-
-def correction_phrases(text: str) -> list[str]:
-    """The :data:`CORRECTION_PHRASES` that ``text`` contains (as whole words, case-insensitive).
-
-    Examples
-    --------
-    >>> correction_phrases("alpha^L should read max(alpha, 1)^L; it needs L >= 1")
-    ['should read', 'needs']
-    >>> correction_phrases("what is needed: nothing")
-    []
-    """
-    import re
-
-    return [ph for ph in CORRECTION_PHRASES if re.search(rf"\b{re.escape(ph)}\b", text, re.IGNORECASE)]
-
-
-_DEFAULT_STRENGTH: dict[str, str] = {"holds": "proved", "holds-numerically": "computed", "fails": "computed"}
 
 #: The five papers (short names of approxlab.claims.papers.PAPERS), each with its proofs_check module.
 PAPERS: tuple[str, ...] = ("polycom", "polynorm_adaptive", "moa", "polyrational", "ortho")
@@ -172,7 +124,7 @@ class Verdict:
     @property
     def default_strength(self) -> str | None:
         """The strength its kind implies when neither the check nor the claim states one."""
-        return _DEFAULT_STRENGTH.get(self.kind)
+        return DEFAULT_STRENGTH.get(self.kind)
 
     @classmethod
     def unchecked(cls, evidence: str) -> Verdict:

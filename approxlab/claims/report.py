@@ -291,7 +291,7 @@ def _md(text: str | None) -> str:
 
 def _fail_lines(r: ClaimResult) -> list[str]:
     assert r.result is not None
-    out = [f"- **{r.claim.id}** ({r.claim.source}): {_one_line(r.claim.statement)}",
+    out = [f"- **{r.claim.id}** ({r.claim.source}; strength {r.strength}): {_one_line(r.claim.statement)}",
            f"  - evidence: {_one_line(r.result.evidence)}",
            f"  - correction: {_one_line(r.result.correction) or '(none known)'}"]
     if r.claim.reading:
@@ -366,7 +366,8 @@ def render_markdown(results: Sequence[ClaimResult], metadata: dict[str, object] 
         lines.append("")
     lines += ["## All claims", ""]
     for paper in _paper_order(results):
-        lines += [f"### {paper}", "", "| id | verdict | severity | mutation | evidence |", "|---|---|---|---|---|"]
+        lines += [f"### {paper}", "", "| id | verdict | severity | strength | mutation | evidence |",
+                  "|---|---|---|---|---|---|"]
         for r in results:
             if r.claim.paper != paper:
                 continue
@@ -374,7 +375,8 @@ def render_markdown(results: Sequence[ClaimResult], metadata: dict[str, object] 
             if r.dependency_note:
                 ev = f"{ev} [{r.dependency_note}]"
             label = r.claim.label + (" (conformance)" if r.claim.kind == "conformance" else "")
-            lines.append(f"| {label} | {r.verdict} | {r.severity or ''} | {_md(r.mutation_status)} | {_md(ev)} |")
+            lines.append(f"| {label} | {r.verdict} | {r.severity or ''} | {r.strength or ''} | {_md(r.mutation_status)} "
+                         f"| {_md(ev)} |")
         lines.append("")
     return "\n".join(lines)
 
@@ -429,7 +431,7 @@ def print_report(results: Sequence[ClaimResult], console=None, metadata: dict[st
     for r in sorted((r for r in results if r.verdict == "fails" and r.result is not None),
                     key=lambda r: order[r.severity]):
         assert r.result is not None
-        console.print(f"[bold yellow]FAILS ({r.severity or 'unrated'})[/] {escape(r.claim.id)}: "
+        console.print(f"[bold yellow]FAILS ({r.severity or 'unrated'}, {r.strength})[/] {escape(r.claim.id)}: "
                       f"{escape(_one_line(r.result.evidence, 400))}", highlight=False)
         corr = _one_line(r.result.correction, 400) or "(none known)"
         console.print(f"    correction: {escape(corr)}", highlight=False)
