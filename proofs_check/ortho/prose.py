@@ -216,9 +216,16 @@ def _compare(table: dict, n: int, higher_better: bool, baseline: str, act: str) 
        source="ortho Sec. 6; Tables 1, 2 (and Table 7, Appendix L)",
        printed={"claimed_baselines": ("ReLU", "GELU"), "table1_top1": _T1_TOP1, "table2_val_loss": _T2_VAL_LOSS,
                 "seeds": 5},
-       reading=("'For the first time' is a claim about the literature and is not checked. 'Improvements over ReLU' "
-                "needs a ReLU baseline in the ImageNet-1k or OpenWebText experiments; ReLU appears only in Table 7 "
-                "(CIFAR-10, ResNet50 against ConvNeXt-T), a gap Appendix L attributes to the architecture."), strength="restated")
+       immutable=("an existence statement ('can lead to improvements') with eight significant witnesses in Tables 1 "
+                  "and 2: no single perturbation of a printed number removes them all; the entries and p-values are "
+                  "mutated in ortho/Table 1 and ortho/Table 2"),
+       reading=("'Can lead to improvements over traditional static functions like ReLU and GELU' read as it is "
+                "phrased: an existence statement about the class of static functions, ReLU and GELU named as examples; "
+                "it holds when some proposed activation is significantly better than a static baseline of the "
+                "ImageNet-1k or OpenWebText experiments (GELU, SiLU). Read as a claim about ReLU itself it fails: "
+                "neither experiment has a ReLU baseline (ReLU appears only in Table 7, CIFAR-10, ResNet50 against "
+                "ConvNeXt-T, a gap Appendix L attributes to the architecture). 'For the first time' is a claim about "
+                "the literature and is not checked."), strength="restated")
 def sec6_baselines(p) -> Verdict:
     n = p["seeds"]
     tables = {"Table 1 (ConvNeXt-T, ImageNet-1k, Val Top-1)": (p["table1_top1"], True),
@@ -242,9 +249,12 @@ def sec6_baselines(p) -> Verdict:
           + ", ".join(f"{name.split(' (')[0]}: {', '.join(b for b in tab if b not in _PROPOSED)}"
                       for name, (tab, _) in tables.items())
           + f"; claimed baselines with no such experiment: {missing or 'none'}.")
-    if not missing and all(improved.get(b) for b in p["claimed_baselines"]):
-        return Verdict.numerical(ev)
     shown = [b for b in improved if improved[b]]
+    if shown:  # an existence statement over the static functions, the named ones being examples
+        return Verdict.numerical(
+            ev + " Significant improvements over static baselines: " + "; ".join(
+                f"{b}: {', '.join(improved[b])}" for b in shown) + ". Not every proposed activation improves "
+            "everywhere (see ortho/Section 7 (match or exceed)); the sentence says 'can lead to'.")
     return Verdict.failed(
         ev, f"The ImageNet-1k and OpenWebText experiments show significant improvements over "
             f"{', '.join(shown) or 'none of their baselines'} ("
