@@ -6,11 +6,15 @@ Examples
 3
 >>> check_choice("method", "quad", ("exact", "quad"))
 'quad'
+>>> check_bool("rescale", 1)
+Traceback (most recent call last):
+...
+TypeError: rescale must be True or False, got 1
 """
 
 from __future__ import annotations
 
-__all__ = ["MAX_DEGREE", "check_choice", "check_positive_float", "check_positive_int"]
+__all__ = ["MAX_DEGREE", "check_bool", "check_choice", "check_positive_float", "check_positive_int"]
 
 #: Largest degree/order any activation accepts (beyond it the coefficient vectors and sympy forms explode).
 MAX_DEGREE = 1024
@@ -51,3 +55,10 @@ def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
     return str(value)
+
+
+def check_bool(name: str, value: object) -> bool:
+    """Validate a flag: exactly ``True`` or ``False`` (not 0/1, not a string)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return value

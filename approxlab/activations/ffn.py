@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from approxlab._core.validate import check_positive_int
+from approxlab._core.validate import check_bool, check_positive_int
 from approxlab.activations.base import forward_arity
 from approxlab.activations.rational import PolyAct, RationalAct
 
@@ -55,10 +55,6 @@ def _resolve_activation(act: Activation, d: int, hidden: int) -> nn.Module | Cal
     raise TypeError(f"act must be an nn.Module, a callable or a registry name, got {type(act).__name__}")
 
 
-def _check_bool(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return value
 
 
 def _linear(lin: nn.Linear, x: torch.Tensor) -> torch.Tensor:
@@ -72,7 +68,7 @@ class _FFN(nn.Module):
         super().__init__()
         self.d = check_positive_int("d", d)
         self.hidden = check_positive_int("hidden", hidden)
-        _check_bool("bias", bias)
+        check_bool("bias", bias)
         self.act = _resolve_activation(act, self.d, self.hidden)
         self._gated = _takes_gate_input(self.act)
         self._arity = forward_arity(self.act) if isinstance(self.act, nn.Module) else 1
@@ -212,9 +208,8 @@ class PolyRationalFFN(nn.Module):
         super().__init__()
         self.d = check_positive_int("d", d)
         self.hidden = check_positive_int("hidden", hidden)
-        for name, val in (("bias", bias), ("norm", norm)):
-            if not isinstance(val, bool):
-                raise TypeError(f"{name} must be True or False, got {val!r}")
+        check_bool("bias", bias)
+        check_bool("norm", norm)
         self.w_g = nn.Linear(self.d, self.hidden, bias=bias)
         self.w_u = nn.Linear(self.d, self.hidden, bias=bias)
         self.w_d = nn.Linear(self.hidden, self.d, bias=bias)

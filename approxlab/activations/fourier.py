@@ -32,7 +32,7 @@ from torch import nn
 
 from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise
-from approxlab._core.validate import check_choice, check_positive_int
+from approxlab._core.validate import check_bool, check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab.functional.trig import inverse_factorials
 from approxlab import kernels
@@ -50,10 +50,6 @@ REMARK_D8_OMEGA: float = math.pi / math.sqrt(3.0)
 BACKENDS: tuple[str, ...] = kernels.BACKENDS
 
 
-def _check_bool(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return value
 
 
 def fourier_init(degree: int, init: str = "theorem-3.13", omega: float = 1.0) -> tuple[list[float], list[float]]:
@@ -122,7 +118,7 @@ class Fourier(Elementwise):
         super().__init__()
         self.degree = check_positive_int("degree", degree)
         self.init = check_choice("init", init, FOURIER_INITS)
-        self.rescale = _check_bool("rescale", rescale)
+        self.rescale = check_bool("rescale", rescale)
         self.backend = kernels.check_backend(backend)
         self.omega = REMARK_D8_OMEGA if self.rescale else 1.0
         a, b = fourier_init(self.degree, self.init, self.omega)
@@ -181,7 +177,7 @@ class FourierAmplitudePhase(Elementwise):
         super().__init__()
         self.degree = check_positive_int("degree", degree)
         self.init = check_choice("init", init, FOURIER_INITS)
-        self.rescale = _check_bool("rescale", rescale)
+        self.rescale = check_bool("rescale", rescale)
         omega = REMARK_D8_OMEGA if self.rescale else 1.0
         a, _ = fourier_init(self.degree, self.init, omega)
         self.fundamental = nn.Parameter(torch.tensor(a[0]))

@@ -35,7 +35,7 @@ from torch import nn
 
 from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise
-from approxlab._core.validate import check_choice, check_positive_int
+from approxlab._core.validate import check_bool, check_choice, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
 from approxlab.functional.dtypes import HALF, compute_dtype
@@ -162,9 +162,7 @@ class Tropical(Elementwise):
         self.backend = kernels.check_backend(backend)
         self.degree = check_positive_int("degree", degree)
         self.init = check_choice("init", init, TROPICAL_INITS)
-        if not isinstance(scaled, bool):
-            raise TypeError(f"scaled must be True or False, got {scaled!r}")
-        self.scaled = scaled
+        self.scaled = check_bool("scaled", scaled)
         value = 1.0 if self.init == "theorem-3.19" else 0.0
         self.coefficients = nn.Parameter(torch.full((self.degree + 1,), value))
         self.register_buffer("powers", torch.arange(self.degree + 1, dtype=torch.float32), persistent=False)
