@@ -23,7 +23,8 @@ from typing import Annotated
 import typer
 
 from approxlab.cli import app
-from approxlab.sweep import AddressOption, BackendOption, RetryFailedOption, StoreOption, SweepOptions
+from approxlab.sweep import (AddressOption, AllowNetworkOption, BackendOption, RetryFailedOption,
+                             StoreOption, SweepOptions)
 
 
 def _ints(name: str, text: str) -> list[int]:
@@ -85,6 +86,7 @@ def probe_cmd(
     backend: BackendOption = "serial",
     address: AddressOption = None,
     retry_failed: RetryFailedOption = False,
+    allow_network: AllowNetworkOption = False,
 ) -> None:
     """Probe the separations of moa Theorems 4.1 and 4.2 with trained networks (one batch)."""
     from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
@@ -126,18 +128,18 @@ def probe_cmd(
             raise ValueError("--classes must name at least one class, or be 'all'")
         for k in ks:
             check_choice("--classes", k, tuple(class_names(type)))
-    opts = SweepOptions.from_cli(store, backend, address, retry_failed)
-    if opts.backend != "serial":
-        raise ValueError("--backend local/ray: the probe trains all networks as one batch in this process; "
-                         "use --backend serial (and --device cuda for speed)")
+    opts = SweepOptions.from_cli(store, backend, address, retry_failed, allow_network)
     extra = {"gate": gate, "adam_steps": adam_steps, "lbfgs_steps": lbfgs_steps, "n_points": n_points,
              "grid": grid, "lr": lr, "device": device, "perturb_steps": perturb_steps, "perturb_points": perturb_points,
              "perturb_restarts": perturb_restarts}
     if target == "adaptive":
         extra["w_scale"] = w_scale
-    with opts.open_store() as st:
-        rows = probe(type, target, ws, seeds, lam, store=st, retry_failed=retry_failed, progress=not as_json,
-                     chunk=chunk, classes=ks, noises=noises, random_start=not no_random, **extra)
+    if opts.backend == "serial":
+        with opts.open_store() as st:
+            rows = probe(type, target, ws, seeds, lam, store=st, retry_failed=retry_failed, progress=not as_json,
+                         chunk=chunk, classes=ks, noises=noises, random_start=not no_random, **extra)
+    else:
+        rows = _probe_spread(opts, type, target, ws, seeds, lam, ks, noises, not no_random, not as_json, extra)
     if as_json:
         for r in rows:
             print(json.dumps(r))
@@ -157,3 +159,47 @@ def probe_cmd(
         table.add_row(klass, start, str(s["width"]), f"{s['error']:.3g}", "-" if off is None else f"{off:.3g}",
                       f"{s['w12']:.3g}", f"{s['linf']:.3g}", bound, held)
     Console().print(table)
+
+
+def train_network(config: dict) -> dict:
+    """One probe network trained and measured alone (a batch of one): a sweep run of ``--backend local/ray``.
+
+    Examples
+    --------
+    >>> from approxlab.expressivity.probe import network_configs
+    >>> cfg = network_configs("I", "la", [1], 1, classes=["la"], adam_steps=2, n_points=16, grid=11,
+    ...                       device="cpu")[0]
+    >>> train_network(cfg)["klass"]
+    'la'
+    """
+    from approxlab.expressivity.probe import run_networks
+
+    return run_networks([config])[0]
+
+
+def _probe_spread(opts: SweepOptions, type: str, target: str, ws: list[int], seeds: int, lam: float,
+                  ks: str | list[str], noises: list[float], random_start: bool, progress: bool,
+                  extra: dict) -> list[dict]:
+    """The probe over a backend's workers: one sweep run per network (:func:`train_network`), stored
+    under the keys of the batched probe (sweep ``"probe"``), then the exact rows in this process.
+
+    A network's row does not depend on the batch it trained in, up to rounding of batched kernels
+    (see :func:`approxlab.expressivity.probe.run_networks`): on a CPU the serial probe batches the
+    networks of one width, so a width with one network (one class, seed and start) gives the same bits.
+    """
+    from approxlab.expressivity.probe import BATCH_KEYS, exact_rows, network_configs
+
+    configs = network_configs(type, target, ws, seeds, lam, classes=ks, noises=noises,
+                              random_start=random_start, **extra)
+    configs = [json.loads(json.dumps(c)) for c in configs]  # what the store keys
+    ex_cfg = {k: configs[0][k] for k in BATCH_KEYS} | {"widths": sorted({c["width"] for c in configs}),
+                                                       "exact": True}
+    report = opts.run(train_network, configs, name="probe", progress=progress)
+    failed = [r.get("error") for r in report.records if r["status"] != "done"]
+    if failed:
+        raise RuntimeError("probe runs failed: " + "; ".join(map(str, failed[:3])))
+    exact = SweepOptions(store=opts.store, retry_failed=opts.retry_failed).run(
+        exact_rows, [ex_cfg], name="probe-exact", progress=False)
+    if not exact.ok:
+        raise RuntimeError("probe runs failed: " + str(exact.failures()[0].get("error")))
+    return [r["result"] for r in report.records] + exact.records[0]["result"]["rows"]

@@ -43,8 +43,12 @@ GPU when CUDA is present; its workers exit when the sweep process dies, even by 
 a *local* Ray instance is started only with ``allow_network=True`` (``--allow-network``), since
 Ray's gRPC servers listen on all interfaces whatever its node address
 (:data:`~approxlab.sweep.backends.RAY_LOOPBACK_ONLY`); it then runs with a session directory of
-its own, deleted afterwards. Workers only compute and return; the sweep process is the only writer
-to the store. The backend changes nothing in the results. See :mod:`approxlab.sweep.backends`.
+its own, deleted afterwards; in a network namespace with only loopback (Linux ``unshare --net``) it
+needs no ``allow_network``. Workers only compute and return; the sweep process is the only writer
+to the store, so the workers of a Ray cluster need no shared disk. A run lost with its Ray worker or
+node is submitted again (``attempts`` counts executions; ``SweepReport.retried`` says which and
+why). The backend changes nothing in the results. See :mod:`approxlab.sweep.backends` and
+docs/guide/cluster.md.
 
 Layout
 ------

@@ -9,7 +9,11 @@ processes running one sweep split the work.
 with one worker per core, or one per GPU when CUDA is present (each worker sees one GPU through
 ``CUDA_VISIBLE_DEVICES``); the workers exit when the sweep process dies, even by SIGKILL
 (:func:`_die_with_parent`). ``"ray"``: Ray tasks on ``ray.init(address=...)``, or on a local Ray
-instance: see :func:`ray_local_instance` for why that needs ``allow_network=True``.
+instance: see :func:`ray_local_instance` for why that needs ``allow_network=True`` (or a
+loopback-only network namespace, :func:`loopback_only_network`). Ray's own task retries are off: a
+run whose task is lost with its worker process or node (:data:`RAY_LOSSES`) is submitted again by
+the runner, up to :data:`RAY_RETRIES` times, so the store's ``attempts`` counts every execution and
+the report names each retried run with the reason (``SweepReport.retried``).
 
 Examples
 --------
@@ -23,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import socket
@@ -37,7 +42,8 @@ from typing import Any, Literal, Protocol
 
 from approxlab.sweep.keys import _json_default
 
-__all__ = ["BACKENDS", "Backend", "RAY_LOOPBACK_ONLY", "ray_local_instance"]
+__all__ = ["BACKENDS", "Backend", "RAY_LOOPBACK_ONLY", "RAY_RETRIES", "RAY_LOSSES", "RAY_HEAD_TIMEOUT", "RayHeadLost",
+           "loopback_only_network", "ray_local_instance"]
 
 #: The execution backends of :func:`~approxlab.sweep.run_sweep`.
 BACKENDS: tuple[str, ...] = ("serial", "local", "ray")
@@ -48,7 +54,9 @@ Backend = Literal["serial", "local", "ray"]
 #: ``_node_ip_address="127.0.0.1"`` and no dashboard, the GCS server, the raylet, the core
 #: workers and the dashboard agent still listen on all interfaces (``::``/``0.0.0.0``), and the
 #: dashboard and runtime-env agents on the machine's external address; Ray has no setting that
-#: changes it. So a local instance needs ``allow_network=True`` (``--allow-network``).
+#: changes it. So a local instance needs ``allow_network=True`` (``--allow-network``), unless this
+#: process runs in a network namespace whose only interface is loopback
+#: (:func:`loopback_only_network`), where "all interfaces" is 127.0.0.1.
 RAY_LOOPBACK_ONLY = False
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -319,11 +327,44 @@ def run_local(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult, wor
                 raise
 
 
+def loopback_only_network(dev: str = "/proc/self/net/dev") -> bool:
+    """True when this process's network namespace has no interface but loopback ``lo`` (Linux).
+
+    Then a service listening on all interfaces is reachable from this machine only: the case of a
+    process started by ``unshare --net`` (root) or ``unshare -rn`` (unprivileged user namespaces)
+    after ``ip link set lo up``. ``/proc/self/net/dev`` lists the interfaces of the calling process's
+    namespace (``/sys/class/net`` shows those of the namespace that mounted sysfs). False where the
+    file cannot be read (not Linux).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> text = chr(10).join(["Inter-| Receive", " face |bytes", "    lo: 0 0"])
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".dev", delete=False) as fh:
+    ...     _ = fh.write(text)
+    >>> loopback_only_network(fh.name)
+    True
+    >>> with open(fh.name, "a") as f:
+    ...     _ = f.write(chr(10) + "  eth0: 0 0")
+    >>> loopback_only_network(fh.name)
+    False
+    >>> os.remove(fh.name)
+    """
+    try:
+        with open(dev, encoding="ascii", errors="replace") as fh:
+            lines = fh.read().splitlines()[2:]
+    except OSError:
+        return False
+    names = {ln.split(":", 1)[0].strip() for ln in lines if ":" in ln}
+    return names == {"lo"}
+
+
 def ray_needs_network(address: str | None) -> bool:
     """True when ``backend="ray"`` would start a local Ray instance (no ``address`` and Ray not
     initialised in this process) whose services cannot all be bound to 127.0.0.1
-    (:data:`RAY_LOOPBACK_ONLY`)."""
-    if address or RAY_LOOPBACK_ONLY:
+    (:data:`RAY_LOOPBACK_ONLY`), in a network namespace with more than loopback
+    (:func:`loopback_only_network`)."""
+    if address or RAY_LOOPBACK_ONLY or loopback_only_network():
         return False
     ray = sys.modules.get("ray")
     return not (ray is not None and ray.is_initialized())
@@ -381,10 +422,14 @@ def run_ray(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult, addre
         ray.init(address=address, log_to_driver=False)
         try:
             _ray_loop(ray, fn, sched, on_result, threads)
-        finally:
+        except RayHeadLost:
+            raise  # no ray.shutdown(): it would wait for the head that is gone
+        except BaseException:
             ray.shutdown()
+            raise
+        ray.shutdown()
     else:
-        if not (allow_network or RAY_LOOPBACK_ONLY):
+        if not (allow_network or RAY_LOOPBACK_ONLY or loopback_only_network()):
             raise ValueError(RAY_NETWORK_MESSAGE)
         with ray_local_instance(workers or os.cpu_count() or 1):
             _ray_loop(ray, fn, sched, on_result, threads)
@@ -394,25 +439,108 @@ def run_ray(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult, addre
 RAY_NETWORK_MESSAGE = (
     "backend 'ray' without an address starts a local Ray instance whose services listen on all "
     "network interfaces (Ray cannot bind them to 127.0.0.1 only); pass allow_network=True "
-    "(--allow-network) to start it anyway, or the address of a Ray cluster (--address)"
+    "(--allow-network) to start it anyway, or the address of a Ray cluster (--address), or run "
+    "in a network namespace with only loopback (Linux: unshare --net, then ip link set lo up)"
 )
 
 
+#: How often a run whose Ray task was lost (its worker process or node died) is submitted again
+#: before it is recorded as failed. Ray's own task retries are off, so that every execution is
+#: counted in the store (``attempts``) and each loss is reported with its reason.
+RAY_RETRIES = 3
+
+
+#: The Ray errors of a task whose execution was lost (its worker process, its node or its result
+#: died); the run is submitted again. Any other Ray error (the task could not be deserialised or
+#: scheduled, ...) is recorded as the run's failure at once.
+RAY_LOSSES = ("WorkerCrashedError", "NodeDiedError", "ObjectLostError", "LocalRayletDiedError")
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+#: Seconds the head's GCS server may stay unreachable before the sweep stops with
+#: :class:`RayHeadLost`. Ray itself ends a driver whose GCS is gone for 60 s
+#: (``gcs_rpc_server_reconnect_timeout_s``) with no chance to clean up; stopping first lets the runner
+#: give back its claims and checkpoint the store, and say what to do.
+RAY_HEAD_TIMEOUT = 15.0
+
+
+class RayHeadLost(RuntimeError):
+    """The Ray cluster's head (its GCS server) stopped answering during a sweep.
+
+    Runs on a cluster without a head cannot be scheduled or collected; the finished ones are in the
+    store, so a rerun against a new cluster resumes.
+    """
+
+
+class _HeadWatch:
+    """A daemon thread that opens a TCP connection to the head's GCS address every ``period`` seconds
+    and records since when it has failed (``down_for``)."""
+
+    def __init__(self, address: str, period: float = 1.0) -> None:
+        host, _, port = address.rpartition(":")
+        self.address, self.host, self.port = address, host.strip("[]"), int(port)
+        self.period = period
+        self._down_since: float | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="approxlab-ray-head-watch", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                socket.create_connection((self.host, self.port), timeout=min(2.0, RAY_HEAD_TIMEOUT / 4)).close()
+                self._down_since = None
+            except OSError:
+                if self._down_since is None:
+                    self._down_since = time.monotonic()
+            self._stop.wait(self.period)
+
+    def down_for(self) -> float:
+        """Seconds since the GCS stopped accepting connections (0 while it answers)."""
+        since = self._down_since
+        return 0.0 if since is None else time.monotonic() - since
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _ray_loss(exc: BaseException) -> str:
+    """One line saying why a Ray task failed: the exception's class and first line (no colours)."""
+    text = _ANSI.sub("", str(exc))
+    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return f"{type(exc).__name__}: {first}"[:300]
+
+
 def _ray_loop(ray: Any, fn: Callable[..., Any], sched: Scheduler, on_result: OnResult,
-              threads: int | None) -> None:
+              threads: int | None, retries: int = RAY_RETRIES) -> None:
     res = ray.cluster_resources()
     opts = {"num_gpus": 1} if res.get("GPU", 0) >= 1 else {"num_cpus": 1}
     slots = int(res.get("GPU", 0)) if "num_gpus" in opts else int(res.get("CPU", 1))
-    remote = ray.remote(**opts)(_execute)
+    remote = ray.remote(max_retries=0, **opts)(_execute)
     fn_ref = ray.put(fn)
     inflight: dict[Any, Item] = {}
+    lost: dict[str, list[str]] = {}  # key -> why each earlier execution was lost
+    losses = tuple(getattr(ray.exceptions, n) for n in RAY_LOSSES if hasattr(ray.exceptions, n))
+    watch = _HeadWatch(ray.get_runtime_context().gcs_address)
+
+    def submit(item: Item) -> None:
+        inflight[remote.remote(fn_ref, item[1], item[0], item[2], threads)] = item
+
     try:
         while inflight or not sched.exhausted():
+            if watch.down_for() > RAY_HEAD_TIMEOUT:
+                raise RayHeadLost(
+                    f"lost the Ray cluster's head: its GCS at {watch.address} has not answered for "
+                    f"{RAY_HEAD_TIMEOUT:g} s ({len(inflight)} runs in flight are not recorded); start a "
+                    "new cluster (ray start --head, then ray start --address on each worker) and rerun "
+                    "the same command with --address of the new head: finished runs are kept in the "
+                    "store and skipped")
             while len(inflight) < 2 * max(slots, 1):
                 item = sched.take()
                 if item is None:
                     break
-                inflight[remote.remote(fn_ref, item[1], item[0], item[2], threads)] = item
+                submit(item)
             if not inflight:
                 sched.idle()
                 continue
@@ -420,10 +548,32 @@ def _ray_loop(ray: Any, fn: Callable[..., Any], sched: Scheduler, on_result: OnR
             for ref in ready:
                 item = inflight.pop(ref)
                 try:
-                    on_result(ray.get(ref))
-                except ray.exceptions.RayError as exc:  # worker died, node lost, ...
-                    on_result(_lost(item, f"{type(exc).__name__}: {exc}"))
+                    out = ray.get(ref)
+                except losses as exc:  # worker or node died
+                    why = lost.setdefault(item[0], [])
+                    why.append(_ray_loss(exc))
+                    if len(why) <= retries:
+                        submit(item)
+                        continue
+                    out = _lost(item, f"lost {len(why)} times: " + "; ".join(why))
+                    out["attempts"] = len(why)
+                except ray.exceptions.RayError as exc:  # not a loss: retrying would fail again
+                    out = _lost(item, _ray_loss(exc))
+                    out["error"] = f"RayError: {_ray_loss(exc)}"
+                    out["traceback"] = _ANSI.sub("", str(exc))
+                why = lost.pop(item[0], [])
+                if why:
+                    out.setdefault("attempts", 1 + len(why))
+                    out["lost"] = why
+                on_result(out)
+    except RayHeadLost:
+        raise  # nothing to cancel on a cluster without a head (and Ray's calls could wait for it)
     except BaseException:
         for ref in inflight:
-            ray.cancel(ref, force=True)
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:  # the cluster may be gone already
+                pass
         raise
+    finally:
+        watch.stop()

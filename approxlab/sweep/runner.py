@@ -20,6 +20,7 @@ import math
 import os
 import pickle
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -30,8 +31,9 @@ from typing import Annotated, Any
 
 import typer
 
-from approxlab.sweep.backends import (BACKENDS, RAY_NETWORK_MESSAGE, Backend, Item, _check_backend,
-                                      ray_needs_network, run_local, run_ray, run_serial)
+from approxlab.sweep.backends import (BACKENDS, RAY_NETWORK_MESSAGE, Backend, Item, RayHeadLost,
+                                      _check_backend, ray_needs_network, run_local, run_ray,
+                                      run_serial)
 from approxlab.sweep.keys import (_check_config, _seed_of, canonical_json, code_version, config_key,
                                   sweep_name)
 from approxlab.sweep.claims import Heartbeat, new_owner
@@ -180,10 +182,15 @@ def run_sweep(
             sched = _Scheduler(st, owner, todo, {k: s[1] for k, s in states.items()}, claim_timeout)
             bar, task = _progress(progress, sname, len(grid), done0, failed0)
             counter = {"failed": failed0, "ran": 0}
+            retried: list[dict[str, Any]] = []
 
             def on_result(out: dict[str, Any]) -> None:
                 st.commit_run({**out, "sweep": sname, "config": configs_by_key[out["key"]],
                                "code_version": cversion})
+                if out.get("lost"):
+                    retried.append({"key": out["key"], "config": json.loads(configs_by_key[out["key"]]),
+                                    "attempts": out.get("attempts"), "status": out["status"],
+                                    "reasons": list(out["lost"])})
                 counter["ran"] += 1
                 if out["status"] == "failed":
                     counter["failed"] += 1
@@ -208,7 +215,7 @@ def run_sweep(
                 name=sname, backend=backend, store=st.path, total=len(grid),
                 skipped=len(grid) - counter["ran"], ran=counter["ran"], done=n_done, failed=n_failed,
                 pending=len(grid) - len(records), elapsed=time.perf_counter() - t0,
-                keys=[g[0] for g in grid], records=records,
+                keys=[g[0] for g in grid], records=records, retried=retried,
             )
         finally:
             # on success and on a clean interruption (Ctrl-C, SIGTERM, an exception): give back what this
@@ -308,7 +315,10 @@ class SweepReport:
     (done, or failed without ``retry_failed``); ran : runs executed now; done / failed : grid runs
     done / failed after this call; pending : grid runs with no record (an interrupted sweep).
     elapsed : wall seconds. keys : each configuration's key, in grid order. records : the stored
-    record of each grid run, in grid order (see :meth:`ResultStore.records`).
+    record of each grid run, in grid order (see :meth:`ResultStore.records`). retried : the runs of
+    this call that were lost with their worker process or node and submitted again (``backend="ray"``):
+    ``key``, ``config``, ``attempts`` (executions, as stored), final ``status`` and ``reasons`` (why
+    each lost execution was lost); see :meth:`retry_lines`.
     """
 
     name: str
@@ -323,6 +333,7 @@ class SweepReport:
     elapsed: float
     keys: list[str] = field(default_factory=list, repr=False)
     records: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    retried: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -334,6 +345,25 @@ class SweepReport:
         return (f"{self.name}: {self.done}/{self.total} done, {self.failed} failed, {self.pending} "
                 f"pending (ran {self.ran}, skipped {self.skipped}) in {self.elapsed:.1f} s "
                 f"[{self.backend}, store {self.store}]")
+
+    def retry_lines(self) -> list[str]:
+        """One line per retried run: its key, config, executions and why the lost ones were lost.
+
+        Examples
+        --------
+        >>> rep = SweepReport("s", "ray", ":memory:", 1, 0, 1, 1, 0, 0, 1.0,
+        ...                   retried=[{"key": "ab12", "config": {"x": 1}, "attempts": 2, "status": "done",
+        ...                             "reasons": ["NodeDiedError: node died"]}])
+        >>> rep.retry_lines()
+        ['run ab12 {"x":1} retried, done after 2 executions; lost 1: NodeDiedError: node died']
+        """
+        out = []
+        for r in self.retried:
+            cfg = canonical_json(r["config"])
+            cfg = cfg if len(cfg) <= 120 else cfg[:117] + "..."
+            out.append(f"run {r['key']} {cfg} retried, {r['status']} after {r['attempts']} executions; "
+                       f"lost {len(r['reasons'])}: " + "; ".join(r["reasons"]))
+        return out
 
     def results(self) -> list[dict[str, Any] | None]:
         """Each grid run's result (None for a failure), in grid order."""
@@ -420,8 +450,9 @@ class SweepOptions:
         if backend == "ray" and not allow_network and ray_needs_network(address):
             raise ValueError(f"--backend ray without --address starts a local Ray instance whose "
                              "services listen on all network interfaces (Ray cannot bind them to "
-                             "127.0.0.1 only): add --allow-network to start it anyway, or give "
-                             "--address of a Ray cluster")
+                             "127.0.0.1 only): add --allow-network to start it anyway, give "
+                             "--address of a Ray cluster, or run in a network namespace with only "
+                             "loopback (Linux: unshare --net, then ip link set lo up)")
         return cls(store=store, backend=backend, address=address, retry_failed=retry_failed,
                    allow_network=allow_network)
 
@@ -432,9 +463,22 @@ class SweepOptions:
     def run(self, fn: Callable[[dict[str, Any]], Mapping[str, Any]],
             configs: Iterable[Mapping[str, Any]], *, name: str | None = None,
             version: str | None = None, progress: bool = True) -> SweepReport:
-        """:func:`run_sweep` with these options; the report's ``records`` hold the results."""
+        """:func:`run_sweep` with these options; the report's ``records`` hold the results.
+
+        Each run that was lost with its worker or node and submitted again is named on stderr, with
+        why (:meth:`SweepReport.retry_lines`). A lost Ray head
+        (:class:`~approxlab.sweep.backends.RayHeadLost`) is one line on stderr and ``typer.Exit(1)``.
+        """
         with self.open_store() as store:
-            return run_sweep(fn, configs, store, backend=self.backend,  # type: ignore[arg-type]
-                             address=self.address, retry_failed=self.retry_failed,
-                             progress=progress, name=name, version=version,
-                             allow_network=self.allow_network)
+            try:
+                report = run_sweep(fn, configs, store, backend=self.backend,  # type: ignore[arg-type]
+                                   address=self.address, retry_failed=self.retry_failed,
+                                   progress=progress, name=name, version=version,
+                                   allow_network=self.allow_network)
+            except RayHeadLost as exc:  # one line and exit 1: the CLI's way of saying what to do
+                where = f" ({store.path})" if self.store is not None else ""
+                print(f"approxlab: error: {exc}{where}", file=sys.stderr)
+                raise typer.Exit(1) from None
+        for line in report.retry_lines():
+            print(f"approxlab: {line}", file=sys.stderr)
+        return report

@@ -370,15 +370,23 @@ class ResultStore:
             )
 
     def commit_run(self, row: Mapping[str, Any]) -> None:
-        """Write one finished run (insert, or replace a failure: ``attempts`` counts) and drop its
-        claim, in one transaction."""
+        """Write one finished run (insert, or replace a failure) and drop its claim, in one transaction.
+
+        ``attempts`` counts executions: ``row["attempts"]`` (default 1: a run that was lost with its
+        worker or node and submitted again counts each execution) is added to the stored count when
+        the row replaces an earlier failure.
+        """
         cols = [c for c in _RUN_COLUMNS if c != "attempts"]
         updates = ", ".join(f"{c}=excluded.{c}" for c in cols if c != "key")
+        attempts = row.get("attempts")
+        attempts = 1 if attempts is None else int(attempts)
+        if attempts < 1:
+            raise ValueError(f"attempts must be an int >= 1, got {row.get('attempts')!r}")
         with self._write("commit a run") as c:
             c.execute(
-                f"INSERT INTO runs ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) "
-                f"ON CONFLICT(key) DO UPDATE SET {updates}, attempts=runs.attempts + 1",
-                tuple(row.get(col) for col in cols),
+                f"INSERT INTO runs ({', '.join(cols)}, attempts) VALUES ({', '.join('?' for _ in cols)}, ?) "
+                f"ON CONFLICT(key) DO UPDATE SET {updates}, attempts=runs.attempts + excluded.attempts",
+                (*(row.get(col) for col in cols), attempts),
             )
             c.execute("DELETE FROM claims WHERE key=?", (row.get("key"),))
 
