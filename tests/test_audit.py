@@ -7,7 +7,6 @@ import math
 import subprocess
 import sys
 
-
 import pytest
 import torch
 
@@ -30,7 +29,7 @@ class _Cubic(torch.nn.Module):
 
 
 def test_sampled_forward_holds_and_fails():
-    ref = lambda x: x**3 / 6  # noqa: E731
+    ref = lambda x: x**3 / 6
     assert sampled_forward(_Cubic(), ref, "x^3/6").kind == "holds-numerically"
     bad = sampled_forward(_Cubic(1e-5), ref, "x^3/6")
     # the error 1e-5 x relative to max(1, |x^3/6|) peaks where x^3/6 = 1: 1e-5 * 6^(1/3) = 1.82e-05
@@ -144,7 +143,8 @@ def test_report_section():
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "approxlab", *args], capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, "-m", "approxlab", *args], capture_output=True, text=True, timeout=600,
+                          check=False)
 
 
 def test_cli_list_and_run():
@@ -167,7 +167,7 @@ def test_cli_list_and_run():
 
 def test_the_verification_report_carries_the_audits(tmp_path, monkeypatch):
     pytest.importorskip("torchortho")
-    import approxlab.audit as audit
+    from approxlab import audit
     from approxlab.claims.referee import write_report
 
     monkeypatch.setattr(audit, "AUDITS", {"torchortho-tropical": AUDITS["torchortho-tropical"]})
@@ -176,5 +176,5 @@ def test_the_verification_report_carries_the_audits(tmp_path, monkeypatch):
     text = (tmp_path / "audits.md").read_text()
     assert text.startswith("## Audits of third-party implementations") and "torchortho-tropical" in text
     assert len(json.loads((tmp_path / "audits.json").read_text())) == 5
-    assert not (tmp_path / "audits.md").exists() or write_report([], tmp_path / "plain") and \
-        not (tmp_path / "plain" / "audits.md").exists()
+    plain = write_report([], tmp_path / "plain")  # without audits=True: no audit pages
+    assert not any(p.name.startswith("audits") for p in plain)

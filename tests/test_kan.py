@@ -13,8 +13,15 @@ from scipy import integrate, interpolate, stats
 from torch import nn
 
 from approxlab._core.symbols import X
-from approxlab.kan import (BASES, KANLayer, basis_exprs, basis_moments, basis_size, bspline_moments,
-                           init_kan_layers_, knots)
+from approxlab.kan import (
+    BASES,
+    KANLayer,
+    basis_moments,
+    basis_size,
+    bspline_moments,
+    init_kan_layers_,
+    knots,
+)
 
 
 def _pdf_quad(f, lo=-np.inf, hi=np.inf, points=None):
@@ -58,7 +65,7 @@ def test_chebyshev_moments_against_scipy():
     m = basis_moments("chebyshev", 3)
     assert m.method == "quad" and m.error < 1e-9
     for k in range(4):
-        ref = _pdf_quad(lambda t: math.cos(k * math.acos(math.tanh(t))) ** 2)
+        ref = _pdf_quad(lambda t, k=k: math.cos(k * math.acos(math.tanh(t))) ** 2)
         assert m.second_moments[k] == pytest.approx(ref, abs=1e-9)
     # T_k'(tanh x) (1 - tanh^2 x) = k U_{k-1}(tanh x) sech^2 x
     ref3 = _pdf_quad(lambda t: (3 * (4 * math.tanh(t) ** 2 - 1) * (1 - math.tanh(t) ** 2)) ** 2)
@@ -74,7 +81,7 @@ def test_bspline_moments_against_scipy_bsplines():
     assert float(m.second_moments[0]) == pytest.approx(silu, abs=1e-10)
     for i in range(len(t) - 4):
         b = interpolate.BSpline.basis_element(t[i:i + 5], extrapolate=False)
-        ref = _pdf_quad(lambda v: float(np.nan_to_num(b(v))) ** 2, t[i], t[i + 4], points=list(t[i + 1:i + 4]))
+        ref = _pdf_quad(lambda v, b=b: float(np.nan_to_num(b(v))) ** 2, t[i], t[i + 4], points=list(t[i + 1:i + 4]))
         assert float(m.second_moments[1 + i]) == pytest.approx(ref, abs=1e-11)
     # the same knots through the pykan entry point give the same moments
     again = bspline_moments([float(k) for k in kn], 3)

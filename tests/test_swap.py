@@ -229,3 +229,24 @@ def test_bad_input_is_refused_before_any_work(kwargs, error, match):
 def test_a_model_without_activations_is_refused():
     with pytest.raises(ValueError, match="no activation site"):
         swap(nn.Linear(3, 3), "hermite")
+
+
+def test_cli_swap_on_a_config(tmp_path):
+    transformers = pytest.importorskip("transformers")
+    import json
+    import subprocess
+    import sys
+
+    cfg = transformers.GPT2Config(n_embd=32, n_layer=1, n_head=2, vocab_size=50, n_positions=16, bos_token_id=0,
+                                  eos_token_id=0)
+    cfg.save_pretrained(str(tmp_path / "tiny"))
+    out = subprocess.run([sys.executable, "-m", "approxlab", "swap", str(tmp_path / "tiny" / "config.json"),
+                          "--degree", "6", "--batch", "2", "--seq", "8", "--json"], capture_output=True, text=True,
+                         timeout=600, check=False)
+    assert out.returncode == 0, out.stderr
+    rep = json.loads(out.stdout)
+    assert [s["path"] for s in rep["sites"]] == ["transformer.h.0.mlp.act"] and rep["output_kl"] < 1e-6
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny"]  # nothing written without --save
+    bad = subprocess.run([sys.executable, "-m", "approxlab", "swap", str(tmp_path / "tiny"), "--to", "gelu"],
+                         capture_output=True, text=True, timeout=600, check=False)
+    assert bad.returncode == 2 and "--to must be one of" in bad.stderr and bad.stderr.count("\n") == 1

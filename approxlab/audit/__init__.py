@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from approxlab.claims import SEVERITIES, Claim, ClaimResult
 
-__all__ = ["AUDITS", "Audit", "run_audit", "audit_section", "installed"]
+__all__ = ["AUDITS", "Audit", "audit_section", "installed", "run_audit"]
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,15 @@ import torch
 
 from approxlab.claims import Verdict
 
-__all__ = ["SAMPLE_POINTS", "REL_TOL", "sampled_forward", "derivative_at", "dtype_behaviour", "dtype_verdict",
-           "snap_rational"]
+__all__ = [
+    "REL_TOL",
+    "SAMPLE_POINTS",
+    "derivative_at",
+    "dtype_behaviour",
+    "dtype_verdict",
+    "sampled_forward",
+    "snap_rational",
+]
 
 #: Where forwards are compared: 2001 points on [-4, 4] plus 0 and the kinks the audit names.
 SAMPLE_POINTS: np.ndarray = np.linspace(-4.0, 4.0, 2001)

@@ -22,7 +22,7 @@ import torch
 from approxlab._core.symbols import X
 from approxlab.claims import Claim, Verdict, claim
 
-__all__ = ["polynorm_claims", "kernel_formula"]
+__all__ = ["kernel_formula", "polynorm_claims"]
 
 
 def _to_sympy(node: ast.AST, env: dict[str, sympy.Expr]) -> sympy.Expr:
@@ -156,7 +156,8 @@ def _run_forward() -> Verdict:
     if not torch.cuda.is_available():
         env["TRITON_INTERPRET"] = "1"  # for the child process only
     try:
-        out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env, timeout=300)
+        out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env, timeout=300,
+                             check=False)
     except subprocess.TimeoutExpired:
         return Verdict.unchecked(f"the kernel did not finish within 300 s under {where}")
     line = next((ln for ln in out.stdout.splitlines() if ln.startswith("RESULT")), None)
@@ -164,7 +165,7 @@ def _run_forward() -> Verdict:
         err = (out.stderr.strip().splitlines() or ["no output"])[-1][:300]
         return Verdict.unchecked(f"LigerPolyNorm's kernel does not run under {where}: {err}. Checked instead: the "
                                  "kernel's formula, parsed from its source (claim 'formula')")
-    _, dev, d_liger, d_polycom = line.split()
+    _, _dev, d_liger, d_polycom = line.split()
     ev = (f"on {where}: weights (0.2, -0.5, 0.7), bias 1, x of shape (64, 1024): max |kernel - w0 norm(x^3) - w1 "
           f"norm(x^2) - w2 norm(x) - b| = {float(d_liger):.3g}, max |kernel - polycom's order| = {float(d_polycom):.3g}")
     if float(d_liger) < 1e-4:

@@ -11,7 +11,12 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from approxlab.audit.common import derivative_at, dtype_behaviour, dtype_verdict, sampled_forward
+from approxlab.audit.common import (
+    derivative_at,
+    dtype_behaviour,
+    dtype_verdict,
+    sampled_forward,
+)
 from approxlab.claims import Claim, Verdict, claim
 
 __all__ = ["rational_claims"]

@@ -22,10 +22,16 @@ import torch
 from scipy import special
 
 from approxlab._core.symbols import X
-from approxlab.audit.common import derivative_at, dtype_behaviour, dtype_verdict, sampled_forward, snap_rational
+from approxlab.audit.common import (
+    derivative_at,
+    dtype_behaviour,
+    dtype_verdict,
+    sampled_forward,
+    snap_rational,
+)
 from approxlab.claims import Claim, Verdict, claim
 
-__all__ = ["hermite_claims", "fourier_claims", "tropical_claims", "DEGREE"]
+__all__ = ["DEGREE", "fourier_claims", "hermite_claims", "tropical_claims"]
 
 #: Degree the audits instantiate (the paper's experiments use small degrees; 3 for Hermite/Fourier in Table 1).
 DEGREE = 4
@@ -190,7 +196,7 @@ def fourier_claims(n: int = DEGREE) -> list[Claim]:
             return f, b, f"forward gain {float(f):.12g}, backward gain {float(b):.12g}"
 
         f_t, b_t, text_t = at(1 / sympy.sqrt(2 * i0))
-        f_p, b_p, text_p = at(1 / sympy.sqrt(i0))
+        _, _, text_p = at(1 / sympy.sqrt(i0))
         ev = f"torchortho's default: {text_t}. Eq. 15: {text_p}"
         if abs(float(f_t) - float(b_t)) > 1e-9:
             return Verdict.failed(ev + "; at torchortho's default the two gains differ (Theorem 3.13 makes them equal)",

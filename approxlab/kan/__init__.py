@@ -20,10 +20,39 @@ Examples
 True
 """
 
-from approxlab.kan.basis import (BASES, BasisMoments, basis_exprs, basis_moments, basis_size, bspline_moments,
-                                 default_squash, evaluate_basis, knots)
-from approxlab.kan.init import init_kan_layers_, is_kan_layer, is_pykan_layer, pykan_moments
+from approxlab.kan.basis import (
+                                 BASES,
+                                 BasisMoments,
+                                 basis_exprs,
+                                 basis_moments,
+                                 basis_size,
+                                 bspline_moments,
+                                 default_squash,
+                                 evaluate_basis,
+                                 knots,
+)
+from approxlab.kan.init import (
+                                 init_kan_layers_,
+                                 is_kan_layer,
+                                 is_pykan_layer,
+                                 pykan_moments,
+)
 from approxlab.kan.layer import INITS, KANLayer
 
-__all__ = ["KANLayer", "INITS", "BASES", "BasisMoments", "default_squash", "bspline_moments", "basis_exprs",
-           "basis_moments", "basis_size", "evaluate_basis", "knots", "init_kan_layers_", "is_kan_layer", "is_pykan_layer", "pykan_moments"]
+__all__ = [
+                                 "BASES",
+                                 "INITS",
+                                 "BasisMoments",
+                                 "KANLayer",
+                                 "basis_exprs",
+                                 "basis_moments",
+                                 "basis_size",
+                                 "bspline_moments",
+                                 "default_squash",
+                                 "evaluate_basis",
+                                 "init_kan_layers_",
+                                 "is_kan_layer",
+                                 "is_pykan_layer",
+                                 "knots",
+                                 "pykan_moments",
+]

@@ -48,8 +48,18 @@ from approxlab._core.symbols import X
 from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.dists import Distribution, Normal, parse_dist
 
-__all__ = ["BASES", "default_squash", "bspline_moments", "BasisMoments", "basis_exprs", "basis_size", "basis_moments", "evaluate_basis", "knots",
-           "exact_number"]
+__all__ = [
+    "BASES",
+    "BasisMoments",
+    "basis_exprs",
+    "basis_moments",
+    "basis_size",
+    "bspline_moments",
+    "default_squash",
+    "evaluate_basis",
+    "exact_number",
+    "knots",
+]
 
 #: The bases a KAN layer expands its inputs in.
 BASES: tuple[str, ...] = ("chebyshev", "fourier", "hermite", "bspline")

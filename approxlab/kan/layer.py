@@ -37,10 +37,18 @@ from torch import nn
 
 from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.dists import Distribution, Normal
-from approxlab.kan.basis import (BASES, BasisMoments, basis_exprs, basis_moments, basis_size, default_squash,
-                                 evaluate_basis, knots)
+from approxlab.kan.basis import (
+    BASES,
+    BasisMoments,
+    basis_exprs,
+    basis_moments,
+    basis_size,
+    default_squash,
+    evaluate_basis,
+    knots,
+)
 
-__all__ = ["KANLayer", "INITS"]
+__all__ = ["INITS", "KANLayer"]
 
 #: ``init`` values: the exact variance-preserving init, or the originating library's default.
 INITS: tuple[str, ...] = ("variance", "reference")

@@ -28,10 +28,26 @@ import types
 from typing import Any
 
 from approxlab.swap.core import DEFAULT_RANGE, FITS, SwapReport, SwapSite, swap
-from approxlab.swap.sites import Functional, Site, exact_target, find_sites, lift_functional
+from approxlab.swap.sites import (
+    Functional,
+    Site,
+    exact_target,
+    find_sites,
+    lift_functional,
+)
 
-__all__ = ["swap", "SwapReport", "SwapSite", "FITS", "DEFAULT_RANGE", "Site", "Functional", "find_sites",
-           "exact_target", "lift_functional"]
+__all__ = [
+    "DEFAULT_RANGE",
+    "FITS",
+    "Functional",
+    "Site",
+    "SwapReport",
+    "SwapSite",
+    "exact_target",
+    "find_sites",
+    "lift_functional",
+    "swap",
+]
 
 
 class _CallableModule(types.ModuleType):

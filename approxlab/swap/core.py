@@ -41,9 +41,15 @@ from typing import Any
 import torch
 from torch import nn
 
-from approxlab.swap.sites import Site, exact_target, find_sites, lift_functional, short_label
+from approxlab.swap.sites import (
+    Site,
+    exact_target,
+    find_sites,
+    lift_functional,
+    short_label,
+)
 
-__all__ = ["swap", "SwapReport", "SwapSite", "FITS", "DEFAULT_RANGE"]
+__all__ = ["DEFAULT_RANGE", "FITS", "SwapReport", "SwapSite", "swap"]
 
 #: ``fit`` values -> :func:`approxlab.fit.fit` methods (ortho Sec. 3.5).
 FITS: dict[str, str] = {"hermite-interp": "hermite", "lagrange-interp": "lagrange", "l2": "l2",

@@ -31,8 +31,16 @@ import torch
 import torch.nn.functional as F
 from torch import fx, nn
 
-__all__ = ["Site", "Functional", "find_sites", "short_label", "exact_target", "lift_functional", "TORCH_ACTIVATIONS",
-           "FUNCTIONS"]
+__all__ = [
+    "FUNCTIONS",
+    "TORCH_ACTIVATIONS",
+    "Functional",
+    "Site",
+    "exact_target",
+    "find_sites",
+    "lift_functional",
+    "short_label",
+]
 
 #: torch activation modules that are sites.
 TORCH_ACTIVATIONS: tuple[type, ...] = (
