@@ -105,3 +105,73 @@ def test_aaa_reference_has_no_pole_on_the_interval() -> None:
         warnings.simplefilter("ignore")
         r = AAA(z, t(z[:, None]), rtol=1e-15, max_terms=4)
     assert _interval_poles(r).size  # the raw 4-term iterate does have one: the clean-up is needed
+
+
+# ------------------------------------------------------------------ progress, palette, timing noise
+def test_render_shows_one_overall_bar_and_prints_every_file(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    from approxlab.figures import registry
+
+    def draw(stem: str):  # type: ignore[no-untyped-def]
+        def fn(outdir: Path, seed: int) -> list[Path]:
+            p = outdir / f"{stem}.txt"
+            p.write_text(str(seed))
+            return [p]
+        return fn
+
+    figs = {n: registry.FigureEntry(n, n, draw(n)) for n in ("a", "b", "c")}
+    monkeypatch.setattr(registry, "all_figures", lambda: figs)
+    written = registry.render(None, tmp_path, seed=3, progress=True)
+    out, err = capsys.readouterr()
+    assert written == [tmp_path / f"{n}.txt" for n in "abc"]
+    assert out.split() == [str(p) for p in written]  # stdout is not a terminal here: the paths go there
+    assert "3/3" in err and "left" in err
+
+
+def test_palette_gives_the_families_colours_and_propagation_uses_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from approxlab.figures import propagation
+
+    names = ["relu", "tanh", "gelu", "hermite", "fourier", "polynorm"]
+    assert figstyle.palette(names) == {n: figstyle.color(n) for n in names}
+    two = figstyle.palette(["hermite", "hermite-scaled", "hermite-x"])
+    assert two["hermite"] == figstyle.color("hermite") and len(set(two.values())) == 3
+    rows = [{"activation": n, "init": "gains", "forward_measured": [1.0, 1.0], "forward_predicted": [1.0, 1.0],
+             "backward_measured": [1.0, 1.0], "backward_predicted": [1.0, 1.0]} for n in names]
+    monkeypatch.setattr(propagation, "compute_all", lambda *a: {"results": rows, "correlations": []})
+    seen = {}
+    monkeypatch.setattr(propagation, "_draw", lambda rows, corr, names, colors, *a: seen.update(colors) or [])
+    propagation.propagation_figure(tmp_path, 0)
+    assert seen == {n: figstyle.color(n) for n in names}
+
+
+def test_time_mlp_pair_records_minima_and_paired_spread() -> None:
+    from torch import nn
+
+    from approxlab.bench.timing import time_mlp_pair
+
+    r = time_mlp_pair(nn.Tanh, nn.GELU, 8, 1, batch=4, repeats=4)
+    assert len(r["ratios"]) == 4 and r["ratio"] == r["seconds"] / r["baseline_seconds"]
+    assert r["spread"] == max(r["ratios"]) / min(r["ratios"]) >= 1
+
+
+def test_a_timing_figure_marks_noise_and_says_when_nothing_is_meaningful(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from approxlab.figures import bench
+
+    calls = iter(range(1000))
+
+    def fake(act, base, width, depth, repeats, seed):  # type: ignore[no-untyped-def]
+        k = next(calls)
+        ratios = [2.0, 2.1] if k % 2 else [1.0, 170.0]  # every other point as on a loaded machine
+        return {"seconds": 2e-3, "baseline_seconds": 1e-3, "ratio": 2.0, "ratios": ratios,
+                "spread": max(ratios) / min(ratios)}
+
+    monkeypatch.setattr(bench, "time_mlp_pair", fake)
+    bench.fig19(tmp_path)
+    data = json.loads((tmp_path / "ortho-fig19.json").read_text())
+    assert [r["noisy"] for r in data["rows"]] == [k % 2 == 0 for k in range(len(data["rows"]))]
+    assert "points noisy (hollow)" in data["title"] and data["meta"]["loadavg"]
+    monkeypatch.setattr(bench, "time_mlp_pair", lambda *a, **k: {"seconds": 1.0, "baseline_seconds": 1.0, "ratio": 1.0,
+                                                                  "ratios": [1.0, 3.0], "spread": 3.0})
+    bench.fig20(tmp_path)
+    assert json.loads((tmp_path / "ortho-fig20.json").read_text())["title"].startswith("NOT MEANINGFUL")

@@ -336,6 +336,18 @@ def time_mlp(activation: Callable[[], nn.Module], width: int, depth: int, batch:
     ``depth`` x (Linear(width, width), activation) + Linear(width, 1) on a random batch (the
     setting of ortho Table 11 / Figs. 19-20, scaled down)."""
     _check_int_list("width, depth, batch, repeats", [width, depth, batch, repeats], 1, 1 << 16)
+    step = _mlp_step(activation, width, depth, batch, seed)
+    step()  # warm-up (and first-call compilation)
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        step()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _mlp_step(activation: Callable[[], nn.Module], width: int, depth: int, batch: int,
+              seed: int) -> Callable[[], None]:
     torch.manual_seed(seed)
     layers: list[nn.Module] = []
     for _ in range(depth):
@@ -350,13 +362,40 @@ def time_mlp(activation: Callable[[], nn.Module], width: int, depth: int, batch:
         torch.nn.functional.mse_loss(model(x), y).backward()
         opt.step()
 
-    step()  # warm-up (and first-call compilation)
-    best = float("inf")
+    return step
+
+
+def time_mlp_pair(activation: Callable[[], nn.Module], baseline: Callable[[], nn.Module], width: int, depth: int,
+                  batch: int = 256, repeats: int = 15, seed: int = 0) -> dict[str, object]:
+    """One SGD step of the MLP of :func:`time_mlp` with ``activation`` and with ``baseline``, timed in
+    alternation ``repeats`` times each (after one warm-up step each), so both see the same load.
+
+    Returns ``seconds`` and ``baseline_seconds`` (the minima: the cost without the machine's noise),
+    ``ratio`` (their quotient), ``ratios`` (the per-round quotients, paired in time) and ``spread``
+    (the largest over the smallest paired quotient; near 1 on a quiet machine).
+
+    Examples
+    --------
+    >>> r = time_mlp_pair(torch.nn.ReLU, torch.nn.ReLU, 8, 1, batch=4, repeats=3)
+    >>> sorted(r)
+    ['baseline_seconds', 'ratio', 'ratios', 'seconds', 'spread']
+    """
+    _check_int_list("width, depth, batch, repeats", [width, depth, batch, repeats], 1, 1 << 16)
+    step, base = _mlp_step(activation, width, depth, batch, seed), _mlp_step(baseline, width, depth, batch, seed)
+    step()
+    base()
+    t_mod, t_base = [], []
     for _ in range(repeats):
         t0 = time.perf_counter()
+        base()
+        t1 = time.perf_counter()
         step()
-        best = min(best, time.perf_counter() - t0)
-    return best
+        t2 = time.perf_counter()
+        t_base.append(t1 - t0)
+        t_mod.append(t2 - t1)
+    ratios = [a / b for a, b in zip(t_mod, t_base)]
+    return {"seconds": min(t_mod), "baseline_seconds": min(t_base), "ratio": min(t_mod) / min(t_base),
+            "ratios": ratios, "spread": max(ratios) / min(ratios)}
 
 
 def meta_now(threads: int | None = None) -> dict[str, object]:
@@ -377,5 +416,6 @@ def _numba_version() -> str | None:
     return getattr(mod, "__version__", None) if mod is not None else None
 
 
-__all__ = ["FAMILIES", "BenchRow", "BenchResult", "PairTimes", "run_bench", "time_pair", "time_mlp", "fwd_bwd", "make_module",
+__all__ = ["FAMILIES", "BenchRow", "BenchResult", "PairTimes", "run_bench", "time_pair", "time_mlp", "time_mlp_pair",
+           "fwd_bwd", "make_module",
            "default_degree", "meta_now"]

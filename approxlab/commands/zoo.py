@@ -71,9 +71,6 @@ def figures(
     from approxlab.commands._paths import check_output_dir
 
     check_output_dir(out, "--out")  # before drawing anything
-    written = render(name or None, out, seed)
+    written = render(name or None, out, seed, progress=not as_json)  # the bar prints each figure's files
     if as_json:
         print(json.dumps({"out": str(out), "seed": seed, "files": [str(p) for p in written]}, indent=1))
-        return
-    for path in written:
-        print(path)

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from approxlab.figures.registry import figure
+from approxlab.figures.style import palette
 from approxlab.meanfield.propagation import compute_all
 
 __all__ = ["propagation_figure"]
@@ -54,7 +55,7 @@ def propagation_figure(outdir: Path, seed: int) -> list[Path]:
     json_path.write_text(json.dumps(data, indent=1, default=str))
 
     names = list(dict.fromkeys(r["activation"] for r in rows))
-    colors = {n: f"C{i}" for i, n in enumerate(names)}
+    colors = palette(names)  # the families' colours of figures/README.md
     with plt.rc_context({"font.size": 11}):
         return _draw(rows, corr, names, colors, layers, width, outdir, [csv_path, json_path])
 

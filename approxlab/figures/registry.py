@@ -59,8 +59,11 @@ def all_figures() -> dict[str, FigureEntry]:
     return dict(sorted(_FIGURES.items()))
 
 
-def render(names: list[str] | None, outdir: Path, seed: int = 0) -> list[Path]:
+def render(names: list[str] | None, outdir: Path, seed: int = 0, progress: bool = False) -> list[Path]:
     """Draw the named figures (all when ``names`` is None) into ``outdir``; return the files written.
+
+    With ``progress``, one overall bar (rich, on stderr) counts the figures with the one being drawn, the
+    time spent and an estimate of the time left, and each figure's files are printed above it when done.
 
     Raises
     ------
@@ -74,6 +77,28 @@ def render(names: list[str] | None, outdir: Path, seed: int = 0) -> list[Path]:
         raise ValueError(f"unknown figure {', '.join(unknown)}; registered: {', '.join(figs)}")
     outdir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for n in chosen:
-        written.extend(figs[n].fn(outdir, seed))
+    if not progress:
+        for n in chosen:
+            written.extend(figs[n].fn(outdir, seed))
+        return written
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("left"), TimeRemainingColumn())
+    import sys
+
+    piped = not sys.stdout.isatty()  # piped: the paths go to stdout, the bar stays on stderr
+    with Progress(*columns, console=Console(stderr=True), redirect_stdout=False) as bar:
+        task = bar.add_task("figures", total=len(chosen))
+        for n in chosen:
+            bar.update(task, description=f"figures: {n}")
+            files = figs[n].fn(outdir, seed)
+            written.extend(files)
+            for path in files:
+                if piped:
+                    print(path, flush=True)
+                else:
+                    bar.console.print(str(path), markup=False, highlight=False)
+            bar.advance(task)
     return written

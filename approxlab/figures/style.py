@@ -5,6 +5,8 @@ and data written beside each PNG.
   (Hermite blue, Fourier orange, tropical green, rational purple, PolyReLU/PolyCom red, ReLU grey, the
   target black, ...). :func:`family_of` maps a registry name (``hermite-scaled``, ``fourier-amp-phase``)
   to its family.
+* :func:`palette` -- those colours for the names of one figure (shades where two share a family);
+  :func:`machine_note` -- the machine and its load printed on a timing figure.
 * :func:`style` -- a context manager with the rcParams (font sizes readable at the PNG's size, no TeX).
 * :func:`save` -- write the PNG reproducibly (no timestamp/software metadata) and the data file with the
   figure's caption, the command that regenerates it and the seed.
@@ -77,6 +79,42 @@ def color(name: str) -> str:
     return FAMILY_COLORS[family_of(name)]
 
 
+def palette(names: list[str]) -> dict[str, str]:
+    """One colour per name: its family's colour (:func:`color`); a second or later name of the same family
+    gets a darker, then lighter shade of it, so curves stay apart and still read as that family.
+
+    Examples
+    --------
+    >>> p = palette(["hermite", "relu", "hermite-scaled"])
+    >>> p["hermite"] == color("hermite") and p["relu"] == color("relu") and p["hermite-scaled"] != p["hermite"]
+    True
+    """
+    from matplotlib.colors import to_hex, to_rgb
+
+    seen: dict[str, int] = {}
+    out: dict[str, str] = {}
+    for n in names:
+        fam = family_of(n)
+        k = seen.get(fam, 0)
+        seen[fam] = k + 1
+        base = to_rgb(FAMILY_COLORS[fam])
+        if k == 0:
+            out[n] = FAMILY_COLORS[fam]
+        else:  # 1 -> 35% darker, 2 -> 35% lighter, 3 -> 60% darker, ...
+            amount = 0.35 * ((k + 1) // 2)
+            target = (0.0, 0.0, 0.0) if k % 2 else (1.0, 1.0, 1.0)
+            out[n] = to_hex(tuple(b + (t - b) * min(amount, 0.8) for b, t in zip(base, target)))
+    return out
+
+
+def machine_note(fig: plt.Figure, meta: dict[str, Any]) -> None:
+    """Print the machine, threads, load average and date of a timing figure at its bottom edge."""
+    load = meta.get("loadavg")
+    load_text = "/".join(f"{v:g}" for v in load) if isinstance(load, list | tuple) else str(load)
+    fig.text(0.01, 0.005, f"{meta.get('machine')}, {meta.get('threads')} threads, load average {load_text} "
+                          f"(1/5/15 min), {meta.get('date')}", fontsize=7, color="0.35", ha="left", va="bottom")
+
+
 @contextlib.contextmanager
 def style() -> Iterator[None]:
     """Apply :data:`RC` for the duration of the ``with`` block."""
@@ -112,4 +150,4 @@ def _jsonable(v: object) -> object:
     raise TypeError(f"not JSON serialisable: {type(v).__name__}")
 
 
-__all__ = ["FAMILY_COLORS", "RC", "color", "family_of", "save", "style"]
+__all__ = ["FAMILY_COLORS", "RC", "color", "family_of", "palette", "machine_note", "save", "style"]
