@@ -31,6 +31,8 @@ if is tests all; then
     timeout 130 python3 -m pytest -p no:cacheprovider -q -n 8 -o addopts="-m 'not slow' -ra" \
         tests/test_triton.py tests/test_compile.py tests/test_half.py -k "cuda or inductor" \
         2>&1 | tee "$OUT/tests.log" | tail -12
+    # the bfloat16/float16 ulp table through the Triton kernels (docs/guide/speed.md has the CPU one)
+    timeout 40 python3 benchmarks/half_accuracy.py --device cuda --rows 4096 2>&1 | tee "$OUT/half_accuracy_cuda.txt"
 fi
 if is block all; then
     # the FFN block at (8192, 4096), width 16384, bfloat16: every activation eager, the targets compiled
