@@ -267,16 +267,23 @@ def cmap_figure(c: dict, path: object) -> object:
     The curve is the card's ``cmap_curve`` (``card(..., cmap_curve=41)``) where it has one, with the table's
     points marked; the title (the activation's full name and chi_1) is wrapped to the figure's width.
 
-    Raises ValueError when the card has no C-map table.
+    Raises ValueError when the card has no C-map table, OSError when the file cannot be written (also
+    when the write fails at its end, e.g. ENOSPC on a full disk or ``/dev/full``).
     """
+    import io
     from pathlib import Path
 
     import matplotlib.pyplot as plt
 
     fig = cmap_axes(c)
     out = Path(str(path))
-    fig.savefig(out, dpi=100, metadata={"Software": None})
-    plt.close(fig)
+    buf = io.BytesIO()
+    try:
+        fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
+    finally:
+        plt.close(fig)
+    with open(out, "wb") as fh:  # written and closed here: a full disk or device raises, nothing is lost silently
+        fh.write(buf.getvalue())
     return out
 
 

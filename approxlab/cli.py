@@ -236,4 +236,9 @@ def main(argv: list[str] | None = None) -> None:
         fail(missing_extra_message(exc.name.split(".")[0], extra))
     except typer.Exit as exc:
         raise SystemExit(exc.exit_code) from None
+    except OverflowError as exc:  # a user's number beyond float64 that reached arithmetic
+        fail(f"a number is beyond the float64 range ({exc}); give smaller values")
+    except OSError as exc:  # a write that fails late (a full disk, /proc, /sys), a name the file system refuses
+        where = f"{exc.filename!r}: " if exc.filename is not None else ""
+        fail(f"cannot write or read {where}{exc.strerror or exc}")
     raise SystemExit(rv if isinstance(rv, int) else 0)

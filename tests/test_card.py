@@ -126,3 +126,43 @@ def test_cmap_curve_and_an_unclipped_title() -> None:
     assert box.x0 >= 0 and box.x1 <= fig.bbox.x1 and box.y1 <= fig.bbox.y1
     with pytest.raises(ValueError, match="cmap_curve"):
         card("tanh", parts=("gains",), cmap_curve=1)
+
+
+@pytest.mark.parametrize("where", ["folder", "below_a_file", "read_only"])
+def test_cli_card_refuses_the_figure_path_before_any_work(where: str, tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A figure path that cannot be written ends in one line and exit 2 before the card is computed."""
+    import os
+
+    import approxlab.card
+    from approxlab.cli import main
+
+    calls: list[str] = []
+    monkeypatch.setattr(approxlab.card, "card", lambda *a, **k: calls.append("card") or {})
+    path = {"folder": tmp_path, "below_a_file": tmp_path / "f.txt" / "c.png", "read_only": tmp_path / "ro" / "c.png"}[where]
+    (tmp_path / "f.txt").write_text("x")
+    (tmp_path / "ro").mkdir()
+    os.chmod(tmp_path / "ro", 0o500)
+    if where == "read_only" and os.access(tmp_path / "ro", os.W_OK):
+        pytest.skip("running as a user who may write anywhere")
+    try:
+        with pytest.raises(SystemExit) as exc:
+            main(["card", "relu", "--quick", "--figure", str(path)])
+    finally:
+        os.chmod(tmp_path / "ro", 0o700)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.startswith("approxlab: error: --figure") and err.count("\n") == 1
+    assert calls == []
+
+
+def test_cli_card_figure_write_that_fails_late_is_one_line(capsys) -> None:  # type: ignore[no-untyped-def]
+    """/dev/full accepts the open and fails on the write: exit 2 with the reason, never exit 0."""
+    import os
+
+    from approxlab.cli import main
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with pytest.raises(SystemExit) as exc:
+        main(["card", "relu", "--quick", "--depth", "3", "--figure", "/dev/full"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "No space left on device" in err

@@ -84,14 +84,13 @@ def card_command(
                                                      "auto | eager | numba | triton); eager for third derivatives.")] = None,
 ) -> None:
     """Report card: gains, Q-/C-map, chi_1, edge of chaos, DKS transform, fp16/bf16 range, init scale."""
-    from pathlib import Path
-
     from approxlab.card import card, cmap_figure
+    from approxlab.commands._paths import check_output_file
 
     if depth < 1:
         raise ValueError(f"--depth must be an integer >= 1, got {depth}")
-    if figure is not None and not Path(figure).parent.is_dir():
-        raise ValueError(f"--figure: folder {str(Path(figure).parent)!r} does not exist")
+    if figure is not None:
+        check_output_file(figure, "--figure")  # before any work: a folder, a read-only place, a missing parent
     options: dict[str, object] = {}
     if backend is not None:
         from approxlab.activations import get, names
@@ -104,7 +103,10 @@ def card_command(
     c = card(activation, dist=dist, degree=degree, depth=depth, quick=quick, cmap_curve=41 if figure else 0,
              **options)
     if figure is not None:
-        written = cmap_figure(c, figure)
+        try:
+            written = cmap_figure(c, figure)
+        except OSError as exc:  # a write that fails late (a full disk, /dev/full): one line, exit 2
+            raise ValueError(f"--figure: cannot write {figure!r}: {exc.strerror or exc}") from None
         print(f"wrote the C-map figure to {written}", file=sys.stderr if as_json else sys.stdout)
     if as_json:
         print(json.dumps(_json_safe(c), indent=1))

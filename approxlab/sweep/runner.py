@@ -441,6 +441,10 @@ class SweepOptions:
     def from_cli(cls, store: Path | None, backend: str, address: str | None,
                  retry_failed: bool, allow_network: bool = False) -> SweepOptions:
         """Validate the CLI values before any work (``ValueError`` naming the option)."""
+        text = None if store is None else str(store)
+        if text is not None and (not text.strip() or text.startswith("-") or any(ord(c) < 32 for c in text)):
+            raise ValueError(f"--store: {text!r} is not a usable file name (blank, starting with '-', or with "
+                             f"control characters); give e.g. --store results.sqlite")
         if backend not in BACKENDS:
             raise ValueError(f"--backend must be one of {', '.join(BACKENDS)}; got {backend!r}")
         if address is not None and backend != "ray":
