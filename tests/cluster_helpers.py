@@ -197,6 +197,17 @@ class LoopbackCluster:
         self.wait_nodes(1 + workers)
         return self
 
+    def restart(self, workers: int = 1) -> LoopbackCluster:
+        """Kill every process of the namespace but its PID 1, then start a new head and ``workers``."""
+        for pid in self.processes():
+            if pid != self.init_pid:
+                _kill(pid)
+        deadline = time.monotonic() + 30
+        while set(self.processes()) - {self.init_pid} and time.monotonic() < deadline:
+            time.sleep(0.2)
+        self.nodes = []
+        return self.start(workers)
+
     def wait_nodes(self, n: int, timeout: float = 120.0) -> None:
         """Wait until ``n`` nodes are alive in the GCS."""
         code = ("import ray, sys; ray.init(address=sys.argv[1], log_to_driver=False); "

@@ -16,9 +16,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import cluster_helpers as ch
 import pytest
 
-import cluster_helpers as ch
 from approxlab.sweep import RAY_LOSSES, ResultStore, run_sweep
 
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(1500)]
@@ -75,12 +75,22 @@ def _records(path: Path) -> dict[str, dict]:
         return {r["key"]: r for r in st.records()}
 
 
+def _untimed(obj):
+    """``obj`` without its wall-clock fields (``train_seconds`` of a probe row, ...)."""
+    if isinstance(obj, dict):
+        return {k: _untimed(v) for k, v in obj.items() if "seconds" not in k}
+    if isinstance(obj, list):
+        return [_untimed(v) for v in obj]
+    return obj
+
+
 def _same_runs(a: dict[str, dict], b: dict[str, dict]) -> None:
-    """Same keys; per key the same sweep, config, status and result."""
+    """Same keys; per key the same sweep, config, status, seed and result (but for its timings)."""
     assert sorted(a) == sorted(b)
     for k in a:
-        for col in ("sweep", "config", "status", "result", "seed"):
+        for col in ("sweep", "config", "status", "seed"):
             assert a[k][col] == b[k][col], (k, col)
+        assert _untimed(a[k]["result"]) == _untimed(b[k]["result"]), k
 
 
 def test_probe_and_scaling_sweeps_on_the_cluster_equal_serial(cluster, tmp_path: Path) -> None:
@@ -95,7 +105,8 @@ def test_probe_and_scaling_sweeps_on_the_cluster_equal_serial(cluster, tmp_path:
         assert len(a) >= 3 and all(r["status"] == "done" for r in a.values())
         _same_runs(a, b)
         assert {r["attempts"] for r in a.values()} == {1}
-        assert ray.stdout == serial.stdout  # the printed rows, in order
+        printed = [[_untimed(json.loads(ln)) for ln in r.stdout.splitlines()] for r in (ray, serial)]
+        assert printed[0] == printed[1] and printed[0]  # the printed rows, in order
         assert "retried" not in ray.stderr
         print(f"{name}: {len(a)} runs on the cluster equal serial, key by key")
 
@@ -213,3 +224,48 @@ def test_a_killed_driver_resumes(cluster, tmp_path: Path) -> None:
     executions = Counter(x for x, _ in _log(log))
     assert all(executions[x] == 1 for x in before)  # finished runs never ran again
     print(f"driver killed after {len(before)} of {N} runs; the rerun ran {N - len(before)}")
+
+
+def test_losing_the_head_stops_the_sweep_and_a_new_cluster_resumes(cluster, tmp_path: Path) -> None:
+    log = Path(cluster.env["AXC_LOG"])
+    log.unlink(missing_ok=True)
+    store = tmp_path / "kill-head.sqlite"
+    drv = tmp_path / "driver.py"
+    drv.write_text(_DRIVER)
+    argv = [sys.executable, str(drv), str(store), cluster.address, "kill-head", str(N)]
+    p = cluster.driver(argv, tmp_path / "first.out")
+
+    def committed() -> int:
+        try:
+            with ResultStore(store, readonly=True) as st:
+                return st.counts()["done"]
+        except ValueError:
+            return 0
+
+    _wait(lambda: committed() >= 2, 300, "two committed runs", p)
+    cluster.kill_head()
+    rc = p.wait(300)
+    text = (tmp_path / "first.out").read_text()
+    errors = [ln for ln in text.splitlines() if ln.startswith("approxlab: error:")]
+    assert rc == 1, text[-3000:]
+    assert len(errors) == 1, text[-3000:]
+    assert errors[0].startswith("approxlab: error: lost the Ray cluster's head: its GCS at "
+                                f"{cluster.address} has not answered")
+    assert "rerun the same command with --address" in errors[0] and str(store) in errors[0]
+    assert "Failed to connect to GCS within" not in text  # it stopped before Ray ended it
+    before = {r["config"]["x"] for r in _records(store).values()}
+    with ResultStore(store, readonly=True) as st:
+        assert st.claims() == []  # the stopped driver gave its claims back
+    assert 2 <= len(before) < N
+    cluster.restart(workers=1)
+    p2 = cluster.driver(argv, tmp_path / "second.out")
+    assert p2.wait(600) == 0, (tmp_path / "second.out").read_text()[-3000:]
+    text = (tmp_path / "second.out").read_text()
+    assert f"kill-head: {N}/{N} done, 0 failed, 0 pending (ran {N - len(before)}, skipped {len(before)})" in text
+    recs = _records(store)
+    _same_runs(recs, _serial_reference("kill-head"))
+    assert {r["attempts"] for r in recs.values()} == {1}
+    executions = Counter(x for x, _ in _log(log))
+    assert all(executions[x] == 1 for x in before)  # finished runs never ran again
+    print(f"head killed after {len(before)} of {N} runs: one-line error, exit 1; "
+          f"the rerun on a new cluster ran {N - len(before)}")

@@ -1,5 +1,5 @@
 """`approxlab probe --type I|II --target la|moa|adaptive [--widths 1,2,4,8] [--seeds S] [--lambda L]
-[--noise S1,S2] [--device auto|cpu|cuda] [--json] [--store PATH]`.
+[--noise S1,S2] [--device auto|cpu|cuda] [--json] [--store PATH] [--backend serial|local|ray]`.
 
 Trains every class of moa Section 4 (fixed activations, LA, MoA; Type II: the 28 fixed pairs and the
 one-sided, bi-sided and quadratic LA / MoA of Eqs. 4-6, 8-10) at each width and seed on the
@@ -9,7 +9,9 @@ kinks, and prints them next to the bound of moa Thm. 4.1 / B.1.4 (none for Thm. 
 adds the second protocol: each class starts from the exact construction (Props. B.2/B.3/B.6/B.10)
 perturbed by noise of size s, and retrains (Levenberg-Marquardt, float64). With ``--json`` one JSON
 object per line. The store (``--store``) keeps one run per (class, width, seed, start); a rerun trains
-only what is missing.
+only what is missing. With ``--backend local`` or ``--backend ray [--address HEAD:PORT]`` each network
+is one sweep run on the backend's workers (:func:`train_network`, a batch of one), under the same
+store keys; see docs/guide/cluster.md.
 
 Every option is checked before any work starts (one-line error, exit 2).
 """

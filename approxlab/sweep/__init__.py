@@ -88,7 +88,8 @@ True
 
 from __future__ import annotations
 
-from approxlab.sweep.backends import BACKENDS, RAY_LOOPBACK_ONLY, Backend
+from approxlab.sweep.backends import (BACKENDS, RAY_LOOPBACK_ONLY, RAY_LOSSES, RAY_RETRIES, Backend,
+                                      RayHeadLost)
 from approxlab.sweep.keys import canonical_json, code_version, config_key, sweep_name
 from approxlab.sweep.runner import (AddressOption, AllowNetworkOption, BackendOption,
                                     RetryFailedOption, StoreOption, SweepOptions, SweepReport,
@@ -102,6 +103,9 @@ __all__ = [
     "BACKENDS",
     "Backend",
     "RAY_LOOPBACK_ONLY",
+    "RAY_LOSSES",
+    "RAY_RETRIES",
+    "RayHeadLost",
     "ResultStore",
     "SweepReport",
     "SweepOptions",

@@ -466,23 +466,32 @@ class SweepOptions:
 
     def run(self, fn: Callable[[dict[str, Any]], Mapping[str, Any]],
             configs: Iterable[Mapping[str, Any]], *, name: str | None = None,
-            version: str | None = None, progress: bool = True) -> SweepReport:
+            version: str | None = None, progress: bool = True,
+            exit_on_head_loss: bool = True) -> SweepReport:
         """:func:`run_sweep` with these options; the report's ``records`` hold the results.
 
         Each run that was lost with its worker or node and submitted again is named on stderr, with
         why (:meth:`SweepReport.retry_lines`). A lost Ray head
-        (:class:`~approxlab.sweep.backends.RayHeadLost`) is one line on stderr and ``typer.Exit(1)``.
+        (:class:`~approxlab.sweep.backends.RayHeadLost`) is one line on stderr, then the process
+        exits with code 1 at once (after the store is closed: Ray's own exit handlers would wait for
+        the lost head); with ``exit_on_head_loss=False`` it raises ``typer.Exit(1)`` instead.
         """
-        with self.open_store() as store:
-            try:
+        try:
+            with self.open_store() as store:
                 report = run_sweep(fn, configs, store, backend=self.backend,  # type: ignore[arg-type]
                                    address=self.address, retry_failed=self.retry_failed,
                                    progress=progress, name=name, version=version,
                                    allow_network=self.allow_network)
-            except RayHeadLost as exc:  # one line and exit 1: the CLI's way of saying what to do
-                where = f" ({store.path})" if self.store is not None else ""
-                print(f"approxlab: error: {exc}{where}", file=sys.stderr)
-                raise typer.Exit(1) from None
+        except RayHeadLost as exc:  # one line and exit 1: the CLI's way of saying what to do
+            where = f" ({self.store})" if self.store is not None else ""
+            print(f"approxlab: error: {exc}{where}", file=sys.stderr)
+            if exit_on_head_loss:
+                # the store is closed; Ray's exit handlers would wait for the lost head until Ray
+                # ends the process itself (60 s), so leave at once
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(1)
+            raise typer.Exit(1) from None
         for line in report.retry_lines():
             print(f"approxlab: {line}", file=sys.stderr)
         return report
