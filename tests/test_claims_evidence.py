@@ -73,6 +73,11 @@ def _holds_with_reading() -> Verdict:
     return Verdict.proved("1 + 1 = 2 exactly; the bound should read 3 for the other case")
 
 
+@claim("demo/Algorithm 1", "coeffs[i][j] = 2*a*b for <b>", source="demo", register=False)
+def _markdown_text() -> Verdict:
+    return Verdict.proved("coeffs[0][0] = 2*1*1 = 2")
+
+
 @claim("demo/Figure 1", "an experiment", source="demo", register=False)
 def _unchecked() -> Verdict:
     return Verdict.unchecked("needs a GPU cluster; checked instead: nothing")
@@ -157,13 +162,14 @@ class _Tags(html.parser.HTMLParser):
 
 
 def test_referee_report_pages_and_html(tmp_path: Path) -> None:
-    demo = [_proved, _numerical, _restated, _fails, _unchecked, _holds_with_reading]
+    demo = [_proved, _numerical, _restated, _fails, _unchecked, _holds_with_reading, _markdown_text]
     results = run_claims(demo)
     written = referee.write_report(results, tmp_path / "report", metadata={})
     assert sorted(p.name for p in written) == ["demo.md", "index.md", "verification_report.html",
                                                "verification_report.json"]
     obj = json.loads((tmp_path / "report" / "verification_report.json").read_text())
-    assert [c["strength"] for c in obj["claims"]] == ["proved", "computed", "restated", "proved", None, "proved"]
+    assert [c["strength"] for c in obj["claims"]] == ["proved", "computed", "restated", "proved", None, "proved",
+                                                      "proved"]
     assert obj["summary"]["strength"]["demo"]["restated"] == 1
     assert set(obj["summary"]["definitions"]) == {"verdicts", "strengths", "severities"}
     page = (tmp_path / "report" / "demo.md").read_text()
@@ -176,6 +182,8 @@ def test_referee_report_pages_and_html(tmp_path: Path) -> None:
     assert 'approxlab verify --claim "demo/Eq. 3"' in page
     assert "tests/test_claims_evidence.py:" in page  # the check's source file and line
     assert page.count("<details>") == len(demo)
+    # Markdown-active characters of the paper's text are escaped: no reference link, emphasis or HTML tag
+    assert r"> coeffs\[i\]\[j\] = 2\*a\*b for &lt;b>" in page
     for r in results:
         assert len(referee.headline(r)) <= referee.HEADLINE_CHARS
     index = (tmp_path / "report" / "index.md").read_text()

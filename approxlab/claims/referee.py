@@ -54,6 +54,15 @@ def _cut(text: str | None, limit: int) -> str:
     return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
 
 
+def _mdx(text: str) -> str:
+    """``text`` safe as Markdown prose: brackets, asterisks, backticks and backslashes escaped (``coeffs[i][j]`` is
+    no reference link, ``2*a*b`` no emphasis), ``<`` before a letter written ``&lt;`` (no stray HTML tag)."""
+    import re
+
+    out = re.sub(r"([\\\[\]*`])", r"\\\1", text)
+    return re.sub(r"<(?=[A-Za-z/!])", "&lt;", out)
+
+
 def _first_sentence(text: str | None) -> str:
     s = _one_line(text)
     for sep in (". ", "; "):
@@ -98,10 +107,11 @@ def finding_line(r: ClaimResult) -> str:
     """One line for a ``fails``: printed -> true, severity, root cause, strength (Markdown)."""
     assert r.result is not None
     true = r.result.correction or _first_sentence(r.result.evidence)
-    parts = [f"**{r.claim.label}**: printed: {_cut(r.claim.statement, 140)} -> true: {_cut(true, 160)}",
+    parts = [f"**{_mdx(r.claim.label)}**: printed: {_mdx(_cut(r.claim.statement, 140))} -> true: "
+             f"{_mdx(_cut(true, 160))}",
              r.severity or "unrated"]
     if r.claim.root_cause:
-        parts.append(f"root cause: {_one_line(r.claim.root_cause)}")
+        parts.append(f"root cause: {_mdx(_one_line(r.claim.root_cause))}")
     parts.append(f"strength {r.strength}")
     return " · ".join(parts)
 
@@ -203,7 +213,7 @@ def render_index(results: Sequence[ClaimResult], metadata: dict[str, object] | N
     readings = [r for r in results if r.claim.reading]
     if readings:
         lines += ["## Readings and assumptions used", ""]
-        lines += [f"- **{r.claim.id}**: {_one_line(r.claim.reading)}" for r in readings]
+        lines += [f"- **{_mdx(r.claim.id)}**: {_mdx(_one_line(r.claim.reading))}" for r in readings]
         lines.append("")
     skipped = skipped_claims(results)
     lines += ["## Skipped checks", ""]
@@ -228,11 +238,11 @@ def _claim_block_md(r: ClaimResult) -> list[str]:
     c = r.claim
     tag = f"{r.verdict}" + (f", {r.severity}" if r.severity else "") + (f", {r.strength}" if r.strength else "")
     kind = " (conformance: approxlab's module, not the paper)" if c.kind == "conformance" else ""
-    out = [f"### {c.label}{kind}", "", f"**{tag}**: {headline(r)}", "",
-           f"> {_one_line(c.statement)}", ">", f"> — {_one_line(c.source)}", "",
+    out = [f"### {_mdx(c.label)}{kind}", "", f"**{tag}**: {_mdx(headline(r))}", "",
+           f"> {_mdx(_one_line(c.statement))}", ">", f"> — {_mdx(_one_line(c.source))}", "",
            f"- rerun: `{rerun_command(r)}`", f"- check: `{check_location(r)}`", f"- mutation: {r.mutation_status}"]
     if c.root_cause:
-        out.append(f"- root cause: {_one_line(c.root_cause)}")
+        out.append(f"- root cause: {_mdx(_one_line(c.root_cause))}")
     if c.uses:
         out.append("- uses: " + ", ".join(c.uses))
     if r.dependency_note:
@@ -267,8 +277,8 @@ def _coverage_lines(paper: str) -> list[str]:
              "| where | text | claims | note or reason not registered |", "|---|---|---|---|"]
     for i in items:
         cl = ", ".join(f"[{c.split('/', 1)[1]}](#{_anchor(c)})" for c in i.claims) or "**not registered**"
-        lines.append(f"| {i.location} | {_one_line(i.text).replace('|', '/')} | {cl} | "
-                     f"{_one_line(i.reason).replace('|', '/')} |")
+        lines.append(f"| {i.location} | {_mdx(_one_line(i.text)).replace('|', '/')} | {cl} | "
+                     f"{_mdx(_one_line(i.reason)).replace('|', '/')} |")
     return [*lines, ""]
 
 
