@@ -8,6 +8,7 @@ relative paths, so pages link to ``../figures/zoo.png`` or ``../notebooks/gains.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,15 @@ def on_files(files: Files, config: Any) -> Files:
     return files
 
 
+#: ``a[i][j]`` (an index after a name): escaped so that Markdown does not read ``[i][j]`` as a reference link.
+INDEXING = re.compile(r"(?<=[\w\]])\[([^\[\]\n]{1,40})\]\[([^\[\]\n]{1,40})\](?!\()")
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
-    """On the gallery page, link the figures' README when the repository has one."""
+    """Escape double indexing outside code (``coeffs[i][j]`` in the report's statements); on the gallery
+    page, link the figures' README when the repository has one."""
+    parts = re.split(r"(```.*?```|`[^`\n]*`)", markdown, flags=re.S)
+    markdown = "".join(p if i % 2 else INDEXING.sub(r"[\1]\\[\2]", p) for i, p in enumerate(parts))
     if page.file.src_uri == "guide/gallery.md" and (ROOT / "figures" / "README.md").exists():
         markdown += "\n\nHow each figure is made and read: [figures/README.md](../figures/README.md).\n"
     return markdown

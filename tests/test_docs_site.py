@@ -45,3 +45,17 @@ def test_sphinx_roles_become_autorefs_and_arithmatex() -> None:
     assert roles.rewrite(":class:`~a.b.C` and :func:`shown <x.y>`", fake) == (
         '<autoref identifier="a.b.C" optional><code>C</code></autoref> and '
         '<autoref identifier="x.y" optional><code>shown()</code></autoref>')
+
+
+def test_double_indexing_is_not_read_as_a_reference_link() -> None:
+    spec = importlib.util.spec_from_file_location("docs_hooks", ROOT / "docs" / "hooks.py")
+    hooks = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(hooks)  # type: ignore[union-attr]
+
+    class Page:
+        class file:  # noqa: N801 - mkdocs' attribute name
+            src_uri = "report/ortho.md"
+
+    text = "coeffs[i][j] = 1, a [link][ref], `g[i][j]` and x[1][2](url)"
+    assert hooks.on_page_markdown(text, Page, None, None) == (
+        "coeffs[i]\\[j] = 1, a [link][ref], `g[i][j]` and x[1][2](url)")
