@@ -147,6 +147,16 @@ def _cli(*args):
                           check=False)
 
 
+def test_cli_bad_name_is_one_line_and_exit_2(capsys):
+    from approxlab.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["audit", "nope"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "must be one of" in err
+
+
+@pytest.mark.slow
 def test_cli_list_and_run():
     out = _cli("audit", "--list", "--json")
     assert out.returncode == 0

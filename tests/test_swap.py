@@ -91,7 +91,7 @@ def _gpt2(scale=1.0):
     return model
 
 
-@pytest.mark.parametrize("scale", [1.0, 10.0])
+@pytest.mark.parametrize("scale", [pytest.param(1.0, marks=pytest.mark.slow), 10.0])
 def test_gpt2_hermite_degree_8_changes_the_logits_by_kl_below_1e_3(ids, scale):
     """scale 10 widens the pre-activations from about [-0.7, 0.7] to [-6, 6.6]."""
     model = _gpt2(scale)
@@ -231,6 +231,19 @@ def test_a_model_without_activations_is_refused():
         swap(nn.Linear(3, 3), "hermite")
 
 
+def test_cli_bad_input_exits_2_before_any_work(tmp_path, capsys):
+    from approxlab.cli import main
+
+    for args, match in ((["swap", str(tmp_path), "--to", "gelu"], "--to must be one of"),
+                        (["swap", str(tmp_path / "missing")], "does not exist"),
+                        (["swap", str(tmp_path), "--degree", "0"], "--degree")):
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and match in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
 def test_cli_swap_on_a_config(tmp_path):
     transformers = pytest.importorskip("transformers")
     import json
