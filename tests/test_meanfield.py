@@ -159,3 +159,25 @@ def test_bad_input(bad: dict, match: str) -> None:
         MeanField("tanh", 1.0, 0.1).cmap(1.5)
     with pytest.raises(ValueError, match="grows without bound"):
         MeanField("relu", 2.0, 0.5).q_star()
+
+
+@pytest.mark.parametrize("name, sigma_w, slopes", [
+    ("relu", 1.0, (0.0, 1.0)), ("relu", 1.3, (0.0, 1.0)), ("leaky-relu", 1.0, (0.01, 1.0)),
+    ("elu", 0.9, (1.0, 1.0)), ("tanh", 0.8, (1.0, 1.0)),
+])
+def test_chi1_and_depth_scales_at_the_fixed_point_zero(name: str, sigma_w: float, slopes: tuple[float, float]) -> None:
+    """sigma_b = 0 with a contracting Q-map: q* = 0, and chi_1 = M'(0) = sigma_w^2 (F'(0-)^2 + F'(0+)^2) / 2
+    (half of the vanishing Gaussian on each side of the kink), xi_q = xi_c = -1 / log chi_1."""
+    from approxlab.meanfield import MeanField
+
+    mf = MeanField(name, sigma_w, 0.0)
+    if name == "relu" and sigma_w > 2**0.5:
+        pytest.skip("not contracting")
+    assert mf.q_star().value == 0.0
+    truth = sigma_w**2 * (slopes[0] ** 2 + slopes[1] ** 2) / 2
+    chi = mf.chi1()
+    assert abs(chi.value - truth) <= chi.error + 1e-15
+    ds = mf.depth_scales()
+    xi = -1 / math.log(truth)
+    for key in ("xi_q", "xi_c"):
+        assert abs(ds[key].value - xi) <= ds[key].error + 1e-12 * xi, key

@@ -294,12 +294,50 @@ class MeanField:
         return Estimate(w2 * e.value, w2 * e.error)
 
     def chi1(self) -> Estimate:
-        """chi_1 = sigma_w^2 E[F'(sqrt(q*) z)^2] (Schoenholz et al. 2017, Eq. 5), the C-map slope at c = 1."""
+        """chi_1 = sigma_w^2 E[F'(sqrt(q*) z)^2] (Schoenholz et al. 2017, Eq. 5), the C-map slope at c = 1.
+
+        For the ReLU family (F = b x for x > 0, a x for x < 0) it is sigma_w^2 (a^2 + b^2) / 2 at every q*.
+        At q* = 0 it is the limit q -> 0, sigma_w^2 (F'(0-)^2 + F'(0+)^2) / 2 (:meth:`slope_at_zero`):
+        the Gaussian of vanishing width puts half its mass on each side of a kink at 0.
+
+        Examples
+        --------
+        >>> MeanField("relu", 1.0, 0.0).chi1().value
+        0.5
+        """
+        w2 = self.sigma_w**2
+        if self.relu is not None:
+            a, b = (float(v) for v in self.relu)
+            val = ex.relu_cmap_slope(a, b, 1.0)
+            return Estimate(w2 * val, w2 * 8 * np.finfo(float).eps * (abs(val) + 1))
         q = self.q_star().value
+        if q == 0:
+            return self.slope_at_zero()
         d1 = self.fns.d1
         e = expect_1d(lambda x: d1(x) ** 2, q, self.kinks, features=self.features)
         w2 = self.sigma_w**2
         return Estimate(w2 * e.value, w2 * e.error)
+
+    def slope_at_zero(self) -> Estimate:
+        """lim_{q -> 0} sigma_w^2 E[F'(sqrt(q) z)^2] = sigma_w^2 (F'(0-)^2 + F'(0+)^2) / 2: chi_1 and the
+        Q-map slope M'(0) at the fixed point q* = 0 (sigma_b = 0, F(0) = 0), kink at 0 or not. The one-sided
+        derivatives are extrapolated linearly to 0 from +-1e-9 and +-2e-9; the error bar is the size of that
+        step plus rounding.
+
+        Examples
+        --------
+        >>> round(MeanField("leaky-relu", 1.0, 0.0).slope_at_zero().value, 12)
+        0.50005
+        """
+        h = 1e-9
+        g = self.fns.d1(torch.tensor([-2 * h, -h, h, 2 * h], dtype=torch.float64)).tolist()
+        w2 = self.sigma_w**2
+        left, right = 2 * g[1] - g[0], 2 * g[2] - g[3]
+        val = (left**2 + right**2) / 2
+        err = abs(val - (g[1] ** 2 + g[2] ** 2) / 2) + 8 * np.finfo(float).eps * (val + 1)
+        if not math.isfinite(val):
+            raise ValueError(f"F' of {self.name!r} is not finite next to 0, so chi_1 at q* = 0 is undefined")
+        return Estimate(w2 * val, w2 * err)
 
     def curvature_at_1(self) -> Estimate:
         """C''(1) = sigma_w^2 q* E[F''(u)^2]; +inf when F' jumps at a kink the Gaussian reaches."""
@@ -346,8 +384,7 @@ class MeanField:
 
     def depth_scales(self) -> dict[str, Estimate]:
         """xi_q = -1 / log M'(q*), xi_c = -1 / log C'(c*) (Schoenholz et al. 2017, Eqs. 6, 9); inf at 1."""
-        ms = self.qmap_slope(self.q_star().value) if self.q_star().value > 0 else Estimate(self.sigma_w**2 * float(
-            self.fns.d1(torch.zeros(1, dtype=torch.float64))[0]) ** 2, 0.0)
+        ms = self.qmap_slope(self.q_star().value) if self.q_star().value > 0 else self.slope_at_zero()
         cs = self.c_star()
         cp = self.chi1() if cs.value == 1.0 else self.cmap_slope(cs.value)
         return {"xi_q": _depth(ms), "xi_c": _depth(cp)}
