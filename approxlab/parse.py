@@ -13,7 +13,8 @@ Grammar (everything else is a ``ValueError`` naming the offending token and its 
 * calls ``f(arg, ...)`` of the functions of :data:`FUNCTIONS` (no keywords, no ``*args``).
 
 Limits: :data:`MAX_LENGTH` characters, nesting depth :data:`MAX_DEPTH`, exact powers with an exponent of
-at most :data:`MAX_EXPONENT` in absolute value, so no input can exhaust the stack or the memory.
+at most :data:`MAX_EXPONENT` in absolute value, constant arguments of exp, sinh and cosh of at most
+:data:`MAX_EXP_ARGUMENT`, so no input can exhaust the stack or the memory or hang an evaluation.
 
 Examples
 --------
@@ -37,7 +38,7 @@ import sympy
 
 from approxlab._core.symbols import X
 
-__all__ = ["parse_formula", "parse_number", "FUNCTIONS", "CONSTANTS", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT"]
+__all__ = ["parse_formula", "parse_number", "FUNCTIONS", "CONSTANTS", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT", "MAX_EXP_ARGUMENT"]
 
 #: Longest accepted text.
 MAX_LENGTH = 1000
@@ -211,10 +212,32 @@ class _Builder:
             n = str(lo) if lo == hi else f"{lo} to {hi}"
             raise self.fail(node, f"{func.id} takes {n} argument(s), got {len(node.args)}")
         args = [self.build(a, depth + 1) for a in node.args]
+        if func.id in _EXPONENTIAL:
+            v = _constant_value(args[0])
+            if v is not None and not abs(v) <= MAX_EXP_ARGUMENT:
+                raise self.fail(node, f"{func.id} of the constant {sympy.N(args[0], 6)} is beyond any floating-point "
+                                      f"range; constant arguments of {func.id} must be within +-{MAX_EXP_ARGUMENT:g}")
         out = make(*args)
         if out.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
             raise self.fail(node, f"{func.id}(...) is undefined or infinite here")
         return out
+
+
+#: Functions that grow like exp: a constant argument beyond :data:`MAX_EXP_ARGUMENT` is refused, so every
+#: constant of a formula stays within e^(1e5) and evaluating it (sympy compares Max/Min arguments) is
+#: quick; exp(exp(exp(100))) would otherwise hang the evaluation with a number of e^(2.7e43) digits.
+_EXPONENTIAL = frozenset({"exp", "sinh", "cosh"})
+MAX_EXP_ARGUMENT = 1e5
+
+
+def _constant_value(e: sympy.Expr) -> float | None:
+    """The real value of a constant expression (None for one in x or a complex one); inf beyond float64."""
+    if e.free_symbols:
+        return None
+    try:
+        return float(sympy.re(sympy.N(e, 15)))
+    except (TypeError, ValueError):
+        return None
 
 
 def _tree(text: object, what: str) -> ast.Expression:

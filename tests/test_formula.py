@@ -521,3 +521,19 @@ def test_simplify_leaves_huge_exponents_alone() -> None:
     three = sympy.Integer(3)  # small exponents are still simplified
     assert cached_simplify(sympy.sin(three) ** 2 + sympy.cos(three) ** 2 + sympy.exp(three) ** 2) == 1 + sympy.exp(6)
 
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("text", ["Max(exp(exp(exp(100))), exp(exp(exp(100)))+1)*x", "x*exp(-exp(exp(10)))",
+                                  "exp(exp(exp(100))*x)", "cosh(sinh(1e6))*x", "x*exp(-1e6)"])
+def test_constant_exponentials_beyond_any_float_are_refused_at_once(text: str) -> None:
+    """Such constants once hung the parser (Max compares its arguments numerically) or the card for minutes."""
+    from approxlab.parse import MAX_EXP_ARGUMENT
+
+    with pytest.raises(ValueError, match=f"within \\+-{MAX_EXP_ARGUMENT:g}"):
+        parse_formula(text)
+
+
+def test_constant_exponentials_within_range_still_parse() -> None:
+    e = parse_formula("x*exp(-exp(exp(2)))+exp(1e5)*0")
+    assert e == X * sympy.exp(-sympy.exp(sympy.exp(2)))
