@@ -571,11 +571,14 @@ def _check(result: FitResult, module: nn.Module, f: _Target, sol: np.ndarray | N
         hint = ("the Fourier basis has period 2 pi, so the ends of an interval longer than about pi nearly meet and "
                 "force steep harmonics: try a shorter interval (e.g. --interval -2,2), a lower degree")
     else:
-        hint = "try a lower degree, other nodes"
+        hint = "try a lower degree"
     if result.method == "l2" and result.weight == "normal":
-        hint += ", or weight='uniform' (--weight uniform) to fit on the interval itself"
+        hint += (", a narrower interval, or weight='uniform' (--weight uniform): the normal weight lets the fit grow "
+                 "where N(0, 1) has little mass")
+    elif result.method in ("lagrange", "hermite"):
+        hint += ", other nodes, or method 'l2' / 'minimax'"
     else:
-        hint += ", or method 'l2' / 'minimax'"
+        hint += " or a narrower interval"
     msg = (f"fit {result.family} degree {result.degree} to {result.target} by {result.method}: "
            + "; ".join(problems) + f". {hint[0].upper()}{hint[1:]}.")
     diag["warnings"] = [msg]
