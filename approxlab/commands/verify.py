@@ -49,6 +49,8 @@ def verify(
         bool, typer.Option(help="Leave the date, git commit and platform out of the files (byte-identical reruns).")
     ] = True,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    audits: Annotated[bool, typer.Option("--audits", help="Also audit the installed third-party implementations "
+                                         "(audits.md, audits.json in --out).")] = False,
 ) -> int:
     """Run the papers' claims as executable checks and their mutants; print the provenance, the verdicts and
     the mutation score per paper, every claim that fails as printed (by severity) with its correction, and
@@ -75,7 +77,7 @@ def verify(
     if out is not None:
         from approxlab.claims.referee import write_report
 
-        written = write_report(results, out, meta)
+        written = write_report(results, out, meta, audits=audits)
         print(f"wrote {out}/: " + ", ".join(p.name for p in written))
     if json_path is not None:
         print(f"wrote {write_json(results, json_path, meta)}")
