@@ -10,14 +10,8 @@ import pytest
 import torch
 from scipy.optimize import minimize_scalar
 
-from approxlab.expressivity.classes import (
-    NetworkBatch,
-    class_names,
-    construction,
-    la_as_moa,
-    pair_names,
-    relu_staircase,
-)
+from approxlab.expressivity.classes import NetworkBatch, class_names, pair_names
+from approxlab.expressivity.constructions import construction, la_as_moa, relu_staircase
 from approxlab.expressivity.probe import paper_bound, probe, run_probe, summarize
 from approxlab.expressivity.sobolev import TOLERANCE, w1inf_error
 from approxlab.expressivity.targets import make_target, ridge_oscillation
