@@ -119,3 +119,62 @@ def test_every_allowed_function_has_a_torch_form() -> None:
 def test_expressions_that_are_no_activation_get_a_value_error(expr: sympy.Expr, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         compute_gains(expr)
+
+
+class _Swish(torch.nn.Module):
+    """x * sigmoid(beta x), beta fixed or a parameter: a user's own elementwise module."""
+
+    def __init__(self, learn: bool) -> None:
+        super().__init__()
+        self.beta = torch.nn.Parameter(torch.tensor(1.5)) if learn else 1.5
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * torch.sigmoid(self.beta * x)
+
+
+class _PerChannel(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.linspace(0.5, 2.0, 16))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * self.w
+
+
+@pytest.mark.parametrize("learn", [False, True])
+def test_a_users_elementwise_module_gets_quadrature(learn: bool) -> None:
+    """Probing finds it elementwise: auto and quad integrate it to 1e-12 like the same maths as a lambda,
+    and E[F^2] matches mpmath."""
+    import mpmath
+
+    mpmath.mp.dps = 30
+    pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+    m2 = mpmath.quad(lambda t: (t / (1 + mpmath.exp(-1.5 * t))) ** 2 * pdf(t), [-mpmath.inf, 0, mpmath.inf])
+    for method in ("auto", "quad"):
+        r = compute_gains(_Swish(learn), method=method)
+        assert r.method == "quad" and r.error < 1e-12
+        assert abs(r.second_moment - float(m2)) <= r.errors["second_moment"] + 1e-15
+
+
+def test_vector_modules_say_why_and_per_channel_ones_name_mc_dim() -> None:
+    with pytest.raises(ValueError, match="vector map because its output depends on the input's shape"):
+        compute_gains(torch.nn.Softmax(dim=-1), method="quad")
+    with pytest.raises(ValueError, match="pass mc_dim equal to its width"):
+        compute_gains(_PerChannel(), mc_samples=2**12)
+    r = compute_gains(_PerChannel(), mc_samples=2**14, mc_dim=16)
+    w = torch.linspace(0.5, 2.0, 16, dtype=torch.float64)
+    truth = float((w**2).mean())  # E[(w_i x)^2] averaged over the channels
+    assert r.method == "mc" and abs(r.second_moment - truth) <= 5 * r.errors["second_moment"]
+    softmax = compute_gains(torch.nn.Softmax(dim=-1), mc_samples=2**12)  # rows of 64, not of width "dim=-1"
+    assert softmax.method == "mc" and softmax.mean == pytest.approx(1 / 64, rel=1e-12)
+
+
+def test_variance_preserving_init_of_a_users_module_under_no_grad() -> None:
+    from approxlab.init import variance_preserving_
+
+    ref = torch.nn.Linear(32, 32)
+    variance_preserving_(ref, _Swish(True))
+    layer = torch.nn.Linear(32, 32)
+    with torch.no_grad():
+        variance_preserving_(layer, _Swish(True))
+    assert float(layer.weight.std()) == pytest.approx(float(ref.weight.std()), rel=0.2)

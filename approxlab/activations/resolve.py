@@ -16,6 +16,7 @@ quadrature methods integrate piece by piece.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 from collections.abc import Callable
@@ -49,6 +50,8 @@ class ResolvedActivation:
     elementwise: bool = True
     module: nn.Module | None = None
     symbols: tuple[sympy.Symbol, ...] = field(default_factory=tuple)
+    #: Why a module is treated as a vector map (elementwise False), when probing decided it.
+    why_vector: str | None = None
 
 
 def _module_name(module: nn.Module) -> str:
@@ -108,6 +111,61 @@ def snapped_expr(module: Elementwise) -> sympy.Expr:
     # constants baked into the template from floats (e.g. Rational(0.01) = 5764607523034235/2^59)
     big = {r: snap_value(float(r), torch.float64) for r in expr.atoms(sympy.Rational) if r.q > 10**9}
     return expr.xreplace(big) if big else expr
+
+
+def probe_elementwise(module: nn.Module, seed: int = 0) -> str | None:
+    """None when ``module`` acts elementwise, else why it does not, found by probing a float64 copy.
+
+    Elementwise means y_i = f(x_i) with one f for every position: the output keeps the input's shape
+    for inputs of shape (4, 8) and (32,); it is the same function at every position (a permutation of
+    the inputs permutes the outputs); and each output depends on its own input only (changing one input
+    leaves every other output as it was). Any error while probing (a per-channel module that wants a
+    certain width, a module of two inputs) also makes it a vector map.
+
+    Examples
+    --------
+    >>> class Swish(nn.Module):
+    ...     def forward(self, x):
+    ...         return x * torch.sigmoid(1.5 * x)
+    >>> probe_elementwise(Swish()) is None
+    True
+    >>> probe_elementwise(nn.Softmax(dim=-1))
+    "its output depends on the input's shape"
+    >>> class Centred(nn.Module):
+    ...     def forward(self, x):
+    ...         return x - x.mean()
+    >>> probe_elementwise(Centred())
+    'changing one input changes other outputs'
+    """
+    gen = torch.Generator().manual_seed(seed)
+    try:
+        m = copy.deepcopy(module).to(torch.float64)
+        with torch.no_grad():
+            x = torch.randn(4, 8, generator=gen, dtype=torch.float64)
+            y = m(x)
+            if not isinstance(y, torch.Tensor) or y.shape != x.shape:
+                return "its output does not keep the input's shape"
+            flat = m(x.reshape(32))
+            if not isinstance(flat, torch.Tensor) or flat.shape != (32,):
+                return "its output does not keep the input's shape"
+            tol = 1e-12 * (1 + float(y.abs().max()))
+            if not torch.allclose(flat, y.reshape(32), rtol=0, atol=tol):
+                return "its output depends on the input's shape"
+            perm = torch.randperm(32, generator=gen)
+            yp = m(x.reshape(32)[perm].reshape(4, 8))
+            if not torch.allclose(yp.reshape(32), y.reshape(32)[perm], rtol=0, atol=tol):
+                return "it applies a different function at different positions"
+            for j in (0, 13, 31):
+                xj = x.reshape(32).clone()
+                xj[j] += 0.37
+                yj = m(xj.reshape(4, 8)).reshape(32)
+                others = torch.ones(32, dtype=torch.bool)
+                others[j] = False
+                if not torch.allclose(yj[others], y.reshape(32)[others], rtol=0, atol=tol):
+                    return "changing one input changes other outputs"
+    except Exception as exc:  # noqa: BLE001 - a module that cannot take these probes is no elementwise map
+        return f"it cannot be applied to probe inputs of shape (4, 8) and (32,) ({type(exc).__name__})"
+    return None
 
 
 def check_finite_expr(expr: sympy.Expr, what: str) -> None:
@@ -268,7 +326,11 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Resolv
             tgt = resolve(same, snap=snap)
             tgt.name = _module_name(activation)
             return tgt
-        return ResolvedActivation(_module_name(activation), None, activation, (), False, activation)
+        why = probe_elementwise(activation)
+        if why is None:  # a user's elementwise module: a float64 copy, so quadrature sees float64 values
+            fn = copy.deepcopy(activation).to(torch.float64)
+            return ResolvedActivation(_module_name(activation), None, fn, (), True, activation)
+        return ResolvedActivation(_module_name(activation), None, activation, (), False, activation, why_vector=why)
     if callable(activation):
         name = getattr(activation, "__name__", type(activation).__name__)
         return ResolvedActivation(name, None, activation, tuple(float(k) for k in getattr(activation, "kinks", lambda: ())()), True)

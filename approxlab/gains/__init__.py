@@ -169,8 +169,10 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
         return _exact_result(target, dist, var_x, res, t0)
     if method == "quad":
         if not target.elementwise:
-            raise ValueError(f"method 'quad' needs an elementwise activation; {target.name!r} depends on the whole "
-                             f"vector (use method='mc')")
+            why = target.why_vector or "it depends on the whole vector"
+            raise ValueError(f"method 'quad' needs an elementwise activation; {target.name!r} is treated as a vector "
+                             f"map because {why}: method='mc' measures its per-coordinate moments on vectors "
+                             f"(mc_dim sets their length)")
         if target.expr is not None:
             m, m2, d2, e1, e2, e3 = quad_moments_expr(target.expr, dist, target.kinks)
         else:
@@ -207,8 +209,9 @@ def _check_mc_tails(target: ResolvedActivation, dist: Distribution) -> None:
 
         pts = torch.tensor([-1e6, -1e3, 1e3, 1e6], dtype=torch.float64, requires_grad=True)
         try:
-            y = target.fn(pts)
-            (dy,) = torch.autograd.grad(y.sum(), pts, allow_unused=True)
+            with torch.enable_grad():  # also under a caller's torch.no_grad()
+                y = target.fn(pts)
+                (dy,) = torch.autograd.grad(y.sum(), pts, allow_unused=True)
         except Exception:  # noqa: BLE001 - a callable that cannot take these inputs is not probed
             return
         for name, v in (("E[F^4]", y.detach()), ("E[F'^4]", None if dy is None else dy.detach())):

@@ -54,7 +54,9 @@ def mc_moments(fn: Callable[..., torch.Tensor], dist: Distribution, n: int = 2**
     if elementwise:
         dim = 1
     elif dim is None:
-        dim = int(getattr(module, "dim", 64)) if isinstance(getattr(module, "dim", None), int) else 64
+        own = getattr(module, "dim", None)  # a width such as moa's; not nn.Softmax's axis (-1)
+        ours = not type(module).__module__.startswith("torch.")
+        dim = own if ours and isinstance(own, int) and not isinstance(own, bool) and own >= 1 else 64
     rows = max(2, n // dim)
     stats = {k: [] for k in ("mean", "second_moment", "derivative_second_moment")}
     done = 0

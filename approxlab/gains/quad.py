@@ -272,8 +272,9 @@ def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Dist
 
     def f_and_df(t: float) -> tuple[float, float]:
         x = torch.tensor([t], dtype=torch.float64, requires_grad=True)
-        y = fn(x)
-        (g,) = torch.autograd.grad(y.sum(), x, allow_unused=True)
+        with torch.enable_grad():  # F' by autograd, also under a caller's torch.no_grad()
+            y = fn(x)
+            (g,) = torch.autograd.grad(y.sum(), x, allow_unused=True) if y.requires_grad else (None,)
         return float(y.detach()[0]), 0.0 if g is None else float(g[0])
 
     def integrand(i: int) -> Callable[[float], float]:
