@@ -21,6 +21,10 @@ import torch
 
 from approxlab.kernels import triton_ops
 from approxlab.kernels.ops import FAMILIES
+from half_helpers import CASES as HALF_CASES
+from half_helpers import HALVES
+from half_helpers import case as half_case
+from half_helpers import errors as half_errors
 from zoo_helpers import NAN_AUDIT, eager_outputs, nan_audit_cases
 
 HAS_TRITON = importlib.util.find_spec("triton") is not None
@@ -63,9 +67,13 @@ assert "triton" not in sys.modules, "import approxlab imported triton"
 from approxlab.kernels import triton_ops
 KERNELS = triton_ops.load()
 assert set(KERNELS) == set(triton_ops.TRITON_FAMILIES)
+from approxlab.kernels import triton_polynorm
+ROW = (triton_polynorm.MAX_ROW, triton_polynorm.LONG_BLOCK)
 cases = torch.load(sys.argv[1])
 out = {}
 for key, (name, x, params, consts, g) in cases.items():
+    # PolyNorm's long-row kernel on short rows: rows over 64 elements, read in chunks of 32
+    triton_polynorm.MAX_ROW, triton_polynorm.LONG_BLOCK = (64, 32) if key.startswith("polynorm-long") else ROW
     fwd, bwd = KERNELS[name]
     args = (x, *params, *consts)
     y, grads = fwd(*args), bwd(*args, g)
@@ -128,12 +136,42 @@ def triton_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
         for dname, dt in DTYPES.items():
             for (i, k), x, params, g in nan_audit_cases(name, shapes, dt, seed=7):
                 cases[f"nanaudit-{name}-{consts}-{dname}-{i}-{k}"] = (name, x, tuple(params), consts, g)
+    return _interpret(cases, d)
+
+
+def _interpret(cases: dict, d: Path) -> dict:
+    """Run the cases' Triton forward and backward in a fresh interpreter process (see the module docstring)."""
     torch.save(cases, d / "in.pt")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent), TRITON_CACHE_DIR=str(d / "cache"))
     proc = subprocess.run([sys.executable, "-c", _RUNNER, str(d / "in.pt"), str(d / "out.pt")],
                           capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return {"in": cases, "out": torch.load(d / "out.pt")}
+
+
+@pytest.fixture(scope="module")
+def triton_half_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The half-precision cases (half x and g, float32 parameters) and PolyNorm's long-row kernel
+    (``polynorm-long-*``: rows of 130 read in chunks of 32, MAX_ROW set to 64 in the runner) under the
+    interpreter, in a process of their own (each fixture stays within the per-test time limit)."""
+    if not HAS_TRITON:
+        pytest.skip("triton is not installed (pip install 'approxlab[gpu]')")
+    cases = {}
+    for cid, name, shapes, consts in HALF_CASES:
+        for dname, dt in HALVES.items():
+            if dname == "float16" and name not in ("hermite", "polynorm"):
+                continue  # the same code path as bfloat16 (loads widened to float32)
+            x, params, g = half_case(name, shapes, dt, seed=len(cid))
+            cases[f"{cid}-{dname}"] = (name, x, params, consts, g)
+            if name == "polynorm":  # 6 rows: the interpreter runs the three passes' loops element by element
+                cases[f"polynorm-long-{cid}-{dname}"] = (name, x[:6], params, consts, g[:6])
+    for i, (cid, name, shapes, consts) in enumerate(CASES):  # PolyNorm's long-row kernel in float32/float64
+        if name == "polynorm":
+            x, params, g = _case(name, shapes, i)
+            for dname, dt in DTYPES.items():
+                cases[f"polynorm-long-{cid}-{dname}"] = (name, x[:6].to(dt), tuple(p.to(dt) for p in params), consts,
+                                                         g[:6].to(dt))
+    return _interpret(cases, tmp_path_factory.mktemp("triton_half"))
 
 
 @needs_triton
@@ -159,6 +197,71 @@ def test_triton_matches_eager(triton_results: dict, cid: str, dname: str) -> Non
 
 
 NAN_CASES = ("intercept", "slope", "x-nan", "x-inf")
+
+LONG_KEYS = [f"polynorm-long-{cid}-{dname}" for cid, name, _, _ in CASES if name == "polynorm" for dname in DTYPES]
+
+
+@needs_triton
+@pytest.mark.parametrize("key", LONG_KEYS)
+def test_triton_polynorm_long_rows_match_eager(triton_half_results: dict, key: str) -> None:
+    """PolyNorm's chunked kernel for rows longer than MAX_ROW (three passes: scale, power sums, output or
+    gradient), with 5 chunks of 32 per row of 130, the last partial: as the one-pass kernel's test."""
+    name, x, params, consts, g = triton_half_results["in"][key]
+    y, grads = triton_half_results["out"][key]
+    want = eager_outputs(name, x, params, consts, g)
+    tol = 1e-11 if x.dtype == torch.float64 else 2e-5
+    for w, o in zip(want, [y, *grads], strict=True):
+        assert o.dtype == w.dtype and o.shape == w.shape and torch.isfinite(o).all()
+        assert (o - w).abs().max().item() <= tol * (w.abs().max().item() + 1.0), (key, (o - w).abs().max().item())
+
+HALF_KEYS = [f"{cid}-{dname}" for cid, name, _, _ in HALF_CASES for dname in HALVES
+             if dname == "bfloat16" or name in ("hermite", "polynorm")]
+HALF_KEYS += [f"polynorm-long-{key}" for key in HALF_KEYS if key.startswith("polynorm")]
+
+
+@needs_triton
+@pytest.mark.parametrize("key", HALF_KEYS)
+def test_triton_half_rounds_float32_arithmetic(triton_half_results: dict, key: str) -> None:
+    """bfloat16/float16 x and g read as they are: output and dL/dx in x's dtype within 1 ulp of the
+    formula in float32 rounded (equal to it in 99% of the elements; in bfloat16 equal to it or to its
+    truncation, and within 2 ulps, since the interpreter converts float32 to bfloat16 by truncation: on
+    a GPU the conversion rounds to nearest, test_cuda_half_rounds_float32_arithmetic), parameter gradients in float32
+    within 1e-5 of float64 (the block sums in float32, the sums of blocks in float64)."""
+    name, x, params, consts, g = triton_half_results["in"][key]
+    y, grads = triton_half_results["out"][key]
+    got = [y, *grads]
+    assert [t.dtype for t in got] == [x.dtype, x.dtype, *[torch.float32] * len(params)]
+    err = half_errors(name, x, params, consts, g, got)
+    bf16 = x.dtype == torch.bfloat16
+    for k in ("y", "gx"):
+        # the truncation adds up to 1 ulp to the 1 that another float32 evaluation order may cost
+        assert err[k] <= err[f"{k}_f32"] + (2.0 if bf16 else 1.0), (k, err)
+        assert err[f"{k}_same_or_truncated" if bf16 else f"{k}_same"] >= 0.99, (k, err)
+    assert err["params"] <= 1e-5, err
+
+
+@needs_triton
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device: the kernels are checked under the interpreter")
+@pytest.mark.parametrize("dname", list(HALVES))
+@pytest.mark.parametrize("cid, name, shapes, consts", HALF_CASES, ids=[c[0] for c in HALF_CASES])
+def test_cuda_half_rounds_float32_arithmetic(cid: str, name: str, shapes: tuple, consts: tuple, dname: str) -> None:
+    """On a GPU, through the registered ops with autograd: half x and g, output and dL/dx in x's dtype
+    equal to the formula in float32 rounded to nearest in 99% of the elements and within 1 ulp of it,
+    parameter gradients in float32 within 1e-5 of float64."""
+    from approxlab.kernels import ops
+
+    x, params, g = half_case(name, shapes, HALVES[dname], seed=len(cid))
+    xr = x.cuda().requires_grad_(True)
+    pr = [p.cuda().requires_grad_(True) for p in params]
+    y = ops.call(name, xr, tuple(pr), consts)
+    y.backward(g.cuda())
+    got = [t.cpu() for t in (y.detach(), xr.grad, *[p.grad for p in pr])]
+    assert [t.dtype for t in got] == [x.dtype, x.dtype, *[torch.float32] * len(params)]
+    err = half_errors(name, x, params, consts, g, got)
+    for k in ("y", "gx"):
+        assert err[k] <= err[f"{k}_f32"] + 1.0, (k, err)
+        assert err[f"{k}_same"] >= 0.99, (k, err)
+    assert err["params"] <= 1e-5, err
 
 
 @needs_triton
@@ -245,11 +348,12 @@ def _jit_kernels() -> list:
 
 
 @needs_triton
-@pytest.mark.parametrize("dtype", ["fp32", "fp64"])
+@pytest.mark.parametrize("dtype", ["fp32", "fp64", "bf16", "fp16"])
 def test_kernels_compile_for_cuda(dtype: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every @triton.jit kernel compiles to PTX and a cubin for sm_90 ahead of time (no GPU needed;
     Triton's bundled ptxas): catches what the interpreter accepts but the compiler rejects (types of
-    loop-carried values, constexpr branches, scalar/block mixing, float64 scalar arguments)."""
+    loop-carried values, constexpr branches, scalar/block mixing, float64 scalar arguments). Half
+    dtypes: x, g, the output and dL/dx in that dtype, the parameters and block sums in float32."""
     import warnings
 
     import triton
@@ -258,9 +362,10 @@ def test_kernels_compile_for_cuda(dtype: str, tmp_path: Path, monkeypatch: pytes
 
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))  # Triton's compile cache, not ~/.triton
     kernels = _jit_kernels()
-    assert len(kernels) == 18
-    consts = {"BLOCK": 1024, "BLOCK_D": 256, "UNROLL": 2, "NOUT": 4, "BLOCK_R": 64, "BLOCK_C": 32, "CHUNK": 1024,
-              "HI": float(torch.finfo(torch.float32 if dtype == "fp32" else torch.float64).max)}
+    assert len(kernels) == 20
+    consts = {"BLOCK": 1024, "BLOCK_D": 256, "UNROLL": 2, "R": 4, "NOUT": 4, "BLOCK_R": 64, "BLOCK_C": 32, "CHUNK": 1024,
+              "HI": float(torch.finfo(torch.float64 if dtype == "fp64" else torch.float32).max)}
+    wide = "fp64" if dtype == "fp64" else "fp32"
     scalars = {"omega": "fp64", "scale": "fp64", "ope": "fp64", "eps_arg": "fp64", "sign0": "fp32", "sign1": "fp32",
                "sign2": "fp32", "sign3": "fp32"}
     for mod, name, fn in kernels:
@@ -272,7 +377,8 @@ def test_kernels_compile_for_cuda(dtype: str, tmp_path: Path, monkeypatch: pytes
                     cex[arg] = consts.get(arg, flag)
                 elif arg.endswith("_ptr") or arg in ("out0", "out1", "out2", "out3"):
                     polynorm_part = mod == "triton_polynorm" and arg == "part_ptr"
-                    sig[arg] = "*fp64" if polynorm_part or arg in ("out2", "out3") else f"*{dtype}"
+                    io = arg in ("x_ptr", "g_ptr", "out_ptr", "gx_ptr") and mod != "triton_launch"
+                    sig[arg] = "*fp64" if polynorm_part or arg in ("out2", "out3") else f"*{dtype if io else wide}"
                 else:
                     sig[arg] = scalars.get(arg, "i32")
             with warnings.catch_warnings():
