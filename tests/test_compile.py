@@ -138,10 +138,10 @@ class Target:  # what torch's analysis of a Triton kernel asks of the active dri
 triton.runtime.driver.set_active(Target())
 CASES = [("hermite", (4,), ()), ("polyrelu", (3, 1), ()), ("fourier", (5, 4), (0.7, True)), ("max_lines", (4, 4), (0.5,)),
          ("max_lines_diff", (3, 3, 2, 2), ()), ("polyact", (4,), ()), ("polynorm", (3, 1), (1e-6,)),
-         ("rational", (6, 4), (1e-4, True))]
+         ("rational", (6, 4), (1e-4, True)), ("polynorm", (3, 1), (1e-6,), 20000)]  # rows over MAX_ROW: chunked
 for visible in (True, False):
     ops.VISIBLE_TO_COMPILE = visible
-    for name, shapes, consts in CASES:
+    for name, shapes, consts, *width in CASES:
         graphs = []
 
         def keep(gm, example):
@@ -154,7 +154,7 @@ for visible in (True, False):
             return fwd(x, *params, *consts), *bwd(x, *params, *consts, g)
 
         with FakeTensorMode():
-            x = torch.empty(64, 130, dtype=torch.bfloat16, device="cuda")
+            x = torch.empty(64, (width or [130])[0], dtype=torch.bfloat16, device="cuda")
             params = [torch.empty(s, device="cuda") for s in shapes]
             try:  # traced and "compiled"; running the graph needs CUDA
                 aot_function(f, fw_compiler=keep)(x, torch.empty_like(x), *params)
@@ -172,8 +172,8 @@ for visible in (True, False):
 @pytest.mark.skipif(not kernels.HAS_TRITON, reason="triton is not installed")
 def test_cuda_compile_graph_holds_the_triton_kernels(tmp_path) -> None:
     """AOT autograd's graph of each op (forward and backward) on CUDA tensors, traced with fake tensors
-    (no GPU; torch's kernel analysis compiles for sm_90): the Triton kernels themselves (forward, backward,
-    parameter sums), no approxlab op left to call from Python, and no input cloned or copied back (the
+    (no GPU; torch's kernel analysis compiles for sm_90), PolyNorm also with rows of 20000 (the chunked
+    kernel): the Triton kernels themselves (forward, backward, parameter sums), no approxlab op left to call from Python, and no input cloned or copied back (the
     kernels write only their fresh outputs). With VISIBLE_TO_COMPILE off the ops stay whole."""
     import json
     import os
@@ -186,7 +186,7 @@ def test_cuda_compile_graph_holds_the_triton_kernels(tmp_path) -> None:
     proc = subprocess.run([sys.executable, "-c", _CUDA_TRACE], capture_output=True, text=True, env=env, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = [json.loads(line) for line in proc.stdout.strip().splitlines()]
-    assert len(rows) == 16
+    assert len(rows) == 18
     for row in rows:
         name = row["name"]
         if row["visible"]:
