@@ -328,6 +328,16 @@ def _walk_pairs(model: nn.Module, example_input: object = None) -> list[tuple[st
     return out
 
 
+def _gain_key(act: nn.Module, mc_dim: int | None) -> tuple:
+    """What determines an activation's gain: its class, its configuration (plain attributes and repr),
+    its parameters and buffers (dtype, shape, bytes) and, for a vector map, the Monte Carlo width."""
+    config = tuple(sorted((k, repr(v)) for k, v in vars(act).items()
+                          if not k.startswith("_") and isinstance(v, (int, float, str, bool, tuple, type(None)))))
+    state = tuple((k, str(v.dtype), tuple(v.shape), v.detach().cpu().contiguous().numpy().tobytes())
+                  for k, v in act.state_dict().items() if isinstance(v, torch.Tensor) and v.dtype != torch.bfloat16)
+    return (type(act), repr(act), config, state, mc_dim)
+
+
 def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator: torch.Generator | None = None,
                 trace: bool = True, mc_samples: int = 2**16, example_input: object = None,
                 residual_scale: str | float | None = None) -> InitReport:
@@ -407,7 +417,7 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
     factor = (1 / math.sqrt(len(branches)) if residual_scale == "depth" and branches else
               float(residual_scale) if isinstance(residual_scale, int | float) else 1.0)
     layers = dict(model.named_modules())
-    cache: dict[int, tuple[str, float]] = {}
+    cache: dict[tuple, tuple[str, float]] = {}  # by what determines a gain: 30 equal nn.Tanh integrate once
     rows = []
     for name, act_before, act_after in pairs:
         if act_before is None and act_after is None:
@@ -416,7 +426,7 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
         if act_before is None:
             label, gain = None, 1.0
         else:
-            key = id(act_before)
+            key = _gain_key(act_before, getattr(layer, "in_features", None))
             if key not in cache:
                 g = compute_gains(act_before, dist, mc_samples=mc_samples,
                                   mc_dim=getattr(layer, "in_features", None))
