@@ -32,7 +32,7 @@ from approxlab.cli import main
         (["--noise", "0.1", "--gate", "sigmoid"], "--gate"),
         (["--classes", "swish"], "--classes"),
         (["--type", "II", "--target", "adaptive"], "adaptive"),
-        (["--backend", "local"], "--backend"),
+        (["--backend", "dask"], "--backend"),
     ],
 )
 def test_bad_options_fail_in_one_line_before_work(args, word, capsys, monkeypatch):

@@ -419,7 +419,12 @@ def run_ray(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult, addre
     if ray.is_initialized():
         _ray_loop(ray, fn, sched, on_result, threads)
     elif address:
-        ray.init(address=address, log_to_driver=False)
+        try:
+            ray.init(address=address, log_to_driver=False)
+        except ConnectionError as exc:
+            raise ValueError(f"address {address!r}: no Ray cluster answers there ({exc}); start one "
+                             "(ray start --head on the head machine, ray start --address on each "
+                             "worker) or give the address its head printed") from None
         try:
             _ray_loop(ray, fn, sched, on_result, threads)
         except RayHeadLost:
