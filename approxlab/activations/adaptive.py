@@ -13,6 +13,7 @@ from torch import nn
 
 from approxlab._core.validate import check_positive_float, check_positive_int
 from approxlab.functional.dtypes import compute_dtype
+from approxlab.activations.moa import check_parameter_memory
 from approxlab.activations.registry import Entry, register
 
 #: Default clip level. The paper gives no value for tau; 3.0 (three standard deviations of the
@@ -80,6 +81,8 @@ class AdaptivePolyNorm(nn.Module):
         self.eps = check_positive_float("eps", eps, strict=False)
         if not isinstance(elementwise_affine, bool):
             raise TypeError(f"elementwise_affine must be True or False, got {elementwise_affine!r}")
+        check_parameter_memory(f"polynorm-adaptive with dim={self.dim}, hidden={self.hidden}",
+                               2 * self.dim + (self.dim + 1) * self.hidden + 4 * self.hidden + 3)
         self.norm = nn.LayerNorm(self.dim, eps=self.eps, elementwise_affine=elementwise_affine)
         self.fc1 = nn.Linear(self.dim, self.hidden)
         self.fc2 = nn.Linear(self.hidden, 3)

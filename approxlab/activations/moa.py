@@ -326,6 +326,43 @@ class LearnableActivationQuadratic(_TwoSided):
         return sympy.Add(*[a * t[k] * t[l].xreplace({X: Z}) for a, (k, l) in zip(self._symbols(), self.pairs)])
 
 
+def available_memory_bytes() -> int | None:
+    """Memory the system can still give (``MemAvailable`` of /proc/meminfo; else the physical memory),
+    None where neither can be read."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        import os
+
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_parameter_memory(what: str, numel: int, bytes_per: int = 4) -> None:
+    """Refuse, before allocating, parameters that cannot fit in the memory available (ValueError naming
+    the size), instead of growing past it.
+
+    Examples
+    --------
+    >>> check_parameter_memory("gate", 10**6)  # 4 MB
+    >>> check_parameter_memory("gate", 10**18)
+    Traceback (most recent call last):
+    ...
+    ValueError: gate needs 4e+18 bytes (4000000000.0 GB) of float32 parameters, more than the ... GB of memory available; use a smaller dim
+    """
+    need = int(numel) * bytes_per
+    have = available_memory_bytes()
+    if have is not None and need > have:
+        raise ValueError(f"{what} needs {need:.3g} bytes ({need / 1e9:.1f} GB) of float32 parameters, more than "
+                         f"the {have / 1e9:.1f} GB of memory available; use a smaller dim")
+
+
 class Gate(nn.Module):
     """MoA gate ``pi(x) = phi(U x + b)`` with ``n`` outputs (moa Eqs. 7-10).
 
@@ -339,6 +376,7 @@ class Gate(nn.Module):
         self.gate = check_choice("gate", gate, GATES)
         if not isinstance(bias, bool):
             raise TypeError(f"bias must be True or False, got {bias!r}")
+        check_parameter_memory(f"a gate of {n} experts with dim={self.dim}", n * (self.dim + 1))
         self.weight = nn.Parameter(torch.empty(n, self.dim))
         self.bias = nn.Parameter(torch.empty(n)) if bias else None
         self.reset_parameters()
