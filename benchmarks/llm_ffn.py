@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import platform
+import signal
 import statistics
 import sys
 import time
@@ -180,9 +181,40 @@ def build(args: argparse.Namespace, tokens: int, hidden: int) -> list[tuple[str,
     return out
 
 
-def run_shape(args: argparse.Namespace, tokens: int, hidden: int) -> list[dict]:
+class Interrupted(Exception):
+    """SIGTERM (e.g. from ``timeout``): report what was measured so far, then stop."""
+
+
+def run_shape(args: argparse.Namespace, tokens: int, hidden: int) -> tuple[list[dict], bool]:
+    """The rows of one shape, and whether the run was interrupted (the rows then hold what was measured)."""
     rows = []
     variants: list[tuple[tuple[str, str, str, str], Variant | None, str]] = []
+    try:
+        _build_all(args, tokens, hidden, rows, variants)
+        for _ in range(args.rounds):
+            for _key, v, _err in variants:
+                if v is not None:
+                    v.time(args.steps)
+        interrupted = False
+    except Interrupted:
+        interrupted = True
+    med = {key: statistics.median(v.times) for key, v, _ in variants if v is not None and v.times}
+    for row in rows:
+        what, name, block, mode = row["key"]
+        if row["key"] in med:
+            row["ms"] = 1e3 * med[row["key"]]
+            base = med.get((what, "gelu", block, mode)) or med.get((what, "gelu", block, "eager"))
+            row["ratio_vs_gelu"] = med[row["key"]] / base if base else None
+        elif "error" not in row:
+            row["error"] = "interrupted before it was timed"
+        row.update(tokens=tokens, hidden=hidden, width=args.mult * hidden, what=what, act=name, block=block,
+                   mode=mode)
+        del row["key"]
+    return rows, interrupted
+
+
+def _build_all(args: argparse.Namespace, tokens: int, hidden: int, rows: list[dict],
+               variants: list[tuple[tuple[str, str, str, str], Variant | None, str]]) -> None:
     for what, name, block, mode, make in build(args, tokens, hidden):
         key = (what, name, block, mode)
         try:
@@ -195,25 +227,12 @@ def run_shape(args: argparse.Namespace, tokens: int, hidden: int) -> list[dict]:
             mem = v.memory()
             variants.append((key, v, ""))
             rows.append({"key": key, "warmup_s": warm, **mem})
+        except Interrupted:
+            raise
         except Exception as exc:  # a variant that cannot run here is reported, not fatal
             variants.append((key, None, f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"))
             rows.append({"key": key, "error": variants[-1][2]})
         print(f"  built {'/'.join(key)} {rows[-1].get('error', '')}", file=sys.stderr, flush=True)
-    for _ in range(args.rounds):
-        for _key, v, _err in variants:
-            if v is not None:
-                v.time(args.steps)
-    med = {key: statistics.median(v.times) for key, v, _ in variants if v is not None}
-    for row in rows:
-        what, name, block, mode = row["key"]
-        if row["key"] in med:
-            row["ms"] = 1e3 * med[row["key"]]
-            base = med.get((what, "gelu", block, mode)) or med.get((what, "gelu", block, "eager"))
-            row["ratio_vs_gelu"] = med[row["key"]] / base if base else None
-        row.update(tokens=tokens, hidden=hidden, width=args.mult * hidden, what=what, act=name, block=block,
-                   mode=mode)
-        del row["key"]
-    return rows
 
 
 def header(args: argparse.Namespace) -> str:
@@ -287,15 +306,22 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(torch._dynamo.config, knob):
             setattr(torch._dynamo.config, knob, 256)
     print(header(args), flush=True)
+    def stop(signum: int, frame: object) -> None:
+        raise Interrupted()
+
+    signal.signal(signal.SIGTERM, stop)  # this script's process only: a timeout still gets the table so far
     rows = []
     for tokens, hidden in shapes:
         torch._dynamo.reset()
-        part = run_shape(args, tokens, hidden)
+        part, interrupted = run_shape(args, tokens, hidden)
         print(table(part), flush=True)
         rows += part
         if args.json:
             with open(args.json, "w") as fh:
-                json.dump({"header": header(args), "rows": rows}, fh, indent=1)
+                json.dump({"header": header(args), "rows": rows, "interrupted": interrupted}, fh, indent=1)
+        if interrupted:
+            print("# interrupted (SIGTERM): the rows above hold what was measured", flush=True)
+            return 1
     return 0
 
 
