@@ -321,3 +321,26 @@ def test_cli_mutate_and_reproducible_flags(monkeypatch: pytest.MonkeyPatch, tmp_
     obj = json.loads(j.read_text())
     assert [c["mutation"] for c in obj["claims"]] == ["not mutated in this run"] * 2
     assert obj["metadata"]["run"]["mutate"] is False and {"date", "git_commit", "platform"} <= set(obj["metadata"])
+
+
+def test_git_commit_is_the_checkout_s_head() -> None:
+    """From a checkout the report names its commit (the path to the checkout follows the module's place)."""
+    import subprocess
+    from pathlib import Path
+
+    from approxlab.claims.report import _git_commit
+
+    root = Path(__file__).resolve().parents[1]
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    commit = _git_commit()
+    assert commit is not None and commit.split("+")[0] == head
+
+
+def test_no_commit_is_said_in_words() -> None:
+    from approxlab.claims.report import _meta_lines
+
+    lines = _meta_lines({"versions": {}, "git_commit": None})
+    assert any(line.startswith("- git commit: none (approxlab is not running from a git checkout") for line in lines)

@@ -115,7 +115,7 @@ def _git_commit() -> str | None:
     """The commit of the checkout approxlab runs from (``+dirty`` with uncommitted changes), or None."""
     import subprocess
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]  # approxlab/claims/report.py -> the checkout
     if not (root / ".git").exists():
         return None
     try:
@@ -308,7 +308,10 @@ def _meta_lines(meta: dict[str, object]) -> list[str]:
              f"- run: " + ", ".join(f"{k}={v}" for k, v in dict(meta.get('run', {})).items())]  # type: ignore[arg-type]
     for key in ("date", "git_commit", "platform"):
         if key in meta:
-            lines.append(f"- {key.replace('_', ' ')}: {meta[key]}")
+            value = meta[key]
+            if key == "git_commit" and value is None:
+                value = "none (approxlab is not running from a git checkout; the version above identifies it)"
+            lines.append(f"- {key.replace('_', ' ')}: {value}")
     if meta.get("reproducible"):
         lines.append("- written reproducibly: no date, commit or platform here, so a rerun in this "
                      "environment gives the same bytes (`approxlab verify --no-reproducible` records them)")
