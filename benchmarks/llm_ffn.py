@@ -205,6 +205,8 @@ def run_shape(args: argparse.Namespace, tokens: int, hidden: int) -> tuple[list[
             row["ms"] = 1e3 * med[row["key"]]
             base = med.get((what, "gelu", block, mode)) or med.get((what, "gelu", block, "eager"))
             row["ratio_vs_gelu"] = med[row["key"]] / base if base else None
+            eager = med.get((what, "gelu", block, "eager"))
+            row["ratio_vs_eager_gelu"] = med[row["key"]] / eager if eager else None
         elif "error" not in row:
             row["error"] = "interrupted before it was timed"
         row.update(tokens=tokens, hidden=hidden, width=args.mult * hidden, what=what, act=name, block=block,
@@ -246,16 +248,17 @@ def header(args: argparse.Namespace) -> str:
 
 def table(rows: list[dict]) -> str:
     lines = [f"{'shape':>13} {'what':>5} {'act':>15} {'block':>5} {'mode':>15} {'ms':>9} {'x GELU':>7} "
-             f"{'saved MB':>9} {'peak MB':>9}"]
+             f"{'x eager':>7} {'saved MB':>9} {'peak MB':>9}   (x GELU: GELU's block in the same mode; x eager: in eager)"]
     for r in rows:
         shape = f"{r['tokens']}x{r['hidden']}"
         if "error" in r:
             lines.append(f"{shape:>13} {r['what']:>5} {r['act']:>15} {r['block']:>5} {r['mode']:>15}   {r['error']}")
             continue
         ratio = f"{r['ratio_vs_gelu']:.2f}" if r.get("ratio_vs_gelu") else "-"
+        vs_eager = f"{r['ratio_vs_eager_gelu']:.2f}" if r.get("ratio_vs_eager_gelu") else "-"
         peak = f"{r['peak_mb']:.0f}" if "peak_mb" in r else "-"
         lines.append(f"{shape:>13} {r['what']:>5} {r['act']:>15} {r['block']:>5} {r['mode']:>15} {r['ms']:9.3f} "
-                     f"{ratio:>7} {r['saved_mb']:9.1f} {peak:>9}")
+                     f"{ratio:>7} {vs_eager:>7} {r['saved_mb']:9.1f} {peak:>9}")
     return "\n".join(lines)
 
 
