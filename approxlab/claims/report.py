@@ -277,6 +277,9 @@ def summary_table(results: Sequence[ClaimResult]):  # -> rich.table.Table
         if row["crashed"]:
             cells[-1] = f"[bold red]{cells[-1]}"
         table.add_row(escape(paper), *cells)
+    n_conf = sum(r.claim.kind != "paper" for r in results)
+    table.caption = (f"checked: {len(results) - n_conf} claims of the papers + {n_conf} conformance checks of "
+                     f"approxlab's modules against printed formulas (as `approxlab papers` counts them)")
     return table
 
 
@@ -447,6 +450,11 @@ def print_report(results: Sequence[ClaimResult], console=None, metadata: dict[st
         if r.verdict == "crashed":
             console.print(f"[bold red]CRASHED[/] {escape(r.claim.id)} (a bug in the check):", highlight=False)
             console.print(r.error or "", markup=False, highlight=False)
+    if len(results) == 1 and results[0].result is not None and results[0].verdict != "fails":
+        r = results[0]  # one claim asked for by id: its whole verdict, whatever it is
+        console.print(f"[bold]{escape(r.verdict.upper())} ({escape(str(r.strength))})[/] {escape(r.claim.id)} "
+                      f"({escape(r.claim.source)}): {escape(_one_line(r.claim.statement))}", highlight=False)
+        console.print(f"    evidence: {escape(_one_line(r.result.evidence))}", highlight=False)
 
 
 __all__ = [
