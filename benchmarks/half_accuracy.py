@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import platform
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import torch
 
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         print("half_accuracy: --rows and --cols must be >= 1", file=sys.stderr)
         return 2
     dev = torch.cuda.get_device_name() if args.device == "cuda" else platform.machine()
-    print(f"# half_accuracy {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {args.device} ({dev}), torch "
+    print(f"# half_accuracy {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {args.device} ({dev}), torch "
           f"{torch.__version__}, x = 2 N(0,1) and g = N(0,1) rounded to the dtype, {args.rows} x {args.cols}, "
           f"float32 parameters 0.5 N(0,1)")
     print(f"{'family':>13} {'dtype':>9} {'F ulps':>7} {'f32':>7} {'=f32':>7} {'dF ulps':>8} {'f32':>7} {'=f32':>7}"

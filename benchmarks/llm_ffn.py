@@ -36,13 +36,14 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import torch
 from torch import nn
 
 from approxlab.activations import create
 from approxlab.activations.ffn import TypeIFFN, TypeIIFFN
+
 
 def activations(device: str) -> dict[str, Callable[[], nn.Module] | None]:
     """name -> activation factory; None where it cannot run here (Liger without CUDA)."""
@@ -231,7 +232,7 @@ def _build_all(args: argparse.Namespace, tokens: int, hidden: int, rows: list[di
             rows.append({"key": key, "warmup_s": warm, **mem})
         except Interrupted:
             raise
-        except Exception as exc:  # a variant that cannot run here is reported, not fatal
+        except Exception as exc:  # noqa: BLE001 - a variant that cannot run here (no Liger, a compile error) is a row
             variants.append((key, None, f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}"))
             rows.append({"key": key, "error": variants[-1][2]})
         print(f"  built {'/'.join(key)} {rows[-1].get('error', '')}", file=sys.stderr, flush=True)
@@ -240,15 +241,15 @@ def _build_all(args: argparse.Namespace, tokens: int, hidden: int, rows: list[di
 def header(args: argparse.Namespace) -> str:
     dev = torch.cuda.get_device_name() if args.device == "cuda" else platform.processor() or platform.machine()
     load = os.getloadavg() if hasattr(os, "getloadavg") else ("?",)
-    return (f"# llm_ffn {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, device {args.device} ({dev}), "
+    return (f"# llm_ffn {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, device {args.device} ({dev}), "
             f"torch {torch.__version__}, dtype {args.dtype}, threads {torch.get_num_threads()}, "
             f"rounds {args.rounds} x steps {args.steps}, compile mode {args.compile_mode}, "
             f"load average {' '.join(f'{v:.1f}' for v in load)}")
 
 
 def table(rows: list[dict]) -> str:
-    lines = [f"{'shape':>13} {'what':>5} {'act':>15} {'block':>5} {'mode':>15} {'ms':>9} {'x GELU':>7} "
-             f"{'x eager':>7} {'saved MB':>9} {'peak MB':>9}   (x GELU: GELU's block in the same mode; x eager: in eager)"]
+    lines = [(f"{'shape':>13} {'what':>5} {'act':>15} {'block':>5} {'mode':>15} {'ms':>9} {'x GELU':>7} "
+              f"{'x eager':>7} {'saved MB':>9} {'peak MB':>9}   (x GELU: GELU's block in the same mode; x eager: in eager)")]
     for r in rows:
         shape = f"{r['tokens']}x{r['hidden']}"
         if "error" in r:

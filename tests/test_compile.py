@@ -183,7 +183,8 @@ def test_cuda_compile_graph_holds_the_triton_kernels(tmp_path) -> None:
 
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent), TRITON_CACHE_DIR=str(tmp_path))
     env.pop("TRITON_INTERPRET", None)
-    proc = subprocess.run([sys.executable, "-c", _CUDA_TRACE], capture_output=True, text=True, env=env, timeout=600)
+    proc = subprocess.run([sys.executable, "-c", _CUDA_TRACE], capture_output=True, text=True, env=env, timeout=600,
+                          check=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = [json.loads(line) for line in proc.stdout.strip().splitlines()]
     assert len(rows) == 18

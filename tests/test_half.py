@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 import torch
+from half_helpers import CASES, HALVES, case, errors, ulps
 
 from approxlab import kernels
 from approxlab.activations import create
 from approxlab.kernels import ops
-from half_helpers import CASES, HALVES, case, errors, ulps
 
 pytestmark = pytest.mark.skipif(not kernels.HAS_NUMBA, reason="numba is not installed")
 

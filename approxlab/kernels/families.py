@@ -26,8 +26,7 @@ from dataclasses import dataclass
 
 import torch
 
-from approxlab.functional.dtypes import compute_dtype
-from approxlab.functional.dtypes import HALF
+from approxlab.functional.dtypes import HALF, compute_dtype
 from approxlab.functional.hermite import HermiteFunction
 from approxlab.functional.lines import MaxOfLines, max_lines_dense, max_lines_diff_dense
 from approxlab.functional.polynomial import horner, rms_normalized_powers

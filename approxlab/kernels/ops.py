@@ -40,7 +40,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
-
 from torch._subclasses.functional_tensor import FunctionalTensorMode
 
 from approxlab.kernels import HAS_TRITON, cpu, triton_ops

@@ -20,7 +20,6 @@ from approxlab.kernels.families import reference_backward, reference_forward
 from approxlab.kernels.triton_kernels import _check, _new, _wide
 from approxlab.kernels.triton_launch import launch, param_sums, pow2
 
-
 # ---- PolyNorm: one program per row ------------------------------------------------------------------------
 
 #: Rows up to this long are held whole in one program's registers; longer ones are read in chunks of
