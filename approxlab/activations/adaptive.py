@@ -13,6 +13,7 @@ from torch import nn
 
 from approxlab._core.validate import check_positive_float, check_positive_int
 from approxlab.functional.dtypes import compute_dtype
+from approxlab.activations.base import check_input
 from approxlab.activations.moa import check_parameter_memory
 from approxlab.activations.registry import Entry, register
 
@@ -88,6 +89,7 @@ class AdaptivePolyNorm(nn.Module):
         self.fc2 = nn.Linear(self.hidden, 3)
 
     def _check(self, x: torch.Tensor) -> None:
+        check_input(x, self)
         if x.dim() == 0 or x.shape[-1] != self.dim:
             raise ValueError(f"input's last dimension must be dim={self.dim}, got shape {tuple(x.shape)}")
 

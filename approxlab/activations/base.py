@@ -13,11 +13,36 @@ from typing import Literal
 
 import sympy
 import torch
+import torch.fx
 from torch import nn
 
 from approxlab._core.symbols import exact_value
+from approxlab.functional.dtypes import compute_dtype
 
 Values = Literal["current", "symbols"]
+
+
+def check_input(x: object, module: nn.Module) -> None:
+    """Refuse what an activation cannot compute on: a non-tensor (TypeError), a tensor that is not
+    floating-point (TypeError from :func:`approxlab.functional.dtypes.compute_dtype`: an integer tensor
+    would be computed in float and truncated on the way back), or a tensor on another device than the
+    module's parameters, e.g. a meta tensor (ValueError). Symbolic tracers' proxies pass.
+
+    Examples
+    --------
+    >>> check_input([1.0, 2.0], nn.Identity())
+    Traceback (most recent call last):
+    ...
+    TypeError: input must be a floating-point tensor, got list
+    """
+    if isinstance(x, torch.Tensor):
+        compute_dtype(x)
+        p = next(iter(module.parameters()), None)
+        if p is not None and x.device.type != p.device.type and "meta" in (x.device.type, p.device.type):
+            raise ValueError(f"input is on device {x.device}, the parameters of {type(module).__name__} on "
+                             f"{p.device}: move one to the other")
+    elif not isinstance(x, torch.fx.Proxy):
+        raise TypeError(f"input must be a floating-point tensor, got {type(x).__name__}")
 
 
 class Elementwise(nn.Module):
@@ -30,6 +55,11 @@ class Elementwise(nn.Module):
     :meth:`kinks` lists the points where the function or its derivative is not smooth (ReLU's 0,
     tropical breakpoints), so quadrature can split there.
     """
+
+    def __call__(self, *args: object, **kwargs: object) -> torch.Tensor:
+        for a in args:  # one rule for every family: a floating-point tensor, on the parameters' device
+            check_input(a, self)
+        return super().__call__(*args, **kwargs)
 
     def symbolic_params(self) -> Mapping[sympy.Symbol, torch.Tensor | float]:
         """Map each coefficient symbol in :meth:`sympy_template` to its current value."""

@@ -44,7 +44,7 @@ from torch import nn
 
 from approxlab.activations import standard
 from approxlab._core.symbols import X
-from approxlab.activations.base import Elementwise
+from approxlab.activations.base import Elementwise, check_input
 from approxlab._core.validate import check_choice, check_positive_int
 from approxlab.activations.registry import Entry, create, register
 
@@ -120,9 +120,9 @@ def _work(t: torch.Tensor) -> torch.Tensor:
 
 
 def _check_float_tensor(name: str, t: object) -> torch.Tensor:
-    if not isinstance(t, torch.Tensor) or not t.is_floating_point():
-        raise TypeError(f"{name} must be a floating-point torch.Tensor, got {type(t).__name__}")
-    return t
+    """The one input rule of every family (:func:`approxlab.activations.base.check_input`)."""
+    check_input(t, nn.Identity())
+    return t  # type: ignore[return-value]
 
 
 class LearnableActivation(Elementwise):

@@ -419,7 +419,7 @@ def probe(type: str, target: str, widths: Sequence[int] = (1, 2, 4, 8), seeds: i
     >>> [(r["klass"], r["construction"]) for r in rows]
     [('la', None), ('la', 'B.2'), ('relu', 'staircase')]
     """
-    from approxlab.sweep import ResultStore, config_key, run_sweep
+    from approxlab.sweep import ResultStore, canonical_json, code_version, config_key, run_sweep, sweep_name
 
     check_positive_int("chunk", chunk)
     configs = network_configs(type, target, widths, seeds, lam, classes=classes, noises=noises,
@@ -430,6 +430,9 @@ def probe(type: str, target: str, widths: Sequence[int] = (1, 2, 4, 8), seeds: i
     st = store if isinstance(store, ResultStore) else ResultStore(store)
     try:
         keys = [config_key(c, None, "probe") for c in configs]
+        # the whole grid before the first chunk: an interrupted probe's status counts what is still pending
+        st.register_sweep("probe", sweep_name(_lookup({})), code_version(None),
+                          [(k, canonical_json(c)) for c, k in zip(configs, keys)])
         status = st.statuses(keys)
         todo = [c for c, k in zip(configs, keys)
                 if k not in status or (retry_failed and status[k] == "failed")]
