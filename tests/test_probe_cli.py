@@ -68,6 +68,14 @@ def test_json_rows_carry_every_measure(capsys, tmp_path):
         assert r["w1inf"] == pytest.approx(r["linf"] + r["error_grad"])
     relu = [r for r in trained if r["klass"] == "relu"]
     assert all(r["bound"] == 0.5 and r["w1inf"] >= 0.5 and r["held"] for r in relu)
+    # the table reads the same store: every row says how it started, constructions are not "random"
+    with pytest.raises(SystemExit) as ex:
+        main([a for a in argv if a != "--json"])
+    assert ex.value.code in (0, None)
+    table = {tuple(c.strip() for c in line.split("│")[1:3]) for line in capsys.readouterr().out.splitlines()
+             if line.startswith("│")}
+    assert {("la", "construction B.2"), ("relu", "construction staircase"), ("relu", "random"),
+            ("la", "random"), ("relu", "construction+noise 0")} <= table
     assert [r for r in rows if r["construction"] == "B.2"][0]["w1inf"] <= 1e-14
     # a rerun on the same store trains nothing and prints the same rows
     P = importlib.import_module("approxlab.expressivity.probe")

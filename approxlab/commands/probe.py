@@ -151,16 +151,19 @@ def probe_cmd(
 
     table = Table(title=f"moa probe: type {type}, target {target}, lambda {lam} (best of {seeds} seeds)")
     for col in ("class", "start", "width", "W1inf", "W1inf off 1e-2", "W12", "Linf", "bound (paper)", "held"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col in ("class", "start"))
     for s in summarize(rows):
-        klass = s["klass"] + (f" [{s['construction']} exact]" if s["construction"] else "")
-        start = "random" if s["noise"] is None else f"exact+{s['noise']:g}"
+        klass = s["klass"]
+        if s["construction"]:  # an exact construction, evaluated as built: no start, no training
+            start = f"construction {s['construction']}"
+        else:
+            start = "random" if s["noise"] is None else f"construction+noise {s['noise']:g}"
         bound = "-" if s["bound"] is None else f"{s['bound']:.4f}"
         held = "-" if s["held"] is None else ("yes" if s["held"] else "NO")
         off = (s["w1inf_out"] or {}).get("0.01")
         table.add_row(klass, start, str(s["width"]), f"{s['error']:.3g}", "-" if off is None else f"{off:.3g}",
                       f"{s['w12']:.3g}", f"{s['linf']:.3g}", bound, held)
-    Console().print(table)
+    Console(width=max(Console().width, 120)).print(table)  # every column readable in logs and pipes
 
 
 def train_network(config: dict) -> dict:
