@@ -17,8 +17,8 @@ Data, in this order:
    recorded probe there: Types I and II, T_LA and T_MoA, widths 1-8, 3 seeds, both protocols, see
    docs/guide/probes.md for the commands that made it);
 3. otherwise the figure COMPUTES the small default probe itself (:data:`DEFAULT_PROBE`, in memory,
-   nothing written but the figure; measured 4 min 22 s wall on the 2-core box at load 1, 2026-11-23; no
-   Levenberg-Marquardt restarts, unlike the recorded store).
+   nothing written but the figure; a few minutes on two cores; no Levenberg-Marquardt restarts, unlike
+   the recorded store).
 
 ``APPROXLAB_PROBE_RECORDED=PATH`` replots a recorded result instead (a JSON-lines export of probe
 rows, e.g. a GPU run); the title and the CSV then say ``RECORDED`` and name the file.

@@ -138,9 +138,8 @@ def _register(f: Family) -> tuple[type[torch.autograd.Function], torch._ops.OpOv
     kernels) and return the autograd Function that calls them, with the two op overloads.
 
     Autograd lives in a :class:`torch.autograd.Function` around the ops, not in an autograd kernel
-    registered on them (``torch.library.custom_op`` + ``register_autograd``): that path costs about
-    30 us of Python per op call, more than a whole GELU forward + backward on a GPU at (4096, 1024)
-    (measured on an H100 machine, ``benchmarks/cuda_profile.py``). ``torch.compile`` traces the
+    registered on them (``torch.library.custom_op`` + ``register_autograd``): that path costs more Python
+    per op call than a whole GELU forward + backward on a GPU at moderate sizes (``benchmarks/cuda_profile.py``). ``torch.compile`` traces the
     Function and keeps each op whole (their fake kernels give the shapes).
     """
     args = ["Tensor x", *[f"Tensor {p}" for p in f.params], *[f"{t} {c}" for c, t in f.consts]]

@@ -45,14 +45,10 @@ import triton.language as tl
 from approxlab.kernels.triton_launch import grid, launch, param_sums
 
 #: Launch configuration per family: ``(elements, warps)`` per program of the forward kernel, then
-#: of the backward kernel (which also reduces its block once per parameter). From
-#: ``benchmarks/triton_tune.py`` on an H200 (2026-11-27, GPU time at (4096, 1024)): two warps make
-#: Hermite's backward at degree 32 7% faster (85 against 91 us) at the same time at degree 3; for the
-#: other families 1024/4 was as fast as any within the noise, or faster at degree 3 (Fourier's backward
-#: with two warps: +9% at degree 3, -11% at 32). A backward at 256 elements and one warp is faster
-#: alone (degree 32: 20-30%), but not in the module at (16384, 4096), where its four times as many rows
-#: of block sums made Hermite 32 and every degree-3 family slower
-#: (``benchmarks/results/activations_cuda_h200_2026-11-27b.txt``).
+#: of the backward kernel (which also reduces its block once per parameter), chosen with
+#: ``benchmarks/triton_tune.py`` (timings in ``benchmarks/results/``): two warps suit Hermite's
+#: backward; smaller blocks are faster alone but slower in the module, where their rows of block sums
+#: grow fourfold.
 CONFIG: dict[str, tuple[int, int, int, int]] = {
     "hermite": (1024, 4, 1024, 2),
     "polyrelu": (1024, 4, 1024, 4),
@@ -61,9 +57,8 @@ CONFIG: dict[str, tuple[int, int, int, int]] = {
     "polyact": (1024, 4, 1024, 4),
     "rational": (1024, 4, 1024, 4),
 }
-#: Unroll factor of each family's degree loops (``tl.range(..., loop_unroll_factor=...)``), from
-#: ``benchmarks/triton_tune.py`` on an H100 at degree 32: 4 makes Fourier's forward 17% and the max of
-#: lines' backward 10% faster, and PolyReLU's and PolyAct's forward about 10% slower.
+#: Unroll factor of each family's degree loops (``tl.range(..., loop_unroll_factor=...)``), chosen with
+#: ``benchmarks/triton_tune.py``: unrolling helps Fourier and the max of lines, and slows PolyReLU and PolyAct.
 UNROLL = {"hermite": 1, "polyrelu": 1, "fourier": 4, "max_lines": 4, "polyact": 1}
 
 

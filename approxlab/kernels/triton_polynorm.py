@@ -28,11 +28,8 @@ MAX_ROW = 16384
 LONG_BLOCK = 4096
 LONG_WARPS = 8
 #: Warps per program (one program per row) of the forward and of the backward kernel for rows of
-#: up to 1024 elements, from ``benchmarks/triton_tune.py`` on an H200 (2026-11-27, rows of 1024): with
-#: one warp a row's sums need no exchange between warps, and the forward at degree 32 takes 45 us
-#: instead of 95 (degree 3: 11 instead of 14); the backward takes 38/152 us at degrees 3/32 with two
-#: warps, 43/196 with four. Longer rows get proportionally more (:func:`_warps`): with one warp for a
-#: row of 4096 the forward + backward at (16384, 4096) took 3.67 ms at degree 32 against 2.81 with four.
+#: up to 1024 elements (``benchmarks/triton_tune.py``; timings in ``benchmarks/results/``): with one warp
+#: a row's sums need no exchange between warps. Longer rows get proportionally more (:func:`_warps`).
 WARPS = 1
 BWD_WARPS = 2
 
