@@ -219,8 +219,7 @@ def main(argv: list[str] | None = None) -> None:
     except click_exc.UsageError as exc:
         fail(exc.format_message())
     except (typer.Abort, KeyboardInterrupt):
-        print("approxlab: interrupted", file=sys.stderr)
-        raise SystemExit(130) from None
+        _interrupted()
     except click_exc.ClickException as exc:
         fail(exc.format_message())
     except (ValueError, TypeError) as exc:
@@ -241,4 +240,13 @@ def main(argv: list[str] | None = None) -> None:
     except OSError as exc:  # a write that fails late (a full disk, /proc, /sys), a name the file system refuses
         where = f"{exc.filename!r}: " if exc.filename is not None else ""
         fail(f"cannot write or read {where}{exc.strerror or exc}")
+    if rv == 130:  # typer turns Ctrl-C (KeyboardInterrupt) into a silent return code 130
+        _interrupted()
     raise SystemExit(rv if isinstance(rv, int) else 0)
+
+
+def _interrupted() -> None:
+    """Ctrl-C: one line saying so and what was kept, exit 130."""
+    print("approxlab: interrupted; files already written stay, and the finished runs of a --store are kept "
+          "(a rerun with the same --store continues from them)", file=sys.stderr)
+    raise SystemExit(130)

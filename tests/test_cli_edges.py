@@ -60,3 +60,18 @@ def test_a_write_that_fails_late_is_one_line(monkeypatch: pytest.MonkeyPatch, ca
     monkeypatch.setattr(approxlab.gains, "compute_gains", full)
     err = _fails(["gains", "relu"], capsys)
     assert "'/dev/full'" in err and "No space left on device" in err
+
+
+def test_ctrl_c_says_interrupted_and_what_was_kept(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """typer turns KeyboardInterrupt into a silent return code 130; the CLI says so in one line."""
+    import approxlab.gains
+
+    def ctrl_c(*a: object, **k: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(approxlab.gains, "compute_gains", ctrl_c)
+    with pytest.raises(SystemExit) as exc:
+        main(["gains", "relu"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 130 and err.startswith("approxlab: interrupted") and err.count("\n") == 1
+    assert "--store are kept" in err
