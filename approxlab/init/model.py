@@ -338,6 +338,32 @@ def _gain_key(act: nn.Module, mc_dim: int | None) -> tuple:
     return (type(act), repr(act), config, state, mc_dim)
 
 
+#: torch's transformer layers take their activation as a function (``activation="gelu"``), which neither
+#: fx (the fused fast path) nor the module walk sees: the module that computes the same function.
+_FUNCTIONAL_ACTIVATIONS = {F.gelu: nn.GELU, F.relu: nn.ReLU}
+
+
+def _with_transformer_ffn(model: nn.Module, pairs: list) -> list:
+    """Pair ``linear1 -> activation -> linear2`` of every ``nn.TransformerEncoderLayer`` /
+    ``nn.TransformerDecoderLayer`` (their feed-forward block), which the trace and the walk miss."""
+    extra: dict[str, tuple] = {}
+    for name, m in model.named_modules():
+        if not isinstance(m, nn.TransformerEncoderLayer | nn.TransformerDecoderLayer):
+            continue
+        act = m.activation
+        act = act if isinstance(act, nn.Module) else _FUNCTIONAL_ACTIVATIONS.get(act, lambda: None)()
+        if act is None:
+            continue
+        prefix = f"{name}." if name else ""
+        extra[prefix + "linear1"] = (prefix + "linear1", None, act)
+        extra[prefix + "linear2"] = (prefix + "linear2", act, None)
+    if not extra:
+        return pairs
+    known = {p[0] for p in pairs}
+    out = [(n, b or extra[n][1], a or extra[n][2]) if n in extra else (n, b, a) for n, b, a in pairs]
+    return out + [e for n, e in extra.items() if n not in known]
+
+
 def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator: torch.Generator | None = None,
                 trace: bool = True, mc_samples: int = 2**16, example_input: object = None,
                 residual_scale: str | float | None = None) -> InitReport:
@@ -409,6 +435,7 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
     except Exception:  # noqa: BLE001 - fx fails in many ways on dynamic models; the walk is the fallback
         pairs = _walk_pairs(model, example_input)
         method = "walk (execution order)" if example_input is not None else "walk (registration order)"
+    pairs = _with_transformer_ffn(model, pairs)
     reach = _fx_reach(model) if method == "fx" else {}
     branches = [n for n, r in reach.items() if "add" in r]
     if residual_scale is not None and method != "fx":
