@@ -178,3 +178,20 @@ def test_variance_preserving_init_of_a_users_module_under_no_grad() -> None:
     with torch.no_grad():
         variance_preserving_(layer, _Swish(True))
     assert float(layer.weight.std()) == pytest.approx(float(ref.weight.std()), rel=0.2)
+
+
+@pytest.mark.parametrize("k", [1e3, 1e5])
+def test_black_box_callables_with_a_narrow_step_are_integrated(k: float) -> None:
+    """tanh(k (x - 0.7)) as a plain lambda: E[F'^2] = k^2 E[sech^4(k (x - 0.7))] (about 416 at k = 1e3;
+    it once read 0) and E[F^2], against mpmath at 30 digits."""
+    import mpmath
+
+    mpmath.mp.dps = 30
+    pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+    w = 1 / mpmath.mpf(k)
+    brk = [-mpmath.inf, 0.7 - 50 * w, 0.7, 0.7 + 50 * w, mpmath.inf]
+    d2 = mpmath.quad(lambda t: (k * mpmath.sech(k * (t - 0.7)) ** 2) ** 2 * pdf(t), brk)
+    m2 = mpmath.quad(lambda t: mpmath.tanh(k * (t - 0.7)) ** 2 * pdf(t), brk)
+    r = compute_gains(lambda x: torch.tanh(k * (x - 0.7)), method="quad")
+    assert abs(r.derivative_second_moment - float(d2)) <= r.errors["derivative_second_moment"] + 1e-12 * float(d2)
+    assert abs(r.second_moment - float(m2)) <= r.errors["second_moment"] + 1e-14
