@@ -181,3 +181,12 @@ def test_chi1_and_depth_scales_at_the_fixed_point_zero(name: str, sigma_w: float
     xi = -1 / math.log(truth)
     for key in ("xi_q", "xi_c"):
         assert abs(ds[key].value - xi) <= ds[key].error + 1e-12 * xi, key
+
+
+def test_edge_of_chaos_bar_covers_a_root_where_chi1_only_touches_1() -> None:
+    """tanh at sigma_b = 0: chi_1 = sigma_w^2 below 1 and 1 + O((sigma_w - 1)^2) above, so the edge is
+    exactly 1 but ill-conditioned; the bar must contain 1 (it was 1.0000000148 +- 2.4e-14)."""
+    from approxlab.meanfield import edge_of_chaos
+
+    e = edge_of_chaos("tanh", 0.0)["sigma_w"]
+    assert abs(e.value - 1.0) <= e.error and e.error < 1e-5

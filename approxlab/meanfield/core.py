@@ -405,6 +405,20 @@ def _depth(slope: Estimate) -> Estimate:
     return Estimate(abs(v), v * v * slope.error / s)
 
 
+def _flat_width(g: Callable[[float], float], root: float, tol: float, start: float) -> float:
+    """How far from ``root`` |g| stays within its noise (4 (tol + 1e-15)) on either side, by doubling steps
+    from ``start``: where g only touches 0 (tanh at sigma_b = 0, chi_1 - 1 = O((sigma_w - 1)^2) above 1)
+    the derivative's error bar is far too small, and this width is the honest one."""
+    noise = 4 * (tol + 1e-15)
+    widest = 0.0
+    for side in (-1.0, 1.0):
+        h = max(start, 1e-13 * abs(root))
+        while h < 0.1 * abs(root) and abs(g(root + side * h)) <= noise:
+            h *= 2
+        widest = max(widest, h)
+    return widest
+
+
 def edge_of_chaos(activation: object, sigma_b: float = 0.0, bracket: tuple[float, float] = (0.05, 20.0),
                   **options: object) -> dict[str, Estimate]:
     """sigma_w on the edge of chaos at ``sigma_b``: chi_1(q*(sigma_w), sigma_w) = 1 (Schoenholz et al. 2017).
@@ -448,6 +462,7 @@ def edge_of_chaos(activation: object, sigma_b: float = 0.0, bracket: tuple[float
             h = 1e-6 * sw
             dchi = (chi_minus_1(sw + h) - chi_minus_1(sw - h)) / (2 * h)
             err = (chi.error + abs(chi.value - 1)) / max(abs(dchi), 1e-300) + 1e-14 * sw
+            err = max(err, _flat_width(chi_minus_1, sw, chi.error, err))
             return {"sigma_w": Estimate(sw, err), "q_star": mf.q_star()}
     raise ValueError(f"chi_1 of {base.name!r} does not cross 1 for sigma_w in {bracket} at sigma_b={sigma_b}: "
                      f"no edge of chaos there")
