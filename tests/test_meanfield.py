@@ -190,3 +190,16 @@ def test_edge_of_chaos_bar_covers_a_root_where_chi1_only_touches_1() -> None:
 
     e = edge_of_chaos("tanh", 0.0)["sigma_w"]
     assert abs(e.value - 1.0) <= e.error and e.error < 1e-5
+
+
+def test_xi_c_error_bar_carries_the_error_of_c_star() -> None:
+    """xi_c = -1 / log C'(c*): its bar includes |d xi_c / d c*| err(c*), with C'' from central differences."""
+    mf = MeanField("tanh", 2.5, 0.3)
+    cs = mf.c_star()
+    assert 0 < cs.value < 1 and cs.error > 0
+    h = 1e-4
+    s = mf.cmap_slope(cs.value).value
+    curv = (mf.cmap_slope(cs.value + h).value - mf.cmap_slope(cs.value - h).value) / (2 * h)
+    xi = -1 / math.log(s)
+    propagated = xi * xi * abs(curv) * cs.error / s
+    assert mf.depth_scales()["xi_c"].error >= 0.99 * propagated > 0

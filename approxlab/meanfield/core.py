@@ -386,7 +386,13 @@ class MeanField:
         """xi_q = -1 / log M'(q*), xi_c = -1 / log C'(c*) (Schoenholz et al. 2017, Eqs. 6, 9); inf at 1."""
         ms = self.qmap_slope(self.q_star().value) if self.q_star().value > 0 else self.slope_at_zero()
         cs = self.c_star()
-        cp = self.chi1() if cs.value == 1.0 else self.cmap_slope(cs.value)
+        if cs.value == 1.0:
+            cp = self.chi1()
+        else:  # C'(c*) also moves with c*'s own error: add |C''(c*)| err(c*), C'' by central differences
+            cp = self.cmap_slope(cs.value)
+            h = min(1e-4, 1 - cs.value, 1 + cs.value)
+            curv = (self.cmap_slope(cs.value + h).value - self.cmap_slope(cs.value - h).value) / (2 * h) if h > 0 else 0.0
+            cp = Estimate(cp.value, cp.error + abs(curv) * cs.error)
         return {"xi_q": _depth(ms), "xi_c": _depth(cp)}
 
     def cmap_table(self, cs: list[float] | None = None) -> list[tuple[float, Estimate]]:
