@@ -189,3 +189,18 @@ def test_help_type_patch_skips_a_typer_without_the_hook() -> None:
     assert not hasattr(Old, "display_type_rich")
     assert cli._patch_help_types((New,)) == {New: original}
     assert New.display_type_rich is cli._display_type
+
+
+def test_gains_advice_speaks_the_command_line(monkeypatch, capsys):
+    """compute_gains advises in Python (method='quad'); the command line says --method quad."""
+    import approxlab.gains as g
+
+    def refuse(*args, **kwargs):
+        raise ValueError("method 'exact' failed for activation 'f': no closed form; use method='quad' or 'mc'")
+
+    monkeypatch.setattr(g, "compute_gains", refuse)
+    with pytest.raises(SystemExit) as ex:
+        main(["gains", "tanh", "--method", "exact"])
+    assert ex.value.code == 2
+    err = capsys.readouterr().err
+    assert "use --method quad or --method mc" in err and "method='" not in err

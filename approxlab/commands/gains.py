@@ -8,6 +8,7 @@ quantity plus, for the exact method, the exact values as strings under ``"exact"
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated
 
 import sympy
@@ -17,6 +18,27 @@ from rich.table import Table
 
 from approxlab.activations import Entry, get
 from approxlab.cli import app
+
+
+def _gains(*args: object, **kwargs: object) -> object:
+    """compute_gains with its advice in the command line's words (``--method quad``, not ``method='quad'``).
+
+    Examples
+    --------
+    >>> _cli_words("... has none (use method='quad' or 'mc')")
+    '... has none (use --method quad or --method mc)'
+    """
+    from approxlab.gains import compute_gains  # imported on use: the command line starts without sympy
+
+    try:
+        return compute_gains(*args, **kwargs)
+    except ValueError as exc:
+        raise ValueError(_cli_words(str(exc))) from None
+
+
+def _cli_words(message: str) -> str:
+    message = re.sub(r"method='(\w+)' or '(\w+)'", r"--method \1 or --method \2", message)
+    return re.sub(r"method='(\w+)'", r"--method \1", message)
 
 
 def _activation_or_formula(name: str) -> Entry | sympy.Expr:
@@ -50,7 +72,7 @@ def gains(
 ) -> None:
     """Forward and backward init gains of an activation (ortho Defs. 3.2, 3.3)."""
     from approxlab.activations import entries
-    from approxlab.gains import METHODS, compute_gains
+    from approxlab.gains import METHODS
 
     if compare_torch:
         from approxlab.gains.torch_compare import compare_torch as _cmp, markdown_table
@@ -69,7 +91,7 @@ def gains(
     if isinstance(target, sympy.Expr):
         if degree is not None:
             raise ValueError("--degree applies to registered activations, not to a formula")
-        result = compute_gains(target, dist, method, seed=seed)
+        result = _gains(target, dist, method, seed=seed)
     else:
         options: dict[str, object] = {}
         if degree is not None:
@@ -77,7 +99,7 @@ def gains(
                 with_degree = ", ".join(e.name for e in entries() if e.degree_option)
                 raise ValueError(f"activation {target.name!r} has no degree option; --degree applies to: {with_degree}")
             options[target.degree_option] = degree
-        result = compute_gains(target.name, dist, method, seed=seed, snap=True, **options)
+        result = _gains(target.name, dist, method, seed=seed, snap=True, **options)
     if as_json:
         print(json.dumps(result.to_dict(), allow_nan=False))
         return
