@@ -188,12 +188,12 @@ def test_help_imports_no_command_module() -> None:
 
 
 def test_docs_nav_pages_exist() -> None:
-    """Every page in mkdocs.yml's nav exists (docs/, or figures/ which docs/hooks.py adds to the site)."""
+    """Every page in mkdocs.yml's nav exists (docs/, or figures/ and report/ which docs/hooks.py adds to the site)."""
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:\n", 1)[1]
     pages = re.findall(r"^\s*-\s+(?:[^:\n]+:\s+)?([\w./-]+\.md)\s*$", nav, re.M)
     assert len(pages) >= 10
     missing = [p for p in pages if not (ROOT / "docs" / p).exists()
-               and not (p.startswith("figures/") and (ROOT / p).exists())]
+               and not (p.startswith(("figures/", "report/")) and (ROOT / p).exists())]
     assert not missing
     api = {p.stem for p in (ROOT / "docs" / "api").glob("*.md")} - {"index"}
     assert api == {Path(p).stem for p in pages if p.startswith("api/")} - {"index"}
