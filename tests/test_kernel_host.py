@@ -71,22 +71,27 @@ def test_large_work_is_shared_and_every_unit_runs_once(monkeypatch: pytest.Monke
 
 @pytest.mark.usefixtures("two_threads")
 def test_a_pool_thread_that_starts_late_does_not_hold_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A pool thread the OS schedules late (here: 1 s) finds no range left; the call returns when the
-    calling thread has run them all, not when that thread wakes."""
+    """A pool thread the OS schedules late (here: not before the call has returned) finds no range left;
+    the call returns when the calling thread has run them all, not when that thread wakes (were it to
+    wait, the call would never return and the test would time out)."""
+    release = threading.Event()
+    late: list[threading.Thread] = []
 
     class LatePool:
         def submit(self, fn):  # type: ignore[no-untyped-def]
-            threading.Timer(1.0, fn).start()
+            th = threading.Thread(target=lambda: (release.wait(), fn()))
+            th.start()
+            late.append(th)
 
     monkeypatch.setattr(cpu, "_pool", lambda workers: LatePool())
     monkeypatch.setattr(cpu, "PARALLEL_MIN_SECONDS", 0.0)
     rec = _Recorder()
-    t0 = time.perf_counter()
     cpu._run(rec, 64)
-    assert time.perf_counter() - t0 < 0.5
-    assert rec.covered() == list(range(64))
-    time.sleep(1.2)  # the late thread has run by now, and taken nothing
-    assert rec.covered() == list(range(64))
+    assert late and rec.covered() == list(range(64))
+    release.set()
+    for th in late:
+        th.join()
+    assert rec.covered() == list(range(64))  # the late thread ran, and took nothing
 
 
 @pytest.mark.usefixtures("two_threads")

@@ -189,10 +189,8 @@ def test_sigkill_then_resume_keeps_every_finished_run_once(tmp_path: Path, backe
         start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 60
         while _done_count(store) < target:
             assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the sweep subprocess made no progress"
             time.sleep(0.005)
         time.sleep(rng.uniform(0, sleep))  # land anywhere: in a run, in a commit, between runs
     finally:
@@ -212,11 +210,12 @@ def test_sigkill_then_resume_keeps_every_finished_run_once(tmp_path: Path, backe
     assert xs_before <= {int(x) for x in phase1}
 
     grid = helpers.grid(n, str(log), sleep)
-    rep = run_sweep(helpers.slow_logged, grid, store, backend=backend, progress=False, workers=2)
+    # the killed runner's claims are taken over at once (its pid is gone): with a claim timeout of 11 days,
+    # waiting for it instead would never finish (the test's timeout would end it)
+    rep = run_sweep(helpers.slow_logged, grid, store, backend=backend, progress=False, workers=2,
+                    claim_timeout=1e6)
     assert (rep.total, rep.done, rep.failed, rep.pending) == (n, n, 0, 0)
     assert (rep.skipped, rep.ran) == (len(before), n - len(before))
-    # the killed runner's claims were taken over at once (its pid is gone), not after the timeout
-    assert rep.elapsed < 30
     phase2 = [int(x) for x in log.read_text().split()[len(phase1):]]
     # nothing finished before the kill ran again; everything else ran exactly once now
     assert sorted(phase2) == sorted(set(range(n)) - xs_before)

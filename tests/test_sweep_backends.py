@@ -50,10 +50,8 @@ def test_local_workers_exit_when_the_sweep_process_is_killed(tmp_path: Path, sta
         env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 120
         while not (log.exists() and len(log.read_text().split()) >= 2):
             assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the workers did not start"
             time.sleep(0.02)
         workers = {p for p in _children(proc.pid) if _alive(p)}
         assert len(workers) >= 2
@@ -93,9 +91,8 @@ def test_the_watchdog_alone_ends_an_orphaned_worker(tmp_path: Path) -> None:
                               stdout=subprocess.PIPE, text=True, start_new_session=True)
     try:
         child = int(middle.stdout.readline())
-        deadline = time.monotonic() + 120
         while not ready.exists():
-            assert time.monotonic() < deadline and middle.poll() is None, "the worker did not start"
+            assert middle.poll() is None, "the worker exited before it started"
             time.sleep(0.02)
         assert _alive(child)
         os.kill(middle.pid, signal.SIGKILL)
