@@ -37,7 +37,10 @@ def check_input(x: object, module: nn.Module) -> None:
     """
     if isinstance(x, torch.Tensor):
         compute_dtype(x)
-        p = next(iter(module.parameters()), None)
+        # the module's own parameters first: parameters() walks every submodule, a cost on every call
+        p = next(iter(module._parameters.values()), None)
+        if p is None:
+            p = next(iter(module.parameters()), None)
         if p is not None and x.device.type != p.device.type and "meta" in (x.device.type, p.device.type):
             raise ValueError(f"input is on device {x.device}, the parameters of {type(module).__name__} on "
                              f"{p.device}: move one to the other")
