@@ -181,7 +181,7 @@ def _count_rows(results: Sequence[ClaimResult]) -> list[str]:
 
 def render_index(results: Sequence[ClaimResult], metadata: dict[str, object] | None = None) -> str:
     """The overview page (Markdown): see the module docstring."""
-    from approxlab.claims.report import _meta_lines, mutation_rows, provenance
+    from approxlab.claims.report import _meta_lines, mutation_markdown, provenance
 
     meta = metadata if metadata is not None else provenance()
     lines = ["# approxlab verification report", "", *(_meta_lines(meta) if meta else []), "",
@@ -224,13 +224,7 @@ def render_index(results: Sequence[ClaimResult], metadata: dict[str, object] | N
         lines += [f"## Checks that crashed ({len(crashed)}): bugs in approxlab, not findings", ""]
         lines += [f"- **{r.claim.id}**: `{headline(r)}`" for r in crashed]
         lines.append("")
-    lines += ["## Mutation score (mutants of the printed values that the check judges `fails`)", "",
-              "| paper | killed / tried | claims mutated | weak | holds without mutants | immutable |",
-              "|---|---|---|---|---|---|"]
-    for paper, m in mutation_rows(results):
-        lines.append(f"| {paper} | {m['killed']}/{m['tried']} | {m['mutated']} | {m['weak']} | {m['untested']} "
-                     f"| {m['immutable']} |")
-    lines.append("")
+    lines += mutation_markdown(results)
     return "\n".join(lines)
 
 
@@ -282,15 +276,20 @@ def _coverage_lines(paper: str) -> list[str]:
     return [*lines, ""]
 
 
-def render_paper(results: Sequence[ClaimResult], paper: str) -> str:
-    """One paper's page (Markdown): findings one line each, then every claim (see the module docstring)."""
+def _title(paper: str) -> str:
+    """The paper's title, or its short name for a paper approxlab does not list."""
     from approxlab.claims.papers import get
 
-    rs = [r for r in results if r.claim.paper == paper]
     try:
-        title = get(paper).title
+        return get(paper).title
     except ValueError:
-        title = paper
+        return paper
+
+
+def render_paper(results: Sequence[ClaimResult], paper: str) -> str:
+    """One paper's page (Markdown): findings one line each, then every claim (see the module docstring)."""
+    rs = [r for r in results if r.claim.paper == paper]
+    title = _title(paper)
     found = _findings(rs)
     lines = [f"# {paper}: {title}", "", f"[All papers and definitions]({INDEX_NAME})", "",
              f"## Findings ({len(found)} fail as printed)", ""]
@@ -377,7 +376,6 @@ def _html_claim(r: ClaimResult) -> str:
 
 def render_html(results: Sequence[ClaimResult], metadata: dict[str, object] | None = None) -> str:
     """The whole report as one self-contained HTML document (inline CSS, no script, no external resource)."""
-    from approxlab.claims.papers import get
     from approxlab.claims.report import _meta_lines, definitions, provenance
 
     meta = metadata if metadata is not None else provenance()
@@ -394,10 +392,7 @@ def render_html(results: Sequence[ClaimResult], metadata: dict[str, object] | No
     parts += ["<h2>Counts per paper</h2>", _html_counts(results)]
     for p in papers:
         rs = [r for r in results if r.claim.paper == p]
-        try:
-            title = get(p).title
-        except ValueError:
-            title = p
+        title = _title(p)
         found = _findings(rs)
         parts.append(f'<h2 id="paper-{html.escape(p)}">{html.escape(p)}: {html.escape(title)}</h2>')
         sev = {s_: sum(1 for r in found if r.severity == s_) for s_ in SEVERITIES}

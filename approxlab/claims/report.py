@@ -321,6 +321,17 @@ def _meta_lines(meta: dict[str, object]) -> list[str]:
     return lines
 
 
+def mutation_markdown(results: Sequence[ClaimResult]) -> list[str]:
+    """The mutation-score section (heading, per-paper table, blank line) as Markdown lines."""
+    lines = ["## Mutation score (mutants of the printed values that the check judges `fails`)", "",
+             "| paper | killed / tried | claims mutated | weak | holds without mutants | immutable |",
+             "|---|---|---|---|---|---|"]
+    for paper, m in mutation_rows(results):
+        lines.append(f"| {paper} | {m['killed']}/{m['tried']} | {m['mutated']} | {m['weak']} | {m['untested']} "
+                     f"| {m['immutable']} |")
+    return [*lines, ""]
+
+
 def render_markdown(results: Sequence[ClaimResult], metadata: dict[str, object] | None = None) -> str:
     """The Markdown report: provenance, verdict and mutation-score tables, the ``fails`` findings by
     severity (substantive, minor, presentation, unrated), crashes, weak checks, conformance checks apart,
@@ -332,13 +343,7 @@ def render_markdown(results: Sequence[ClaimResult], metadata: dict[str, object] 
     lines += ["| paper | " + " | ".join(SUMMARY_COLUMNS) + " |", "|---" * (len(SUMMARY_COLUMNS) + 1) + "|"]
     for paper, row in summary_rows(papers):
         lines.append(f"| {paper} | " + " | ".join(str(row[c]) for c in SUMMARY_COLUMNS) + " |")
-    lines += ["", "## Mutation score (mutants of the printed values that the check judges `fails`)", "",
-              "| paper | killed / tried | claims mutated | weak | holds without mutants | immutable |",
-              "|---|---|---|---|---|---|"]
-    for paper, m in mutation_rows(results):
-        lines.append(f"| {paper} | {m['killed']}/{m['tried']} | {m['mutated']} | {m['weak']} | {m['untested']} "
-                     f"| {m['immutable']} |")
-    lines.append("")
+    lines += ["", *mutation_markdown(results)]
     fails = [r for r in papers if r.verdict == "fails"]
     lines += [f"## Claims that fail as printed ({len(fails)})", ""]
     for sev in (*SEVERITIES, None):
@@ -474,6 +479,7 @@ __all__ = [
     "report_object",
     "summary_table",
     "mutation_table",
+    "mutation_markdown",
     "render_markdown",
     "write_json",
     "write_markdown",
