@@ -137,14 +137,33 @@ def _serial_reference(name: str) -> dict[str, dict]:
     return {r["key"]: r for r in st.records()}
 
 
-def _wait(pred, timeout: float, what: str, proc: subprocess.Popen | None = None) -> None:
-    deadline = time.monotonic() + timeout
+def _wait(pred, what: str, proc: subprocess.Popen | None = None) -> None:
+    """Poll ``pred`` until it holds; the test's timeout (pytestmark) ends a wait that never does."""
     while not pred():
         if proc is not None and proc.poll() is not None:
             raise AssertionError(f"the driver exited ({proc.returncode}) while waiting for {what}")
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.2)
+
+
+def _committed(store: Path) -> int:
+    try:
+        with ResultStore(store, readonly=True) as st:
+            return st.counts()["done"]
+    except ValueError:  # not created yet
+        return 0
+
+
+def _start_driver(cluster, tmp_path: Path, name: str) -> tuple[Path, Path, list[str], subprocess.Popen]:
+    """A fresh call log, the store, the driver's argv, and the driver started until two runs committed."""
+    log = Path(cluster.env["AXC_LOG"])
+    log.unlink(missing_ok=True)
+    store = tmp_path / f"{name}.sqlite"
+    drv = tmp_path / "driver.py"
+    drv.write_text(_DRIVER)
+    argv = [sys.executable, str(drv), str(store), cluster.address, name, str(N)]
+    p = cluster.driver(argv, tmp_path / "first.out")
+    _wait(lambda: _committed(store) >= 2, "two committed runs", p)
+    return log, store, argv, p
 
 
 def test_losing_a_worker_node_mid_sweep(cluster, tmp_path: Path) -> None:
@@ -164,7 +183,7 @@ def test_losing_a_worker_node_mid_sweep(cluster, tmp_path: Path) -> None:
         on_victim[:] = [e for e in _log(log) if e[1] in pids]
         return bool(on_victim)
 
-    _wait(running_on_victim, 300, "a run on the victim node", p)
+    _wait(running_on_victim, "a run on the victim node", p)
     os.kill(int(victim["raylet"]), signal.SIGKILL)
     killed_x = on_victim[0][0]
     assert p.wait(600) == 0, out.read_text()[-3000:]
@@ -194,22 +213,7 @@ def test_losing_a_worker_node_mid_sweep(cluster, tmp_path: Path) -> None:
 
 
 def test_a_killed_driver_resumes(cluster, tmp_path: Path) -> None:
-    log = Path(cluster.env["AXC_LOG"])
-    log.unlink(missing_ok=True)
-    store = tmp_path / "kill-driver.sqlite"
-    drv = tmp_path / "driver.py"
-    drv.write_text(_DRIVER)
-    argv = [sys.executable, str(drv), str(store), cluster.address, "kill-driver", str(N)]
-    p = cluster.driver(argv, tmp_path / "first.out")
-
-    def committed() -> int:
-        try:
-            with ResultStore(store, readonly=True) as st:
-                return st.counts()["done"]
-        except ValueError:
-            return 0
-
-    _wait(lambda: committed() >= 2, 300, "two committed runs", p)
+    log, store, argv, p = _start_driver(cluster, tmp_path, "kill-driver")
     p.send_signal(signal.SIGKILL)
     p.wait(30)
     before = {r["config"]["x"] for r in _records(store).values()}
@@ -227,22 +231,7 @@ def test_a_killed_driver_resumes(cluster, tmp_path: Path) -> None:
 
 
 def test_losing_the_head_stops_the_sweep_and_a_new_cluster_resumes(cluster, tmp_path: Path) -> None:
-    log = Path(cluster.env["AXC_LOG"])
-    log.unlink(missing_ok=True)
-    store = tmp_path / "kill-head.sqlite"
-    drv = tmp_path / "driver.py"
-    drv.write_text(_DRIVER)
-    argv = [sys.executable, str(drv), str(store), cluster.address, "kill-head", str(N)]
-    p = cluster.driver(argv, tmp_path / "first.out")
-
-    def committed() -> int:
-        try:
-            with ResultStore(store, readonly=True) as st:
-                return st.counts()["done"]
-        except ValueError:
-            return 0
-
-    _wait(lambda: committed() >= 2, 300, "two committed runs", p)
+    log, store, argv, p = _start_driver(cluster, tmp_path, "kill-head")
     cluster.kill_head()
     rc = p.wait(300)
     text = (tmp_path / "first.out").read_text()
