@@ -163,7 +163,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 @settings(max_examples=8, deadline=None)
 @given(st.lists(st.floats(-2, 2, allow_nan=False), min_size=4, max_size=4),
-       st.sampled_from(["lagrange", "hermite", "l2"]))
+       st.sampled_from(["lagrange", "hermite", "l2", "minimax"]))
 def test_a_hermite_activation_is_recovered_exactly_by_every_method(coeffs: list[float], method: str) -> None:
     tgt = create("hermite", degree=3).double()
     with torch.no_grad():
