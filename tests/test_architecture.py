@@ -164,19 +164,14 @@ def test_no_import_cycles():
     assert _cycles(graph) == []
 
 
-def test_the_checks_can_fail():
+def test_the_checks_can_fail(tmp_path):
     """The two checks see an upward import and a cycle, in a function body too."""
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}
     assert _cycles(graph) == [["a", "b", "c"]]
     mods = {"approxlab.kernels.x": Path("x"), "approxlab.figures.y": Path("y")}
-    tree_src = "def f():\n    from approxlab.figures.y import z\n"
-    tmp = ROOT / "tests" / "__arch_probe__.py"
-    try:
-        tmp.write_text(tree_src)
-        found = imports_of("approxlab.kernels.x", tmp, mods)
-    finally:
-        tmp.unlink()
-    assert found == [("approxlab.figures.y", 2)]
+    probe = tmp_path / "x.py"
+    probe.write_text("def f():\n    from approxlab.figures.y import z\n")
+    assert imports_of("approxlab.kernels.x", probe, mods) == [("approxlab.figures.y", 2)]
     assert layer_of("approxlab.figures.y") > layer_of("approxlab.kernels.x")
 
 
