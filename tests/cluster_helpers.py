@@ -16,6 +16,7 @@ workers, prints ``ray status`` and tears everything down.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -81,7 +82,15 @@ class LoopbackCluster:
         self.address = f"127.0.0.1:{HEAD_PORT}"
         tests = str(Path(__file__).resolve().parent)  # Ray workers import the sweep functions of tests/
         path = os.pathsep.join(p for p in (tests, os.environ.get("PYTHONPATH", "")) if p)
-        self.env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "PYTHONUNBUFFERED": "1", "PYTHONPATH": path}
+        # Ray >= 2.5x turns token auth on for a head whenever ~/.ray/auth_token exists (any earlier local
+        # ray.init() writes one) but not for `ray start --address`: workers then fail with InvalidAuthToken.
+        # The cluster gets its own token and every node and driver runs in token mode, whatever ~/.ray holds.
+        token = self.root / "auth_token"
+        token.write_text(secrets.token_hex(32))
+        token.chmod(0o600)
+        self.env = {**{k: v for k, v in os.environ.items() if k not in ("RAY_AUTH_TOKEN", "RAY_ADDRESS")},
+                    "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN_PATH": str(token),
+                    "RAY_USAGE_STATS_ENABLED": "0", "PYTHONUNBUFFERED": "1", "PYTHONPATH": path}
         self.holder = subprocess.Popen(
             ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount-proc", "sh", "-c",
              "ip link set lo up && echo ready && exec cat > /dev/null"],
