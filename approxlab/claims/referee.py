@@ -260,6 +260,19 @@ def _coverage(paper: str):  # -> tuple of proofs_check.coverage.Item, or None wi
     return COVERAGE.get(paper)
 
 
+def _note(item) -> str:  # the item's reason, then each statistical word with its test or why none applies
+    stats = [f"'{s.quote}': " + (f"test: {s.test}" if s.checkable else f"not-checkable: {s.instead}")
+             for s in item.stats]
+    return "; ".join(x for x in (item.reason, *(f"statistics, {t}" for t in stats)) if x)
+
+
+def _stat_counts(items) -> str:
+    stats = [s for i in items for s in i.stats]
+    tested = sum(1 for s in stats if s.checkable)
+    return (f" Words that claim statistics: {len(stats)} ({tested} with the test they imply, "
+            f"{len(stats) - tested} not-checkable with what was checked instead).")
+
+
 def _coverage_lines(paper: str) -> list[str]:
     items = _coverage(paper)
     if items is None:
@@ -267,12 +280,12 @@ def _coverage_lines(paper: str) -> list[str]:
                 "below are what is registered.", ""]
     reg = sum(1 for i in items if i.claims)
     lines = [f"{len(items)} checkable sentences and objects found by walking the text: {reg} registered as "
-             f"claims, {len(items) - reg} not registered (with the reason).", "",
+             f"claims, {len(items) - reg} not registered (with the reason)." + _stat_counts(items), "",
              "| where | text | claims | note or reason not registered |", "|---|---|---|---|"]
     for i in items:
         cl = ", ".join(f"[{c.split('/', 1)[1]}](#{_anchor(c)})" for c in i.claims) or "**not registered**"
         lines.append(f"| {i.location} | {_mdx(_one_line(i.text)).replace('|', '/')} | {cl} | "
-                     f"{_mdx(_one_line(i.reason)).replace('|', '/')} |")
+                     f"{_mdx(_one_line(_note(i))).replace('|', '/')} |")
     return [*lines, ""]
 
 
@@ -410,10 +423,10 @@ def render_html(results: Sequence[ClaimResult], metadata: dict[str, object] | No
             rows = "".join(
                 f"<tr><td>{html.escape(i.location)}</td><td>{html.escape(_one_line(i.text))}</td><td>"
                 + (", ".join(f'<a href="#{_anchor(c)}">{html.escape(c.split("/", 1)[1])}</a>' for c in i.claims)
-                   or "<b>not registered</b>") + f"</td><td>{html.escape(_one_line(i.reason))}</td></tr>"
+                   or "<b>not registered</b>") + f"</td><td>{html.escape(_one_line(_note(i)))}</td></tr>"
                 for i in items)
             parts.append(f"<details><summary>coverage: {reg} registered, {len(items) - reg} not registered"
-                         f"</summary><table class=\"cov\"><tr><th>where</th><th>text</th><th>claims</th>"
+                         f"</summary><p>{html.escape(_stat_counts(items).strip())}</p><table class=\"cov\"><tr><th>where</th><th>text</th><th>claims</th>"
                          f"<th>note or reason not registered</th></tr>{rows}</table></details>")
         parts.append(f"<details><summary>{len(rs)} claims</summary>" + "".join(_html_claim(r) for r in rs)
                      + "</details>")

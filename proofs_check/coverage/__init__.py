@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from proofs_check.coverage import polynorm_adaptive, polyrational
-from proofs_check.coverage.item import CITED, CONFIG, Item
+from proofs_check.coverage.item import CITED, CONFIG, Item, Stat
 
 #: Each walked paper's items, in the order of its text.
 COVERAGE: dict[str, tuple[Item, ...]] = {
@@ -46,4 +46,4 @@ def counts(paper: str) -> dict[str, int]:
             "claims": len({c for i in items for c in i.claims})}
 
 
-__all__ = ["Item", "CITED", "CONFIG", "COVERAGE", "WALKED", "counts"]
+__all__ = ["Item", "Stat", "CITED", "CONFIG", "COVERAGE", "WALKED", "counts"]

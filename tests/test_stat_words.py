@@ -1,0 +1,109 @@
+"""The one standard for words that claim statistics: its tests against independent formulas, and every
+statistical word of every walked paper listed in the coverage walk with its test or why none applies."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from proofs_check.coverage import COVERAGE, WALKED, Item, Stat
+from proofs_check.statistics import STAT_WORDS, mean_difference, occurrences, two_proportions
+
+PAPERS = Path(__file__).resolve().parents[1].parent / "shared" / "papers"
+
+
+def _paper_texts() -> dict[str, str]:
+    """Short name -> text, read through the index table of shared/papers/README.md."""
+    if not (PAPERS / "README.md").is_file():
+        pytest.skip(f"the papers' texts are not beside the repository ({PAPERS})")
+    rows = re.findall(r"^\| (\S+\.txt) \| `(\w+)` \|", (PAPERS / "README.md").read_text(), re.M)
+    return {short: (PAPERS / f).read_text() for f, short in rows}
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"\s+", " ", s)
+
+
+def test_every_statistical_word_of_a_walked_paper_has_its_treatment() -> None:
+    texts = _paper_texts()
+    assert WALKED <= set(texts)
+    for paper in sorted(WALKED):
+        text = _squash(texts[paper])
+        spans = []
+        for item in COVERAGE[paper]:
+            for s in item.stats:
+                q = _squash(s.quote)
+                assert STAT_WORDS.search(q), f"{paper} {item.location}: {q!r} holds no statistical word"
+                found = [m.start() for m in re.finditer(re.escape(q), text)]
+                assert found, f"{paper} {item.location}: quote not in the paper's text: {q!r}"
+                spans += [(a, a + len(q)) for a in found]
+        missing = [text[max(a - 40, 0):b + 40] for a, b, _ in occurrences(text)
+                   if not any(lo <= a and b <= hi for lo, hi in spans)]
+        assert not missing, f"{paper}: statistical words without a treatment in the coverage walk: {missing}"
+
+
+def test_a_stat_names_its_test_or_what_was_checked_instead() -> None:
+    with pytest.raises(ValueError, match="exactly one"):
+        Stat("significantly better")
+    with pytest.raises(ValueError, match="exactly one"):
+        Stat("significantly better", test="Welch", instead="nothing")
+    with pytest.raises(ValueError, match="carried out by a claim"):
+        Item("Table 9", "significantly better", (), "no claim", stats=(Stat("significantly better", test="Welch"),))
+    assert not Stat("consistent", instead="one run").checkable
+
+
+def _welch_reference(m1, s1, n1, m2, s2, n2) -> float:
+    """Welch's t with the Welch-Satterthwaite degrees of freedom, two-sided."""
+    v1, v2 = s1 * s1 / n1, s2 * s2 / n2
+    t = (m1 - m2) / math.sqrt(v1 + v2)
+    df = (v1 + v2) ** 2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
+    return 2 * stats.t.sf(abs(t), df)
+
+
+@settings(max_examples=40, deadline=None)
+@given(m1=st.integers(-9999, 9999), m2=st.integers(-9999, 9999), s1=st.integers(1, 999), s2=st.integers(1, 999),
+       n1=st.integers(2, 30), n2=st.integers(2, 30))
+def test_mean_difference_is_welchs_t_and_its_range_holds_the_rounding(m1, m2, s1, s2, n1, n2) -> None:
+    a, b = (f"{m1 / 100:.2f}", f"{s1 / 1000:.3f}"), (f"{m2 / 100:.2f}", f"{s2 / 1000:.3f}")
+    r = mean_difference(a, b, n1, n2)
+    ref = _welch_reference(m1 / 100, s1 / 1000, n1, m2 / 100, s2 / 1000, n2)
+    assert r.p == pytest.approx(ref, rel=1e-9, abs=1e-300)
+    assert r.p_lo <= r.p <= r.p_hi
+    # a point inside the rounding box gives a p inside the range
+    inner = _welch_reference(m1 / 100 + 0.004, s1 / 1000 - 0.0004 if s1 > 1 else s1 / 1000, n1, m2 / 100 - 0.004,
+                             s2 / 1000 + 0.0004, n2)
+    assert r.p_lo * (1 - 1e-9) <= inner <= r.p_hi * (1 + 1e-9)
+
+
+def test_two_proportions_is_the_pooled_chi_square() -> None:
+    n = 50_000
+    for a, b in (("76.1", "76.5"), ("82.22", "82.00"), ("50.0", "51.0")):
+        ka, kb = round(float(a) / 100 * n), round(float(b) / 100 * n)
+        chi2, p_ref, _, _ = stats.chi2_contingency([[ka, n - ka], [kb, n - kb]], correction=False)
+        r = two_proportions(a, b, n)
+        assert r.p == pytest.approx(p_ref, rel=1e-6)
+        assert r.statistic ** 2 == pytest.approx(chi2, rel=1e-6)
+        assert r.p_lo <= r.p <= r.p_hi
+    assert two_proportions("82.22", "82.00", n).significant() is False
+    assert two_proportions("80.0", "82.0", n).significant() is True
+    # the rounding decides: p crosses 0.05 inside the printed digits' intervals
+    assert two_proportions("76.5", "76.1", 87_000).significant() is None
+
+
+def test_bad_arguments_are_named() -> None:
+    with pytest.raises(ValueError, match="n_a must be an integer >= 2"):
+        mean_difference(("1", "0.1"), ("2", "0.1"), 1)
+    with pytest.raises(ValueError, match="alternative"):
+        mean_difference(("1", "0.1"), ("2", "0.1"), 5, alternative="bigger")
+    with pytest.raises(ValueError, match="standard deviations"):
+        mean_difference(("1", "-0.1"), ("2", "0.1"), 5)
+    with pytest.raises(ValueError, match=r"accuracies must lie in \[0, 100\]"):
+        two_proportions("101", "50", 100)
+    with pytest.raises(ValueError, match="n must be an integer >= 1"):
+        two_proportions("50", "50", 0)
