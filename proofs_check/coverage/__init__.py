@@ -17,13 +17,14 @@ True
 
 from __future__ import annotations
 
-from proofs_check.coverage import polynorm_adaptive, polyrational
+from proofs_check.coverage import ortho, polynorm_adaptive, polyrational
 from proofs_check.coverage.item import CITED, CONFIG, Item, Stat
 
 #: Each walked paper's items, in the order of its text.
 COVERAGE: dict[str, tuple[Item, ...]] = {
     "polyrational": polyrational.ITEMS,
     "polynorm_adaptive": polynorm_adaptive.ITEMS,
+    "ortho": ortho.ITEMS,
 }
 
 #: The papers whose text has been walked completely (the others have no coverage table yet).
