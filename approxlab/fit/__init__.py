@@ -15,10 +15,13 @@ zoo module (``module.load_fit(fit)`` or ``create(name, fit=fit)``). Methods:
     :math:`E[\\mathrm{He}_j \\mathrm{He}_k] = k!\\,\\delta_{jk}`, so :math:`a_k = E[f(x)\\mathrm{He}_k(x)]`.
 ``minimax``
     Best uniform approximation on ``interval`` (linear families: a linear programme on a grid refined by
-    exchange, :mod:`approxlab.fit.minimax`, reporting the error's equioscillation count in
-    ``diagnostics``; rational: Lawson's iteratively
-    reweighted least squares on the linearised problem; tropical: the max-plus residuation shifted by
-    half its largest residual, which is the best uniform max-plus approximation at the nodes).
+    exchange, :mod:`approxlab.fit.minimax`; rational: differential correction, a sequence of linear
+    programmes, :mod:`approxlab.fit.rational`, ended by a programme that proves a lower bound of the
+    family's best error; tropical: the max-plus residuation shifted by half its largest residual, which is
+    the best uniform max-plus approximation at the nodes). Linear and rational minimax report in
+    ``diagnostics`` the equioscillation (``alternations``, ``levelled_ratio`` = max / min of the error's
+    alternating extrema on the reference) and ``converged``: the error is within a relative
+    :data:`MINIMAX_RTOL` of the proven ``lower_bound``; when it is not, a :class:`FitWarning` says so.
 
 Families and what each method does:
 
@@ -40,7 +43,8 @@ Families and what each method does:
   piecewise-linear interpolant into its convex and concave slope changes.
 * ``rational`` (the ``SafeRational`` module, ``P(x) / (1 + sum |b_k| |x|^k)``): linearised
   interpolation :math:`P(t) - f(t)(D(t) - 1) = f(t)` (hermite adds its derivative), l2 by Gauss-Hermite
-  least squares (nonlinear, ``scipy.optimize.least_squares`` on the module's own form), minimax by Lawson.
+  least squares (nonlinear, ``scipy.optimize.least_squares`` on the module's own form), minimax by
+  differential correction (:func:`approxlab.fit.rational.rational_minimax`).
 
 Every fit checks itself: an ill-conditioned system, coefficients that cancel, or an L_inf error larger
 than the target's own size on ``interval`` raise a :class:`FitWarning` that gives the numbers and what to
@@ -60,6 +64,7 @@ Examples
 from approxlab.fit.core import (
     FAMILIES,
     METHODS,
+    MINIMAX_RTOL,
     QUAD_TOL,
     SUPPORTED,
     WARN_CANCELLATION,
@@ -69,9 +74,11 @@ from approxlab.fit.core import (
     fit,
     fit_errors,
 )
-from approxlab.fit.minimax import alternations, linear_minimax
+from approxlab.fit.minimax import alternations, equioscillation, linear_minimax
+from approxlab.fit.rational import RationalMinimax, rational_minimax
 from approxlab.fit.result import DEFAULT_INTERVAL, FitResult, FitWarning, load_into
 
 __all__ = ["fit", "FitResult", "FitWarning", "load_into", "default_nodes", "fit_errors", "linear_minimax",
            "alternations", "FAMILIES", "METHODS", "SUPPORTED", "WEIGHTS", "QUAD_TOL", "DEFAULT_INTERVAL",
-           "WARN_CONDITION", "WARN_CANCELLATION"]
+           "WARN_CONDITION", "WARN_CANCELLATION", "MINIMAX_RTOL", "equioscillation", "rational_minimax",
+           "RationalMinimax"]

@@ -33,6 +33,8 @@ WARN_CONDITION = 1e10
 WARN_CANCELLATION = 1e6
 #: Absolute tolerance the L2 quadratures must meet (else ValueError).
 QUAD_TOL = 1e-11
+#: A minimax fit converged when its error is within this relative distance of the proven lower bound.
+MINIMAX_RTOL = 1e-3
 
 
 # ---------------------------------------------------------------------------------------------- target
@@ -215,15 +217,16 @@ def _fit_linear(family: str, module: nn.Module, f: _Target, method: str, nodes: 
         y = np.concatenate([f(x[vals]), f.deriv(x[slopes])])
         return _solve_square(A, y, f"{method} interpolation", diag)
     if method == "minimax":
-        from approxlab.fit.minimax import alternations, linear_minimax
+        from approxlab.fit.minimax import linear_minimax, minimax_diagnostics
 
         extra = (*kinks, *f.breaks(lo, hi))
         sol, levelled = linear_minimax(lambda t: _basis(module, t), f, interval, extra)
         grid = np.union1d(np.linspace(lo, hi, 20001), [p for p in extra if lo < p < hi])
-        diag["levelled_error"] = levelled
-        diag["alternations"] = alternations(grid, _basis(module, grid) @ sol - f(grid))
         haar = family == "hermite" or (family == "fourier" and hi - lo < 2 * math.pi)
-        diag["alternations_expected"] = n + 1 if haar else None
+        resid = _basis(module, grid) @ sol - f(grid)
+        # the programme's optimum on a subgrid is a lower bound of the best error on the interval
+        minimax_diagnostics(diag, grid, resid, levelled, levelled, n + 1 if haar else None, float(np.max(np.abs(f(grid)))),
+                            rtol=MINIMAX_RTOL)
         return sol
     # l2: Gram matrix and moments under the weight
     if weight == "uniform":
@@ -349,7 +352,7 @@ def _rat_parts(x: np.ndarray, p: int, q: int) -> tuple[np.ndarray, np.ndarray, n
 
 
 def _fit_rational(module: nn.Module, f: _Target, method: str, nodes: np.ndarray | None,
-                  interval: tuple[float, float], weight: str = "normal") -> tuple[np.ndarray, np.ndarray]:
+                  interval: tuple[float, float], weight: str, diag: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     p, q = module.p_degree, module.q_degree
     n = p + 1 + q
     if method in ("lagrange", "hermite"):
@@ -379,24 +382,25 @@ def _fit_rational(module: nn.Module, f: _Target, method: str, nodes: np.ndarray 
         x, w = hermegauss(120)
         w = w / math.sqrt(2 * math.pi)
     else:
-        x = np.linspace(lo, hi, 801)
-        w = np.full_like(x, 1.0 / len(x))
+        from approxlab.fit.minimax import minimax_diagnostics
+        from approxlab.fit.rational import rational_minimax
+
+        mm = rational_minimax(f, interval, p, q, (*f.kinks, *f.breaks(lo, hi)), rtol=MINIMAX_RTOL)
+        minimax_diagnostics(diag, mm.fine, mm.residual, mm.levelled_error, mm.lower_bound, p + q + 2,
+                            float(np.max(np.abs(f(mm.fine)))), MINIMAX_RTOL, mm.converged)
+        return np.r_[mm.a, mm.b], np.array([])
     fv = f(x)
     P, _, D, _ = _rat_parts(x, p, q)
     A0 = np.hstack([P, -fv[:, None] * D])
     den = np.ones_like(x)
     wt = w.copy()
     sol = np.zeros(n)
-    for _ in range(60 if method == "minimax" else 20):  # Sanathanan-Koerner (+ Lawson weights)
+    for _ in range(20):  # Sanathanan-Koerner
         sw = np.sqrt(wt) / den
         res = optimize.lsq_linear(A0 * sw[:, None], fv * sw, bounds=(np.r_[np.full(p + 1, -np.inf), np.zeros(q)],
                                                                      np.full(n, np.inf)))
         sol = res.x
         den = 1 + D @ sol[p + 1:]
-        err = np.abs(P @ sol[: p + 1] / den - fv)
-        if method == "minimax":
-            wt = wt * (err + 1e-300)
-            wt /= wt.sum()
     if method == "l2":  # refine on the module's own form
         def resid(z: np.ndarray) -> np.ndarray:
             return np.sqrt(w) * (P @ z[: p + 1] / (1 + D @ np.abs(z[p + 1:])) - fv)
@@ -526,7 +530,7 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     elif family == "tropical-rational":
         sol, x = _fit_tropical_rational(module, f, method, x, (lo, hi))
     else:
-        sol, x = _fit_rational(module, f, method, x, (lo, hi), weight)
+        sol, x = _fit_rational(module, f, method, x, (lo, hi), weight, diag)
     _set_flat(module, np.asarray(sol, dtype=np.float64))
     node_arr = np.array([]) if x is None else x
     result = FitResult(family, f.name, degree, method, [float(t) for t in node_arr], options,
@@ -562,6 +566,10 @@ def _check(result: FitResult, module: nn.Module, f: _Target, sol: np.ndarray | N
             problems.append(f"the terms cancel by a factor {cancel:.3g} (coefficients up to "
                             f"{float(np.max(np.abs(sol))):.3g} for a target of size {f_max:.3g}; float32 keeps "
                             "no digit)" if cancel > 1e7 else f"the terms cancel by a factor {cancel:.3g}")
+    if diag.get("converged") is False:
+        problems.append(f"minimax did not converge: error {diag['minimax_error']:.6g} is not within a relative "
+                        f"{MINIMAX_RTOL:g} of the proven lower bound {diag['lower_bound']:.6g} of the best error "
+                        f"(levelled error ratio {diag['levelled_ratio']:.4g}, {diag['alternations']} alternations)")
     if result.errors["linf"] > f_max:
         problems.append(f"linf {result.errors['linf']:.3g} on [{lo:g}, {hi:g}] is larger than the target's own size "
                         f"{f_max:.3g} there (the zero function is closer)")

@@ -22,6 +22,8 @@ Examples
 >>> x = np.linspace(-1, 1, 2001)
 >>> alternations(x, 0.5 - x * x)   # +, -, + at -1, 0, 1
 3
+>>> equioscillation(x, 0.5 - x * x, expected=3)["levelled_ratio"]
+1.0
 """
 
 from __future__ import annotations
@@ -108,4 +110,69 @@ def alternations(x: np.ndarray, err: np.ndarray, rel_tol: float = 1e-3) -> int:
     return int(1 + np.count_nonzero(signs[1:] != signs[:-1]))
 
 
-__all__ = ["linear_minimax", "alternations"]
+def equioscillation(x: np.ndarray, err: np.ndarray, expected: int | None = None,
+                    rel_tol: float = 1e-3) -> dict[str, object]:
+    """How well ``err`` equioscillates: the alternating extrema, their count at the maximum, their levelling.
+
+    The local extrema of :math:`|e|` on ``x`` (in order) are merged into runs of equal sign, each run kept by its
+    largest point: an alternating sequence. The *reference* is that sequence pruned to ``expected`` points
+    (Chebyshev's :math:`n + 1` for :math:`n` parameters) by dropping the smallest extremum and merging its
+    neighbours (Remez's exchange rule); the *levelled error ratio* is :math:`\\max |e| / \\min_{\\text{ref}} |e|`,
+    1 for an error that equioscillates on the reference.
+
+    Returns
+    -------
+    dict
+        ``alternations`` (:func:`alternations`), ``reference`` (list of (x, e) pairs), ``levelled_ratio``.
+
+    Examples
+    --------
+    >>> x = np.linspace(-1, 1, 2001)
+    >>> d = equioscillation(x, 0.5 - x * x, expected=3)
+    >>> d["alternations"], [(float(a), float(b)) for a, b in d["reference"]], d["levelled_ratio"]
+    (3, [(-1.0, -0.5), (0.0, 0.5), (1.0, -0.5)], 1.0)
+    """
+    order = np.argsort(x)
+    xs, e = np.asarray(x, dtype=float)[order], np.asarray(err, dtype=float)[order]
+    a = np.abs(e)
+    if len(a) < 2 or a.max() == 0:
+        return {"alternations": 0, "reference": [], "levelled_ratio": 1.0}
+    peak = np.r_[a[0] >= a[1], (a[1:-1] >= a[:-2]) & (a[1:-1] >= a[2:]), a[-1] >= a[-2]] & (a > 0)
+    ref: list[tuple[float, float]] = []
+    for xi, ei in zip(xs[peak], e[peak]):
+        if ref and np.sign(ref[-1][1]) == np.sign(ei):
+            if abs(ei) > abs(ref[-1][1]):
+                ref[-1] = (float(xi), float(ei))
+        else:
+            ref.append((float(xi), float(ei)))
+    while expected is not None and len(ref) > max(expected, 1):
+        i = min(range(len(ref)), key=lambda k: abs(ref[k][1]))
+        if 0 < i < len(ref) - 1:  # its neighbours now share a sign: keep the larger
+            keep = ref[i - 1] if abs(ref[i - 1][1]) >= abs(ref[i + 1][1]) else ref[i + 1]
+            ref[i - 1:i + 2] = [keep]
+        else:
+            del ref[i]
+    low = min(abs(v) for _, v in ref)
+    return {"alternations": alternations(xs, e, rel_tol), "reference": ref,
+            "levelled_ratio": float(a.max() / low) if low > 0 else float("inf")}
+
+
+def minimax_diagnostics(diag: dict[str, object], x: np.ndarray, resid: np.ndarray, levelled: float, lower: float,
+                        expected: int | None, f_max: float, rtol: float, converged: bool | None = None) -> None:
+    """Record a minimax fit's equioscillation and convergence in ``diag``.
+
+    Converged: the error on the fine grid ``x`` is within the relative ``rtol`` of ``lower``, a proven lower
+    bound of the family's best error (or under ``1e-9 f_max``, where the programmes decide nothing). Keys:
+    ``levelled_error``, ``lower_bound``, ``minimax_error``, ``converged``, ``alternations``,
+    ``alternations_expected``, ``levelled_ratio``, ``reference`` (:func:`equioscillation`).
+    """
+    eq = equioscillation(x, resid, expected)
+    error = float(np.max(np.abs(resid)))
+    if converged is None:
+        converged = error <= lower / (1 - rtol) or error <= 1e-9 * f_max
+    diag.update(levelled_error=float(levelled), lower_bound=float(lower), minimax_error=error,
+                converged=bool(converged), alternations=eq["alternations"], alternations_expected=expected,
+                levelled_ratio=eq["levelled_ratio"], reference=[[a, b] for a, b in eq["reference"]])
+
+
+__all__ = ["linear_minimax", "alternations", "equioscillation", "minimax_diagnostics"]
