@@ -173,6 +173,11 @@ def _solve_square(A: np.ndarray, y: np.ndarray, what: str, diag: dict[str, Any] 
     return np.linalg.solve(A, y)
 
 
+def _outer(B: np.ndarray) -> np.ndarray:
+    """Rows phi_i(x) phi_j(x), flattened, of a basis matrix (one row per point)."""
+    return (B[:, :, None] * B[:, None, :]).reshape(len(B), -1)
+
+
 def _hermite_rows(x: np.ndarray, n_unknowns: int, method: str) -> tuple[np.ndarray, np.ndarray]:
     """Which nodes carry a value / slope condition: all values; all slopes, but when the count is odd
     the slope at the node nearest the centre of the node set is left out."""
@@ -189,13 +194,29 @@ def _hermite_rows(x: np.ndarray, n_unknowns: int, method: str) -> tuple[np.ndarr
 
 
 # ----------------------------------------------------------------------------------------- linear
+def _cubature(fun, a: float, b: float, max_subdivisions: int, rtol: float = 1e-13,
+              atol: float = QUAD_TOL / 10) -> tuple[np.ndarray, float]:
+    """int_a^b fun(x) dx of a vector-valued fun that takes an array of points (Gauss-Kronrod 21,
+    ``scipy.integrate.cubature``), with at most ``max_subdivisions`` subdivisions: a bounded cost."""
+    if a == -math.inf:  # int_{-oo}^b f(x) dx = int_{-b}^oo f(-u) du (scipy 1.17's cubature maps (-oo, b] wrongly)
+        if b == math.inf:
+            left, e1 = _cubature(fun, a, 0.0, max_subdivisions, rtol, atol)
+            right, e2 = _cubature(fun, 0.0, b, max_subdivisions, rtol, atol)
+            return left + right, e1 + e2
+        return _cubature(lambda u: fun(-u), -b, math.inf, max_subdivisions, rtol, atol)
+    res = integrate.cubature(lambda x: fun(x[:, 0]), [a], [b], rtol=rtol, atol=atol,
+                             max_subdivisions=max_subdivisions)
+    err = float(np.max(res.error)) if res.status == "converged" else math.inf
+    return np.asarray(res.estimate), err
+
+
 def _moments(fun, kinks: tuple[float, ...], what: str) -> tuple[np.ndarray, float]:
-    """E[fun(x)] for x ~ N(0,1), a vector-valued fun, by quad_vec split at the kinks (and any other break points)."""
+    """E[fun(x)] for x ~ N(0,1), a vector-valued fun of an array of points (one row per point), split at the
+    kinks (and any other break points)."""
     pts = [-np.inf, *sorted({k for k in kinks if np.isfinite(k)}), np.inf]
     total, err = 0.0, 0.0
     for a, b in zip(pts[:-1], pts[1:]):
-        val, e = integrate.quad_vec(lambda t: fun(t) * math.exp(-t * t / 2) / math.sqrt(2 * math.pi), a, b,
-                                    epsabs=QUAD_TOL / 10, epsrel=1e-13, limit=2000)
+        val, e = _cubature(lambda t: fun(t) * np.exp(-t * t / 2)[:, None] / math.sqrt(2 * math.pi), a, b, 200)
         total, err = total + val, err + e
     if not np.all(np.isfinite(total)) or err > QUAD_TOL:
         raise ValueError(f"fit: quadrature of {what} missed its tolerance {QUAD_TOL:g} (estimate {err:.3g})")
@@ -234,26 +255,24 @@ def _fit_linear(family: str, module: nn.Module, f: _Target, method: str, nodes: 
 
         def mean(fun, what: str) -> np.ndarray:
             return _interval_mean(fun, pts, what)
-        rhs = mean(lambda t: _basis(module, np.array([t]))[0] * f(np.array([t]))[0], "E[f phi_k]")
-        gram = mean(lambda t: np.outer(*(2 * [_basis(module, np.array([t]))[0]])).ravel(), "the Gram matrix")
+        rhs = mean(lambda t: _basis(module, t) * f(t)[:, None], "E[f phi_k]")
+        gram = mean(lambda t: _outer(_basis(module, t)), "the Gram matrix")
         return _solve_square(gram.reshape(n, n), rhs, "L2 normal-equation", diag)
-    rhs, _ = _moments(lambda t: _basis(module, np.array([t]))[0] * f(np.array([t]))[0],
-                      (*kinks, *f.breaks(-40.0, 40.0)), "E[f phi_k]")
+    rhs, _ = _moments(lambda t: _basis(module, t) * f(t)[:, None], (*kinks, *f.breaks(-40.0, 40.0)), "E[f phi_k]")
     if family == "hermite":
         gram = np.diag([1.0 / math.factorial(k) for k in range(n)])  # E[He_j He_k] = k! delta_jk
     else:
-        gram, _ = _moments(lambda t: np.outer(*(2 * [_basis(module, np.array([t]))[0]])).ravel(), kinks,
-                           "the Gram matrix")
+        gram, _ = _moments(lambda t: _outer(_basis(module, t)), kinks, "the Gram matrix")
         gram = gram.reshape(n, n)
     return _solve_square(gram, rhs, "L2 normal-equation", diag)
 
 
 def _interval_mean(fun, pts: list[float], what: str, rel: float = 1e-10) -> np.ndarray:
-    """(1 / (b - a)) int_a^b fun(x) dx of a vector-valued fun by quad_vec, split at ``pts`` (which start at a
-    and end at b)."""
+    """(1 / (b - a)) int_a^b fun(x) dx of a vector-valued fun of an array of points, split at ``pts`` (which start
+    at a and end at b)."""
     total, err = 0.0, 0.0
     for a, b in zip(pts[:-1], pts[1:]):
-        val, e = integrate.quad_vec(fun, a, b, epsabs=QUAD_TOL / 10, epsrel=1e-13, limit=2000)
+        val, e = _cubature(fun, a, b, 200)
         total, err = total + val, err + e
     width = pts[-1] - pts[0]
     if not np.all(np.isfinite(total)) or err / width > max(QUAD_TOL, rel * float(np.max(np.abs(total))) / width):
@@ -423,16 +442,15 @@ def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple
     pts = [-np.inf, *sorted(kinks | set(f.breaks(-40.0, 40.0))), np.inf]
     tot, err = 0.0, 0.0
     for a, b in zip(pts[:-1], pts[1:]):
-        v, e = integrate.quad(lambda t: float((_module_eval(module, np.array([t])) - f(np.array([t])))[0]) ** 2
-                              * math.exp(-t * t / 2) / math.sqrt(2 * math.pi), a, b, epsabs=1e-14, epsrel=1e-10,
-                              limit=500)
-        tot, err = tot + v, err + e
+        v, e = _cubature(lambda t: ((_module_eval(module, t) - f(t)) ** 2 * np.exp(-t * t / 2)
+                                    / math.sqrt(2 * math.pi))[:, None], a, b, 200, rtol=1e-10, atol=1e-14)
+        tot, err = tot + float(v[0]), err + e
     if not math.isfinite(tot) or err > max(1e-10, 1e-6 * tot):
         raise ValueError(f"fit: the L2 error quadrature missed its tolerance (estimate {err:.3g})")
     out["l2_normal"] = math.sqrt(max(tot, 0.0))
     out["l2_normal_err"] = err / (2 * out["l2_normal"]) if out["l2_normal"] > 0 else math.sqrt(err)
     inner = sorted({lo, hi, *(k for k in kinks | set(f.breaks(lo, hi)) if lo < k < hi)})
-    sq = _interval_mean(lambda t: (_module_eval(module, np.array([t])) - f(np.array([t]))) ** 2, inner,
+    sq = _interval_mean(lambda t: ((_module_eval(module, t) - f(t)) ** 2)[:, None], inner,
                         "the interval's L2 error", rel=1e-6)
     out["l2_interval"] = math.sqrt(max(float(sq[0]), 0.0))
     if len(nodes):
