@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from proofs_check.coverage import ortho, polynorm_adaptive, polyrational
+from proofs_check.coverage import moa, ortho, polycom, polynorm_adaptive, polyrational
 from proofs_check.coverage.item import CITED, CONFIG, Item, Stat
 
 #: Each walked paper's items, in the order of its text.
@@ -25,6 +25,8 @@ COVERAGE: dict[str, tuple[Item, ...]] = {
     "polyrational": polyrational.ITEMS,
     "polynorm_adaptive": polynorm_adaptive.ITEMS,
     "ortho": ortho.ITEMS,
+    "moa": moa.ITEMS,
+    "polycom": polycom.ITEMS,
 }
 
 #: The papers whose text has been walked completely (the others have no coverage table yet).

@@ -23,8 +23,11 @@ Sections (one module each, in the paper's order; importing this package register
   Appendix A.1's Muon scaling, Section 5.3, Tables 1-6, the peak lrs of Sections 5.2 and 5.4
 - :mod:`proofs_check.moa.equations` -- Eqs. 4-10: the zoo's LA / MoA modules run against the equations (activations
   re-typed with torch), Eq. 10's where-clause; Sections 4.1-4.2 on other gates and other MoA variants
+- :mod:`proofs_check.moa.walk` -- what the coverage walk (:mod:`proofs_check.coverage.moa`) found unchecked: Section 3's
+  activation definitions, the gates at 0, Appendix B.2.2's N_1, Table 1's dictionaries, Section 5.1's final
+  comparison, the significance of Table 3
 """
 
 from proofs_check.moa import (
-    _common, type1, type1_bounds, type2, type2_eq6, tables, equations,
+    _common, type1, type1_bounds, type2, type2_eq6, tables, equations, walk,
 )
