@@ -7,8 +7,10 @@ and its coverage.
 from __future__ import annotations
 
 import math
+from fractions import Fraction as Fr
 
 import numpy as np
+import sympy as sp
 from scipy import stats
 
 from approxlab.claims import Verdict, claim
@@ -19,6 +21,10 @@ from proofs_check.polycom._common import _polyrelu, _relu_polyrelu, _relu_polyre
 # ---------------------------------------------------------------------------------------------
 # Lemma 2, Lemma A.1, Eq. 16: ReLU networks approximating PolyReLU
 # ---------------------------------------------------------------------------------------------
+
+
+#: The root cause polycom/Lemma 2 and the proof of Theorem 2 share.
+COEFFICIENTS_NOT_RANGE = "Lemma 2 bounds the coefficients a_i where its proof (Lemma A.1) and its use (Theorem 2) need the range"
 
 
 def _lemma2_sizes(a: np.ndarray, eps_list: list[float]) -> list[tuple[float, int, int, float]]:
@@ -41,6 +47,7 @@ def _lemma2_sizes(a: np.ndarray, eps_list: list[float]) -> list[tuple[float, int
     "there is a ReLU network f: [-1,1] -> [-1,1] of size O(ln^2(1/eps)) with max |f - PolyReLU| < eps (Eq. 6).",
     source="polycom Section 3.2, Lemma 2, Eq. 6 (proof Appendix A.3, Eqs. 15-16)",
     strength="proved",
+    root_cause=COEFFICIENTS_NOT_RANGE,
 )
 def lemma2() -> Verdict:
     a_bad = np.array([1.0, 1.0, 1.0, 1.0])  # r = 3, every a_i = 1 in [-1, 1]
@@ -112,3 +119,62 @@ def eq16(p) -> Verdict:
     return Verdict.numerical(txt) if worst < 1e-6 else Verdict.failed(txt)
 
 
+
+
+
+def _coefficient_constant(r: int) -> Fr:
+    """C_r = sum_{i,j} |V^-1_ij| for the Vandermonde matrix V at the nodes j/r (exact rationals): a polynomial of
+    degree r with |Poly| <= 1 on [0, 1] has sum |a_i| = sum_i |sum_j V^-1_ij Poly(j/r)| <= C_r."""
+    V = sp.Matrix(r + 1, r + 1, lambda j, i: sp.Rational(j, r) ** i)
+    return Fr(str(sum(abs(v) for v in V.inv())))
+
+
+@claim(
+    "polycom/Theorem 2 proof (Lemma 2 under Theorem 2's hypotheses)",
+    "Proof of Theorem 2: 'For each subnetwork g_i, by applying Lemma 2, we can construct a corresponding ReLU "
+    "network f_i' -- Lemma 2 (a_i in [-1, 1]) applied to every PolyReLU of a network satisfying Theorem 2's "
+    "hypotheses (PolyReLU: [-1,1] -> [-1,1] with Lipschitz constant alpha).",
+    source="polycom Appendix A.4, proof of Theorem 2 (second paragraph); Lemma 2; Theorem 2",
+    printed={"coef_bound": 1},
+    strength="proved",
+    root_cause=COEFFICIENTS_NOT_RANGE,
+)
+def lemma2_in_theorem2(p) -> Verdict:
+    u = sp.Symbol("u", real=True)
+    cheb = sp.expand(sp.chebyshevt(3, 2 * u - 1))  # the shifted Chebyshev polynomial: |.| <= 1 on [0, 1]
+    coeffs = [cheb.coeff(u, i) for i in range(4)]
+    crit = sp.solve(sp.diff(cheb, u), u)
+    vals = [cheb.subs(u, v) for v in [0, 1] + [c for c in crit if 0 <= c <= 1]] + [coeffs[0]]  # a_0: t <= 0
+    lo, hi = min(vals), max(vals)
+    dcrit = [0, 1] + [c for c in sp.solve(sp.diff(cheb, u, 2), u) if 0 <= c <= 1]
+    alpha = max(abs(sp.diff(cheb, u).subs(u, v)) for v in dcrit)
+    bound = Fr(p["coef_bound"])
+    outside = [c for c in coeffs if abs(Fr(str(c))) > bound]
+    # Lemma 2's construction on it anyway: depth m grows by about log_4(sum |a_i|) (the error of each power is
+    # multiplied by |a_i|), so the size stays linear in ln(1/eps)
+    a = np.array([float(c) for c in coeffs])
+    rows = _lemma2_sizes(a, [10.0**-k for k in range(1, 7)])
+    ref = _lemma2_sizes(np.array([0.0, 1 / 3, 1 / 3, 1 / 3]), [10.0**-k for k in range(1, 7)])
+    slope, _, rval, *_ = stats.linregress([math.log(1 / e) for e, *_ in rows], [s for _, _, s, _ in rows])
+    consts = {r: _coefficient_constant(r) for r in range(1, 6)}
+    cheb_sums = {r: sum(abs(c) for c in sp.Poly(sp.chebyshevt(r, 2 * u - 1), u).all_coeffs()) for r in range(1, 6)}
+    ev = (f"Exact (sympy): PolyReLU with a = ({', '.join(str(c) for c in coeffs)}), i.e. Poly(u) = T_3(2u - 1), maps "
+          f"[-1, 1] onto [{lo}, {hi}] (a_0 for t <= 0, T_3(2u - 1) on [0, 1]) with Lipschitz constant alpha = {alpha}: "
+          "it satisfies Theorem 2's hypotheses, but Lemma 2's a_i in "
+          f"[-{p['coef_bound']}, {p['coef_bound']}] fails for {', '.join(str(c) for c in outside)}. So Theorem 2's "
+          "hypotheses do not give Lemma 2's (and, polycom/Lemma 2, Lemma 2's do not give the range its proof "
+          "needs). The conclusion survives for fixed r: a polynomial of degree r bounded by 1 on [0, 1] has "
+          "sum |a_i| <= C_r = sum |V^-1| (Vandermonde at j/r, exact): "
+          + ", ".join(f"C_{r} = {float(c):.6g}" for r, c in consts.items())
+          + " (the shifted Chebyshev polynomials reach "
+          + ", ".join(f"{cheb_sums[r]}" for r in cheb_sums) + "), and Lemma 2's construction run on T_3(2u - 1) "
+          "meets every tolerance: " + ", ".join(f"eps={e:g}: size {s} (m={m})" for e, m, s, _ in rows)
+          + f" (with a = (0, 1/3, 1/3, 1/3): {', '.join(str(s) for _, _, s, _ in ref)}); size linear in ln(1/eps) "
+          f"(slope {slope:.1f}, r^2 = {rval**2:.4f}): O(ln(C_r/eps)), inside O(ln^2(1/eps)).")
+    if outside and lo >= -1 and hi <= 1 and len(rows) == 6 and all(cheb_sums[r] <= consts[r] for r in consts):
+        return Verdict.failed(
+            ev, correction="State Lemma 2 for PolyReLU: [-1, 1] -> [-1, 1] of fixed order r (no bound on the "
+            "coefficients, which then satisfy sum |a_i| <= C_r): a ReLU network of size O(ln^2(C_r/eps)) = "
+            "O(ln^2(1/eps)) approximates it within eps; that is the form Theorem 2's proof applies.",
+            severity="minor")
+    return Verdict.proved(ev)

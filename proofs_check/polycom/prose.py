@@ -3,7 +3,6 @@ the Figure 4 caption and Sec. 4.3 on Table 3). Table entries are printed values,
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction as Fr
 
 from approxlab.claims import Verdict, claim
@@ -81,58 +80,34 @@ def sec42_figure1(p) -> Verdict:
         "margins' is a judgement: the margins are 0.75-1.21 points on single runs with no variance reported.")
 
 
-# Table 3 entries for the four tasks of Figure 4, and the sizes of their evaluation sets (an assumption: the
-# standard splits, MMLU test 14,042, HellaSwag validation 10,042, SciQ test 1,000, ARC-Challenge test 1,172)
-_FIG4 = {"MMLU Var": ("37.07", "37.27", 14042), "HellaSwag": ("66.49", "67.63", 10042),
-         "SciQ": ("90.60", "92.40", 1000), "ARC-C": ("37.12", "38.46", 1172)}
-
-
-#: The largest per-item correlation of two models' correctness taken as plausible (an assumption, not from the
-#: paper): a paired test needing more than this would need the two models to nearly agree item by item.
-_RHO_PLAUSIBLE = 0.8
-
-
-def _paired_rho_needed(a: float, b: float, n: int, z: float) -> float:
-    """The per-item correlation rho at which a paired test of accuracies a < b on the same n items reaches z:
-    Var(b_hat - a_hat) = (a(1-a) + b(1-b) - 2 rho sqrt(a(1-a) b(1-b))) / n. rho <= 0: significant even unpaired."""
-    va, vb = a * (1 - a), b * (1 - b)
-    return (va + vb - n * ((b - a) / z) ** 2) / (2 * math.sqrt(va * vb))
+# Table 3's entries for the four tasks of Figure 4 (SwiGLU, PolyNorm): the end point of Figure 4's curves
+_FIG4 = {"MMLU Var": ("37.07", "37.27"), "HellaSwag": ("66.49", "67.63"), "SciQ": ("90.60", "92.40"),
+         "ARC-C": ("37.12", "38.46")}
 
 
 @claim("polycom/Figure 4 (PolyNorm significantly outperforms SwiGLU)",
        "'Models with PolyNorm significantly outperform those with SwiGLU on downstream tasks' (Fig. 4 caption; Sec. "
        "4.3: 'PolyNorm outperforms SwiGLU on all tasks, with notable improvements') on HellaSwag, MMLU Var, ARC-C, SciQ.",
        source="polycom Sec. 4.3, Fig. 4 caption, Table 3",
-       printed={"tasks": _FIG4, "z_critical": "1.96"},
-       reading=("Read as 'higher on all four tasks': holds (Table 3, the end point of Fig. 4). Read as statistical "
-                "significance: one run per model and no variance is reported. Both models answer the same items, so the "
-                "test is paired; its variance needs the per-item correlation rho of the two models' correctness, which "
-                "is not printed: the check gives, per task, the rho a paired test needs to reach z = 1.96 (standard "
-                "split sizes assumed), and takes rho > 0.8 as implausible."), strength="restated")
+       printed={"tasks": _FIG4},
+       reading=("'Significantly' is held to the one standard of proofs_check.statistics: it implies a test only "
+                "where the paper prints a spread over runs or the size of the evaluation set; Figure 4 and Table 3 "
+                "give one run per model and no sizes, so the word is not checkable (as every statistical word of "
+                "this paper, see the coverage walk). What is checked is the ordering it rests on."),
+       strength="restated")
 def fig4_significance(p) -> Verdict:
-    zc = float(p["z_critical"])
-    rows, higher, out_of_reach, reachable, unpaired = [], True, [], [], []
-    for task, (sw, pn, n) in p["tasks"].items():
-        a, b = float(Fr(sw)) / 100, float(Fr(pn)) / 100
-        higher &= b > a
-        z0 = (b - a) / math.sqrt((a * (1 - a) + b * (1 - b)) / n)
-        rho = _paired_rho_needed(a, b, n, zc)
-        if z0 >= zc:
-            unpaired.append(task)
-        if rho > _RHO_PLAUSIBLE:
-            out_of_reach.append(f"{task} ({float(Fr(pn) - Fr(sw)):+.2f} points, rho >= {rho:.2f})")
-        else:
-            reachable.append(f"{task} ({float(Fr(pn) - Fr(sw)):+.2f}, rho >= {rho:.2f})")
-        rows.append(f"{task}: {sw.text} -> {pn.text} (n = {n}, unpaired z = {z0:.2f}, paired z >= {zc:g} needs "
-                    f"rho >= {rho:.2f})")
-    ev = ("Table 3 (MoE, 200B tokens): " + "; ".join(rows) + f". PolyNorm higher on all four: {higher}. An unpaired "
-          f"two-proportion test gives z >= {p['z_critical'].text} on: {', '.join(unpaired) or 'none'}; a paired test "
-          "could reach it where the "
-          f"needed rho is moderate, but not for {', '.join(out_of_reach) or 'none'} (rho > {_RHO_PLAUSIBLE} taken as "
-          "implausible: the two models would have to agree on nearly every item).")
-    if higher and not out_of_reach:
-        return Verdict.unchecked(ev + " Whether the differences are significant depends on per-item results not printed.")
-    return Verdict.failed(
-        ev, "PolyNorm is higher than SwiGLU on all four tasks (single runs, no variance reported); with a paired test "
-        f"{', '.join(reachable) or 'no task'} may be significant, but {', '.join(out_of_reach)} would need the two "
-        "models to agree on nearly every item: 'significantly' is not supported on all four tasks.", severity="minor")
+    rows, lower = [], []
+    for task, (sw, pn) in p["tasks"].items():
+        gain = pn - sw
+        rows.append(f"{task}: {sw.text} -> {pn.text} ({float(gain):+.2f} points)")
+        if gain <= 0:
+            lower.append(task)
+    ev = ("Figure 4's curves are not in the text; their end point is Table 3 (MoE, 200B tokens): " + "; ".join(rows)
+          + f". PolyNorm higher on {4 - len(lower)} of 4 tasks (exact decimals). 'Significantly' is not checkable: "
+          "one run per model, no spread over seeds and no evaluation-set sizes are printed, so no test applies "
+          "without assuming what the paper does not state; the paper's other statistical words (Table 1's 0.75-1.21 "
+          "point averages, Table 2's 0.01-0.04 losses, Appendix H's +0.204 top-1) get the same treatment.")
+    if lower:
+        return Verdict.failed(ev, "PolyNorm is not higher than SwiGLU on " + ", ".join(lower) + " (Table 3).",
+                              severity="minor")
+    return Verdict.unchecked(ev)
