@@ -19,7 +19,8 @@ Sections (one module each, in the paper's order; importing this package register
 - :mod:`proofs_check.polycom.lemma2` -- Lemma 2, Lemma A.1, Eq. 16: ReLU networks approximating PolyReLU
 - :mod:`proofs_check.polycom.theorem2` -- Theorem 2 and its proof (Eqs. 9, 17-22), Lemma A.2
 - :mod:`proofs_check.polycom.appendix_a5` -- Appendix A.5: Lemma A.3 (both bullets), Corollary A.1, Lemma A.4 (Eqs. 23-24)
-- :mod:`proofs_check.polycom.theorem3` -- Theorem 3 and its proof: partition of unity, Eqs. 25-35
+- :mod:`proofs_check.polycom.theorem3` -- the proof of Theorem 3: partition of unity, Eqs. 25-35
+- :mod:`proofs_check.polycom.theorem3_size` -- Theorem 3: the network of Eq. 33 built, run and its size counted
 - :mod:`proofs_check.polycom.optimality` -- Appendix B: Theorem 4 (DeVore et al.) and the optimality argument;
   Section 3.3's comparison with ReLU and rational networks; notation slips (Theorem 3, Lemma A.2, Appendix B)
 - :mod:`proofs_check.polycom.algorithms` -- Algorithms 1-2 (Appendix D) against Eqs. 2-3 and the zoo
@@ -30,5 +31,5 @@ Sections (one module each, in the paper's order; importing this package register
 """
 
 from proofs_check.polycom import (
-    _common, theorem1, lemma2, theorem2, appendix_a5, theorem3, optimality, algorithms, tables, prose, walk,
+    _common, theorem1, lemma2, theorem2, appendix_a5, theorem3, theorem3_size, optimality, algorithms, tables, prose, walk,
 )
