@@ -44,7 +44,9 @@ def _poly_range(a: np.ndarray) -> tuple[float, float]:
     """The range of PolyReLU(t) = Poly(ReLU(t)) over t in [-1, 1]: a_0 (t <= 0) and Poly over [0, 1], its extremes
     at the endpoints and the real critical points (numpy roots of Poly')."""
     poly = np.polynomial.Polynomial(a)
-    crit = [c.real for c in poly.deriv().roots() if abs(c.imag) < 1e-12 and 0 <= c.real <= 1]
+    # leading coefficients negligible on [0, 1] are dropped: they would send the companion matrix's roots to inf
+    der = poly.deriv().trim(1e-14 * max(float(np.abs(a).max()), 1e-300))
+    crit = [c.real for c in der.roots() if abs(c.imag) < 1e-12 and 0 <= c.real <= 1]
     vals = poly(np.array([0.0, 1.0] + crit))
     return float(min(vals.min(), a[0])), float(max(vals.max(), a[0]))
 
