@@ -149,8 +149,14 @@ def _mc_mean_field(module: nn.Module, sigma_w: float, dim: int, rows: int = 256,
 
 def card(activation: object, dist: Distribution | str = Normal(), degree: int | None = None, depth: int = 50,
          eoc_sigma_b: float = 0.1, parts: tuple[str, ...] | list[str] = PARTS, quick: bool = False,
-         cmap_curve: int = 0, **options: object) -> dict:
+         cmap_curve: int = 0, snap: bool = True, **options: object) -> dict:
     """The report card of ``activation`` (module docstring); ``degree`` sets the registry entry's degree option.
+
+    ``snap=True`` (the default, as ``approxlab gains`` does) reads a module's stored float coefficients as
+    the simplest exact numbers that round to them (:func:`approxlab.activations.resolve.snap_value`): the
+    card's gains and mean field are then those of the definition (Hermite degree 6 at the Theorem 3.8
+    init: forward gain 60/163 and chi_1 = 1, as ``approxlab gains`` reports), not of its float32 rounding
+    (0.368098161..., chi_1 = 1 + 4.7e-9, outside any error bar of the definition).
 
     ``quick=True`` tabulates the C-map at c = 0 and 1 only, skips its fixed point c* and the depth
     scales, and uses 64 Monte Carlo vectors for vector modules (the slow parts). ``cmap_curve = n > 1`` adds
@@ -179,11 +185,16 @@ def card(activation: object, dist: Distribution | str = Normal(), degree: int | 
         if opt is None:
             raise ValueError(f"activation {activation!r} has no degree option")
         options[opt] = degree
-    tgt = resolve(activation, **options)
+    tgt = resolve(activation, snap=snap, **options)
     module = tgt.module if tgt.module is not None else tgt.fn
     out: dict = {"activation": tgt.name, "dist": dist.spec(), "elementwise": tgt.elementwise}
-    g = compute_gains(activation, dist, mc_samples=2**16, **options)
-    gn = compute_gains(activation, Normal(), mc_samples=2**16, **options) if dist != Normal() else g
+    g = compute_gains(activation, dist, mc_samples=2**16, snap=snap, **options)
+    gn = compute_gains(activation, Normal(), mc_samples=2**16, snap=snap, **options) if dist != Normal() else g
+    # the mean field of the snapped form where snapping changed a coefficient (the module keeps float32 ones)
+    mf_act, mf_opts = activation, options
+    if snap and tgt.module is not None and tgt.expr is not None and tgt.elementwise and not tgt.symbols:
+        if tgt.expr != resolve(activation, **options).expr:
+            mf_act, mf_opts = tgt.expr, {}
     out["gains_method"] = g.method
     for key in ("second_moment", "derivative_second_moment", "forward_gain", "backward_gain"):
         v = g.value(key)
@@ -195,13 +206,13 @@ def card(activation: object, dist: Distribution | str = Normal(), degree: int | 
     if "mean_field" in parts:
         out["mean_field_init"] = {"sigma_w": sigma_w, "sigma_b": 0.0, "note": "sigma_w^2 = forward gain under N(0, 1)"}
         if tgt.elementwise:
-            out.update(_elementwise_mean_field(activation, sigma_w, options, quick, cmap_curve))
+            out.update(_elementwise_mean_field(mf_act, sigma_w, mf_opts, quick, cmap_curve))
         else:
             dim = int(getattr(module, "dim", 64) or 64)
             mf = _guard(_mc_mean_field, module, sigma_w, dim, 64 if quick else 256, 0, quick, cmap_curve)
             out.update(mf if "error_message" not in mf else {"q_star": mf, "chi1": mf, "cmap": mf})  # type: ignore[operator]
     if "edge_of_chaos" in parts:
-        out["edge_of_chaos"] = _guard(_eoc, activation, eoc_sigma_b, options) if tgt.elementwise else {
+        out["edge_of_chaos"] = _guard(_eoc, mf_act, eoc_sigma_b, mf_opts) if tgt.elementwise else {
             "error_message": "a vector module has no scalar mean field"}
     if "dks" in parts:
         out["dks"] = _guard(_dks, activation, depth, options) if tgt.elementwise else {

@@ -22,8 +22,10 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
+import scipy.optimize
 import sympy
 
 from approxlab._core.symbols import X
@@ -34,26 +36,42 @@ MAX_FEATURES = 32
 MAX_DEGREE = 24
 
 
-def _arguments(expr: sympy.Expr) -> set[sympy.Expr]:
+def _arguments(expr: sympy.Expr) -> dict[sympy.Expr, bool]:
     """The arguments of every function application and every power with an exponent that is not a
-    positive integer (the base of ``1/(1 + x^2)``, of ``sqrt(x^2 + 1e-8)``)."""
-    found: set[sympy.Expr] = set()
+    positive integer (the base of ``1/(1 + x^2)``, of ``sqrt(x^2 + 1e-8)``), each with whether the
+    function around it changes on the argument's relative scale (a power's base, log's argument: ``1/u``
+    changes by half where ``u`` does) rather than its absolute one (``tanh(u)``, ``exp(u)``)."""
+    found: dict[sympy.Expr, bool] = {}
     for node in sympy.preorder_traversal(expr):
         if isinstance(node, sympy.Function):
-            found.update(node.args)
+            for a in node.args:
+                found[a] = found.get(a, False) or isinstance(node, sympy.log)
         elif isinstance(node, sympy.Pow) and not (node.exp.is_Integer and node.exp > 0):
-            found.add(node.base)
-    return {u for u in found if isinstance(u, sympy.Expr) and u.free_symbols == {X}}
+            found[node.base] = True
+    return {u: rel for u, rel in found.items() if isinstance(u, sympy.Expr) and u.free_symbols == {X}}
 
 
-def _width(poly: np.polynomial.Polynomial, r: float) -> float:
-    """The shortest local length scale of ``poly`` at ``r``: min over k >= 1 of |p^(k)(r) / k!|^(-1/k)."""
+def _taylor_width(derivs: list[float], size: float = 1.0) -> float:
+    """The shortest local length scale from the derivatives ``u^(k)(r)``, k = 1, 2, ...: min over k of
+    ``|u^(k)(r) / (k! size)|^(-1/k)``, the distance over which the k-th Taylor term changes ``u`` by ``size``."""
     best = math.inf
-    for k in range(1, poly.degree() + 1):
-        t = abs(float(poly.deriv(k)(r))) / math.factorial(k)
+    for k, d in enumerate(derivs, start=1):
+        t = abs(float(d)) / (math.factorial(k) * size)
         if t > 0 and math.isfinite(t):
             best = min(best, t ** (-1.0 / k))
     return best
+
+
+def _size(value: float, relative: bool) -> float:
+    """The change of an argument that matters at ``value``: 1, or ``min(1, |u|)`` where the function
+    around it is a power or log (``1/(1e-8 + x^2)`` turns within 1e-4 of 0)."""
+    return min(1.0, abs(value)) if relative and value != 0 and math.isfinite(value) else 1.0
+
+
+def _width(poly: np.polynomial.Polynomial, r: float, relative: bool = False) -> float:
+    """The shortest local length scale of ``poly`` at ``r``: :func:`_taylor_width` of its derivatives."""
+    derivs = [float(poly.deriv(k)(r)) for k in range(1, poly.degree() + 1)]
+    return _taylor_width(derivs, _size(float(poly(r)), relative))
 
 
 def sympy_features(expr: sympy.Expr) -> tuple[tuple[float, float], ...]:
@@ -74,7 +92,7 @@ def sympy_features(expr: sympy.Expr) -> tuple[tuple[float, float], ...]:
     ()
     """
     cands: list[tuple[float, float]] = []
-    for u in _arguments(expr):
+    for u, relative in _arguments(expr).items():
         if not u.is_polynomial(X):
             continue
         try:
@@ -90,7 +108,7 @@ def sympy_features(expr: sympy.Expr) -> tuple[tuple[float, float], ...]:
             z = complex(z)
             if abs(z.imag) > 1e-9 * max(1.0, abs(z.real)) or not math.isfinite(z.real):
                 continue
-            w = _width(poly, z.real)
+            w = _width(poly, z.real, relative)
             if math.isfinite(w) and w > 0:
                 cands.append((z.real, w))
     kept: list[tuple[float, float]] = []
@@ -101,6 +119,131 @@ def sympy_features(expr: sympy.Expr) -> tuple[tuple[float, float], ...]:
             break
     # rounded to 15 digits (0.7, not 0.7000000000000001): panel ends need no more
     return tuple(sorted((float(f"{r:.15g}"), float(f"{w:.15g}")) for r, w in kept))
+
+
+class Unresolved(ValueError):
+    """A non-polynomial argument varies too fast over the searched range for its features to be listed."""
+
+
+def _numpy_function(expr: sympy.Expr) -> Callable[[np.ndarray], np.ndarray]:
+    """``expr`` in x evaluated on a float64 array: NaN where it is undefined, complex or not finite."""
+    f = sympy.lambdify(X, expr, modules=["scipy", "numpy"])
+
+    def g(t: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            try:
+                v = np.asarray(f(t))
+            except (ZeroDivisionError, OverflowError, ValueError, TypeError, NameError, AttributeError):
+                return np.full(np.shape(t), np.nan)
+            if np.iscomplexobj(v):
+                v = np.where(np.abs(v.imag) <= 1e-12 * np.abs(v.real), v.real, np.nan)
+            v = np.broadcast_to(v, np.shape(t)).astype(float)
+        return np.where(np.isfinite(v), v, np.nan)
+
+    return g
+
+
+def _scalar(f: Callable[[np.ndarray], np.ndarray]) -> Callable[[float], float]:
+    return lambda t: float(f(np.array([t]))[0])
+
+
+def _critical_candidates(x: np.ndarray, v: np.ndarray, f: Callable[[np.ndarray], np.ndarray]) -> list[float]:
+    """Zeros of the sampled function ``v = f(x)`` (sign changes, refined by Brent's method) and the points of
+    its interior local minima of |v| (refined by bounded minimisation): where a root may touch zero."""
+    out: list[float] = []
+    a = np.abs(v)
+    ok = np.isfinite(v)
+    out += [float(t) for t in x[ok & (v == 0)]]
+    sc = np.nonzero(ok[:-1] & ok[1:] & (np.sign(v[:-1]) * np.sign(v[1:]) < 0))[0]
+    fs = _scalar(f)
+    for i in sc[: 8 * MAX_CANDIDATES]:
+        try:
+            out.append(float(scipy.optimize.brentq(fs, x[i], x[i + 1], xtol=1e-300, rtol=4 * np.finfo(float).eps)))
+        except (ValueError, RuntimeError):
+            out.append(float(x[i]))
+    inner = ok[1:-1] & ok[:-2] & ok[2:] & (a[1:-1] < a[:-2]) & (a[1:-1] <= a[2:]) & (v[:-2] * v[2:] > 0)
+    for i in np.nonzero(inner)[0][: 8 * MAX_CANDIDATES] + 1:
+        res = scipy.optimize.minimize_scalar(lambda t: abs(fs(t)), bounds=(x[i - 1], x[i + 1]), method="bounded",
+                                             options={"xatol": 1e-14 * max(1.0, abs(float(x[i])))})
+        out.append(float(res.x) if np.isfinite(res.fun) else float(x[i]))
+    return out
+
+
+#: Grid points of the numeric search of a non-polynomial argument, at the least.
+SEARCH_POINTS = 2**14
+#: A finer grid than this is not searched: the argument varies too fast (:class:`Unresolved`).
+MAX_SEARCH_POINTS = 2**20
+#: At most this many roots and critical points per argument before it counts as too fast.
+MAX_CANDIDATES = 2**13
+
+
+def numeric_features(expr: sympy.Expr, lo: float, hi: float, narrower_than: float = math.inf
+                     ) -> list[tuple[float, float]]:
+    """``(point, width)`` of the places on [lo, hi] where a non-polynomial argument ``u`` of ``expr`` (the
+    argument of a function or the base of a power, e.g. ``-1e6 sin(x - 0.5)^2`` inside ``exp``) has a root
+    or a critical point, or comes closest to 0, each with :func:`_taylor_width` of ``u`` there (from the
+    first three derivatives; ``1e-3`` for that argument at 0.5 + k pi), those narrower than ``narrower_than``.
+
+    ``u`` is sampled on a grid of [lo, hi] fine enough for the narrowest feature of the arguments inside it
+    (an eighth of its width, :data:`SEARCH_POINTS` points at least); sign changes of ``u`` and ``u'`` are
+    refined by Brent's method and local minima of ``|u|`` and ``|u'|`` by bounded minimisation.
+    Polynomial arguments are left to :func:`sympy_features`.
+
+    Raises
+    ------
+    Unresolved
+        An argument needs more than :data:`MAX_SEARCH_POINTS` grid points or has more than
+        :data:`MAX_CANDIDATES` such points on [lo, hi] (``exp(sin(1e4 x))``): it oscillates too fast for
+        its features to be listed.
+
+    Examples
+    --------
+    >>> from approxlab._core.symbols import X
+    >>> [(round(r, 9), round(w, 9)) for r, w in numeric_features(sympy.exp(-10**6 * sympy.sin(X - 0.5) ** 2), 0, 3, 0.1)]
+    [(0.5, 0.001)]
+    """
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError(f"numeric_features needs a finite range lo < hi, got [{lo}, {hi}]")
+    args = _arguments(expr)
+    widths: dict[sympy.Expr, float] = {}
+    out: list[tuple[float, float]] = []
+    for u in sorted(args, key=sympy.count_ops):  # inner arguments first: they set the grid of outer ones
+        if u.is_polynomial(X):
+            widths[u] = min((w for _, w in sympy_features(u + sympy.Function("_f")(u))), default=math.inf)
+            continue
+        inner = min((w for v, w in widths.items() if v != u and u.has(v)), default=math.inf)
+        n = max(SEARCH_POINTS, math.ceil(8 * (hi - lo) / inner) if math.isfinite(inner) else 0)
+        if n > MAX_SEARCH_POINTS:
+            raise Unresolved(f"the argument {u} varies on a scale of {inner:.3g}, {(hi - lo) / inner:.3g} times within "
+                             f"[{lo:.6g}, {hi:.6g}]: too fast for its narrow features to be listed")
+        try:
+            derivs = [_numpy_function(sympy.diff(u, X, k)) for k in range(4)]
+        except (TypeError, NameError, ValueError, SyntaxError, KeyError, NotImplementedError):
+            continue  # no numpy form: the argument is not searched
+        x = np.linspace(lo, hi, n)
+        v0, v1 = derivs[0](x), derivs[1](x)
+        cands = _critical_candidates(x, v0, derivs[0]) + _critical_candidates(x, v1, derivs[1])
+        if len(cands) > MAX_CANDIDATES:
+            raise Unresolved(f"the argument {u} has {len(cands)} roots and critical points within "
+                             f"[{lo:.6g}, {hi:.6g}]: too many for its narrow features to be resolved")
+        narrowest = math.inf
+        if cands:
+            r = np.array(cands)
+            ds = [d(r) for d in derivs]
+            for j, t in enumerate(cands):
+                w = _taylor_width([ds[k][j] for k in (1, 2, 3) if np.isfinite(ds[k][j])],
+                                  _size(float(ds[0][j]), args[u]))
+                if 0 < w < narrower_than:
+                    out.append((t, w))
+                narrowest = min(narrowest, w)
+        widths[u] = min(narrowest, inner)
+    kept: list[tuple[float, float]] = []
+    for r, w in sorted(out):  # a double root is found as a root of u and of u': keep the narrower once
+        if kept and abs(r - kept[-1][0]) < min(w, kept[-1][1]):
+            kept[-1] = min(kept[-1], (r, w), key=lambda rw: rw[1])
+        else:
+            kept.append((r, w))
+    return kept
 
 
 def geometric_points(center: float, smallest: float, lo: float, hi: float, limit: int = 2000,
@@ -130,4 +273,5 @@ def geometric_points(center: float, smallest: float, lo: float, hi: float, limit
     return sorted(pts)
 
 
-__all__ = ["MAX_DEGREE", "MAX_FEATURES", "geometric_points", "sympy_features"]
+__all__ = ["MAX_CANDIDATES", "MAX_DEGREE", "MAX_FEATURES", "MAX_SEARCH_POINTS", "SEARCH_POINTS", "Unresolved",
+           "geometric_points", "numeric_features", "sympy_features"]

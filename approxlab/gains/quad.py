@@ -36,7 +36,7 @@ import torch
 
 from approxlab._core.symbols import X
 from approxlab.dists import Distribution
-from approxlab.gains.features import geometric_points, sympy_features
+from approxlab.gains.features import _numpy_function, geometric_points, numeric_features, sympy_features
 from approxlab.gains.mpeval import TooLarge, mp_function
 from approxlab.activations.resolve import pieces
 
@@ -209,6 +209,43 @@ def _sensitivity(g: sympy.Expr, panels: list[tuple[float, float]], reach: float)
     return total
 
 
+#: At most this many numeric features (:func:`approxlab.gains.features.numeric_features`) per piece get
+#: panels of their own, those whose integrands change most; the others add a bound to the error.
+MAX_NUMERIC_FEATURES = 48
+#: Offsets, in widths, at which a feature's integrands are sampled to rank it and bound it.
+_PROBE = np.array([-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0])
+
+
+def _ranked_features(e: sympy.Expr, de: sympy.Expr, dens: sympy.Expr, cands: list[tuple[float, float]]
+                     ) -> tuple[list[tuple[float, float]], list[float]]:
+    """The numeric features worth panels of their own, and the bound on what the others can add.
+
+    A feature ``(r, w)`` is ranked by ``w p(r) max(spread of F^2, (w F')^2)`` over r + (-2..2) w: how much
+    the integrands change across it (the critical points of ``-1e6 cos(x)^2`` at k pi, where
+    ``exp`` of it is 0 throughout, rank 0). The :data:`MAX_NUMERIC_FEATURES` highest get panels; each other
+    one adds ``8 w max |g|`` over those samples to the error of each integrand g, which holds a bump of
+    width w (a Lorentzian's area is pi w times its peak) that the rule might step over.
+    """
+    if not cands:
+        return [], [0.0, 0.0, 0.0]
+    r = np.array([c[0] for c in cands])
+    w = np.array([c[1] for c in cands])
+    t = r[:, None] + w[:, None] * _PROBE[None, :]
+    f, df, p = (_numpy_function(g)(t) if X in g.free_symbols else np.full(t.shape, float(g)) for g in (e, de, dens))
+    bad = ~(np.isfinite(f) & np.isfinite(df) & np.isfinite(p))
+    f, df, p = (np.where(bad, 0.0, v) for v in (f, df, p))
+    with np.errstate(all="ignore"):
+        spread = np.ptp(f**2, axis=1)
+        rank = w * p.max(axis=1) * np.maximum(spread, ((w[:, None] * df) ** 2).max(axis=1))
+    rank = np.where(bad.any(axis=1) | ~np.isfinite(rank), np.inf, rank)
+    order = np.argsort(-rank, kind="stable")
+    keep = [int(j) for j in order[:MAX_NUMERIC_FEATURES] if rank[j] > 0]
+    drop = [int(j) for j in order[MAX_NUMERIC_FEATURES:] if rank[j] > 0]
+    bounds = [float(np.sum(8 * w[drop] * np.abs(g[drop] * p[drop]).max(axis=1))) if drop else 0.0
+              for g in (f, f**2, df**2)]
+    return [cands[j] for j in keep], bounds
+
+
 def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
                 ) -> tuple[float, float, float, float, float, float]:
     """scipy quad over scale-aware panels; the error is the sum of |panel error| plus float64 rounding."""
@@ -228,8 +265,15 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
             gs = (e * dens_expr, e**2 * dens_expr, de**2 * dens_expr)
             hs = [_float_function(g) for g in gs]
             smallest = min(0.25, sd / 4)
-            centers = [(c, smallest) for c in (0.0, mu, *cuts)] + [(r, min(smallest, w / 4)) for r, w in feats]
             reach = 40 * sd if dist.tail_index is None else 1e6 * sd
+            # features of non-polynomial arguments where the density is not negligible (12 sd: p < 1e-31)
+            span = 12 * sd if dist.tail_index is None else 1e4 * sd
+            slo, shi = max(fa, mu - span), min(fb, mu + span)
+            found = numeric_features(e, slo, shi, narrower_than=smallest) if slo < shi else []
+            extra, dropped = _ranked_features(e, de, dens_expr, found)
+            errs = [v + d for v, d in zip(errs, dropped)]
+            centers = ([(r, min(smallest, w / 4)) for r, w in (*feats, *extra)]
+                       + [(c, smallest) for c in (0.0, mu, *cuts)])
             inner = _panel_points(max(fa, mu - reach), min(fb, mu + reach), centers)
             inner += [p for p in _splits(dist, fa, fb)[1:-1]]
             if not math.isfinite(fa) and mu - reach > -math.inf:
@@ -258,42 +302,121 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
     return (*vals, *bound)  # type: ignore[return-value]
 
 
-#: Samples of a black-box callable over the distribution's bulk before integrating, and the most
-#: feature points they may add (an oscillating function flags everywhere: it gets none).
+#: Samples of a black-box callable over the distribution's bulk before integrating.
 FEATURE_SAMPLES = 2**16
-MAX_FEATURE_POINTS = 256
+#: Each flagged interval is cut into this many when it is refined.
+REFINE_SPLIT = 32
+#: More flagged intervals than this at one level of refinement: F oscillates too fast to be resolved.
+MAX_FLAGGED = 4096
+
+
+def _f_df(fn: Callable[[torch.Tensor], torch.Tensor], x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """F and F' (autograd) of an elementwise ``fn`` at the points ``x`` in one call; None if ``fn`` cannot
+    take the vector or returns something else than one finite value per point."""
+    t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+    try:
+        with torch.enable_grad():  # F' by autograd, also under a caller's torch.no_grad()
+            y = fn(t)
+            if not isinstance(y, torch.Tensor) or y.shape != t.shape:
+                return None
+            (g,) = torch.autograd.grad(y.sum(), t, allow_unused=True) if y.requires_grad else (None,)
+    except Exception:  # noqa: BLE001 - a callable that cannot take a vector is integrated without the search
+        return None
+    yv = y.detach().to(torch.float64).numpy()
+    gv = np.zeros_like(yv) if g is None else g.detach().to(torch.float64).numpy()
+    if not (np.isfinite(yv).all() and np.isfinite(gv).all()):
+        return None
+    return yv, gv
+
+
+def _unresolved(xl: np.ndarray, xr: np.ndarray, fl: tuple[np.ndarray, np.ndarray], fr: tuple[np.ndarray, np.ndarray],
+                floor: float) -> np.ndarray:
+    """Mask of the intervals [xl, xr] whose end samples (F, F') disagree with a smooth F.
+
+    The change ``F(xr) - F(xl)`` is compared with the trapezoid ``h (F'(xl) + F'(xr)) / 2``; for a smooth F
+    they differ by ``h^3 F''' / 12``. An interval is flagged where they differ by more than 1e-3 of
+    ``|dF| + h |F'|`` (F changes on a scale below about 10 h there, or jumps, or has a kink) and by more
+    than ``floor`` and the float64 rounding of F.
+    """
+    h = xr - xl
+    df = fr[0] - fl[0]
+    gap = np.abs(df - h * (fl[1] + fr[1]) / 2)
+    size = np.abs(df) + h * (np.abs(fl[1]) + np.abs(fr[1])) / 2
+    noise = floor + 64 * np.finfo(float).eps * (np.abs(fl[0]) + np.abs(fr[0]))
+    return (gap > 1e-3 * size) & (gap > noise)
 
 
 def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribution, lo: float,
                       hi: float) -> list[float]:
-    """Split points around the narrow features of a black-box ``fn``: F is sampled on
-    :data:`FEATURE_SAMPLES` points over the bulk (12 standard deviations each side, or the support), and
-    each step where F changes by more than 1e-3 of its range there is bracketed by its two samples, so
-    the rule integrates that step on its own panel (``tanh(1e3 (x - 0.7))`` is no longer stepped over)."""
+    """Panel ends around the narrow features of a black-box ``fn``, found by sampling and refining.
+
+    F and F' are sampled on :data:`FEATURE_SAMPLES` points over the bulk (12 standard deviations each side,
+    or the support). An interval where the samples disagree with a smooth F (:func:`_unresolved`: the step
+    of ``tanh(1e7 (x - 0.7))`` between two samples, a kink) is cut into :data:`REFINE_SPLIT` parts and
+    these are checked again, until they agree or are a few float64 spacings wide (a jump or a kink, then
+    located to that width). Each run of adjacent flagged intervals, at every level, gets panels of a
+    quarter of its width at its centre, growing by a factor of 4 away from it (as a sympy form's features
+    do, :func:`approxlab.gains.features.geometric_points`), so each feature is integrated on panels nested
+    down to its own size.
+
+    A bump narrower than the samples' spacing (3.7e-4 under N(0, 1)) that returns to the same value and
+    slope leaves no trace in them and cannot be found: pass a sympy form for such a function.
+
+    Raises
+    ------
+    ValueError
+        More than :data:`MAX_FLAGGED` flagged intervals at one level (``sin(1e4 x)``): F varies faster than
+        the samples resolve nearly everywhere, and quadrature cannot certify its moments.
+    """
     mu, sd = float(dist.mean), math.sqrt(float(dist.variance))
     a, b = max(lo, mu - 12 * sd), min(hi, mu + 12 * sd)
     if not a < b:
         return []
-    x = torch.linspace(a, b, FEATURE_SAMPLES, dtype=torch.float64)
-    try:
-        with torch.no_grad():
-            y = fn(x)
-        y = y.detach().to(torch.float64).reshape(-1) if isinstance(y, torch.Tensor) else None
-    except Exception:  # noqa: BLE001 - a callable that cannot take a vector is integrated as before
+    x = np.linspace(a, b, FEATURE_SAMPLES)
+    got = _f_df(fn, x)
+    if got is None:
         return []
-    if y is None or y.shape != x.shape:
-        return []
-    ok = torch.isfinite(y)
-    if not bool(ok.all()):
-        return []
-    span = float(y.max() - y.min())
-    if span == 0.0:
-        return []
-    steps = (y[1:] - y[:-1]).abs()
-    jumps = torch.nonzero(steps > 1e-3 * span).reshape(-1)
-    if len(jumps) == 0 or len(jumps) > MAX_FEATURE_POINTS:
-        return []
-    return sorted({float(x[j]) for j in jumps.tolist()} | {float(x[j + 1]) for j in jumps.tolist()})
+    y, dy = got
+    floor = 1e-12 * max(float(np.ptp(y)), float((b - a) * np.abs(dy).max()) / FEATURE_SAMPLES)
+    xl, xr, fl, fr = x[:-1], x[1:], (y[:-1], dy[:-1]), (y[1:], dy[1:])
+    ends: set[float] = set()
+    for level in range(64):
+        bad = _unresolved(xl, xr, fl, fr, floor)
+        if not bad.any():
+            break
+        if int(bad.sum()) > MAX_FLAGGED:
+            raise ValueError(f"the callable changes faster than its samples resolve in {int(bad.sum())} intervals "
+                             f"of width {float((xr - xl)[bad].max()):.2g} (level {level} of refinement) within "
+                             f"[{a:.6g}, {b:.6g}]: it oscillates too fast for quadrature to certify its moments; "
+                             f"use method='mc' or pass its sympy form")
+        jump = np.abs(fr[0] - fl[0])[bad]
+        xl, xr = xl[bad], xr[bad]
+        # each run of adjacent flagged intervals is a feature: panels of a quarter of its width at its
+        # centre, growing by 4 (out over the bulk at the first level, to 128 widths below it)
+        starts = np.r_[True, xl[1:] != xr[:-1]]
+        stops = np.r_[xl[1:] != xr[:-1], True]
+        for left, right in zip(xl[starts], xr[stops]):
+            c, w = float(left + right) / 2, float(right - left)
+            reach = (a, b) if level == 0 else (max(a, c - 128 * w), min(b, c + 128 * w))
+            ends.update(geometric_points(c, w / 4, *reach, limit=64))
+            ends.update((float(left), float(right)))
+        wide = (xr - xl) > REFINE_SPLIT * 64 * np.finfo(float).eps * np.maximum(1.0, np.abs(xl))
+        narrow = ~wide & (jump > 1e4 * floor)
+        if narrow.any():  # still a step of finite height across a few float64 spacings: a discontinuity
+            j = int(np.argmax(narrow))
+            raise ValueError(f"the callable jumps by {float(jump[j]):.3g} at x = {float(xl[j]):.10g}: F' has a Dirac "
+                             f"delta there, so E[F'^2] diverges and the backward gain is undefined")
+        if not wide.any():
+            break
+        pts = np.linspace(xl[wide], xr[wide], REFINE_SPLIT + 1, axis=1)  # one row per flagged interval
+        got = _f_df(fn, pts.reshape(-1))
+        if got is None:
+            break
+        ys, dys = (v.reshape(pts.shape) for v in got)
+        xl, xr = pts[:, :-1].reshape(-1), pts[:, 1:].reshape(-1)
+        fl = (ys[:, :-1].reshape(-1), dys[:, :-1].reshape(-1))
+        fr = (ys[:, 1:].reshape(-1), dys[:, 1:].reshape(-1))
+    return sorted(ends)
 
 
 def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribution,
@@ -308,6 +431,7 @@ def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Dist
     dens = sympy.lambdify(X, dist.sympy_density(), modules="numpy")
     lo, hi = (float(v) for v in dist.support)
 
+    @functools.lru_cache(maxsize=2**16)  # the three moments' rules share most of their nodes
     def f_and_df(t: float) -> tuple[float, float]:
         x = torch.tensor([t], dtype=torch.float64, requires_grad=True)
         with torch.enable_grad():  # F' by autograd, also under a caller's torch.no_grad()
