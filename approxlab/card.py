@@ -55,6 +55,18 @@ def _num(v: float | Estimate, err: float = 0.0) -> dict[str, float]:
     return {"value": float(v), "error": float(err)}
 
 
+def _float_rounding(exact: object, v: float) -> float:
+    """``|v - exact|`` rounded up, where ``exact`` is a sympy number and ``v`` its float (0 when they are
+    equal, e.g. 2 for ReLU; at most half a unit in the last place, e.g. for 60/163)."""
+    import sympy
+
+    if not isinstance(exact, sympy.Expr) or exact.free_symbols or not math.isfinite(v):
+        return 0.0
+    d = abs(sympy.Rational(v) - exact) if isinstance(exact, sympy.Rational) else abs(sympy.Float(v, 40) - exact)
+    d = float(sympy.N(d, 20))
+    return 0.0 if d == 0 else math.nextafter(d, math.inf)
+
+
 def _guard(fn, *args, **kwargs) -> object:  # type: ignore[no-untyped-def]
     try:
         return fn(*args, **kwargs)
@@ -200,7 +212,7 @@ def card(activation: object, dist: Distribution | str = Normal(), degree: int | 
         v = g.value(key)
         if v is None:
             raise ValueError(f"activation {tgt.name!r} keeps coefficient symbols; give them values")
-        out[key] = _num(v, g.errors.get(key, 0.0))
+        out[key] = _num(v, g.errors.get(key, 0.0) + _float_rounding(getattr(g, key), v))
     alpha = gn.value("forward_gain")
     sigma_w = math.sqrt(alpha)
     if "mean_field" in parts:

@@ -166,3 +166,35 @@ def test_cli_card_figure_write_that_fails_late_is_one_line(capsys) -> None:  # t
         main(["card", "relu", "--quick", "--depth", "3", "--figure", "/dev/full"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and "No space left on device" in err
+
+
+def test_card_and_gains_give_the_definitions_number_for_hermite_degree_6() -> None:
+    """At the Theorem 3.8 init the float32 coefficients round a_k = 1/sqrt(k!)-type values; the card reads
+    them back as exact numbers as `approxlab gains` does: one number per quantity, and the bar holds 60/163
+    (the float32 module's own value, 0.368098161241, lies 1.7e-9 away)."""
+    from approxlab.gains import compute_gains
+
+    c = card("hermite", degree=6, parts=("gains", "mean_field"), quick=True)
+    g = compute_gains("hermite", degree=6, snap=True)  # what `approxlab gains hermite --degree 6` computes
+    assert c["gains_method"] == g.method == "exact"
+    for key in ("forward_gain", "backward_gain"):
+        assert c[key]["value"] == g.value(key)
+        assert abs(sympy.Rational(c[key]["value"]) - sympy.Rational(60, 163)) <= c[key]["error"]
+    for key in ("second_moment", "derivative_second_moment"):
+        assert abs(sympy.Rational(c[key]["value"]) - sympy.Rational(163, 60)) <= c[key]["error"]
+    assert abs(c["chi1"]["value"] - 1) <= c["chi1"]["error"]  # chi_1 = (60/163) (163/60) exactly
+    raw = card("hermite", degree=6, parts=("gains",), snap=False)  # the stored float32 coefficients
+    assert abs(raw["forward_gain"]["value"] - 60 / 163) > 1e-9
+
+
+def test_cli_card_and_gains_print_the_same_forward_gain() -> None:
+    def run(*args: str) -> dict:
+        out = subprocess.run([sys.executable, "-m", "approxlab", *args, "--json"], capture_output=True, text=True,
+                             timeout=600)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    c = run("card", "hermite", "--degree", "6", "--quick", "--depth", "5")
+    g = run("gains", "hermite", "--degree", "6")
+    assert c["forward_gain"]["value"] == g["forward_gain"] and c["backward_gain"]["value"] == g["backward_gain"]
+    assert g["exact"]["forward_gain"] == "60/163"

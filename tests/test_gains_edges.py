@@ -4,6 +4,7 @@ error bars of tiny-scale activations do not underflow to 0."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 import sympy
@@ -195,3 +196,103 @@ def test_black_box_callables_with_a_narrow_step_are_integrated(k: float) -> None
     r = compute_gains(lambda x: torch.tanh(k * (x - 0.7)), method="quad")
     assert abs(r.derivative_second_moment - float(d2)) <= r.errors["derivative_second_moment"] + 1e-12 * float(d2)
     assert abs(r.second_moment - float(m2)) <= r.errors["second_moment"] + 1e-14
+
+
+def _mp_moments(f: object, df: object, peaks: list, width: float) -> tuple[object, object]:
+    """E[F^2], E[F'^2] under N(0, 1) by mpmath at 30 digits on [-14, 14] (beyond, p < 1e-42), split by hand
+    at each peak and at 3 and 30 widths either side of it."""
+    import mpmath
+
+    mpmath.mp.dps = 30
+    pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+    brk = sorted({mpmath.mpf(-14), mpmath.mpf(14)}
+                 | {p + c * width for p in peaks for c in (-30, -3, 0, 3, 30) if -14 < p + c * width < 14})
+    return (mpmath.quad(lambda t: f(t) ** 2 * pdf(t), brk), mpmath.quad(lambda t: df(t) ** 2 * pdf(t), brk))
+
+
+def _narrow_cases() -> dict[str, tuple]:
+    import mpmath as m
+
+    h, pi = m.mpf("0.5"), m.pi
+    return {
+        # peaks where sin(x - 0.5) = 0, width 1e-3: once 4.41908e-4 +- 2e-16 for 4.57174e-4
+        "exp(-1e6*sin(x-0.5)**2)": (lambda t: m.exp(-10**6 * m.sin(t - h) ** 2),
+                                    lambda t: -10**6 * m.sin(2 * (t - h)) * m.exp(-10**6 * m.sin(t - h) ** 2),
+                                    [h + k * pi for k in range(-4, 5)], m.mpf("1e-3")),
+        # one peak at log 2, inside exp of a non-polynomial: once refused as E[F^2] = 0
+        "exp(-1e6*(exp(x)-2)**2)": (lambda t: m.exp(-10**6 * (m.exp(t) - 2) ** 2),
+                                    lambda t: -2 * 10**6 * (m.exp(t) - 2) * m.exp(t) * m.exp(-10**6 * (m.exp(t) - 2) ** 2),
+                                    [m.log(2)], m.mpf("5e-4")),
+        # steps at 0.7 + k pi: only the one at 0.7 was seen
+        "tanh(1e4*sin(x-0.7))": (lambda t: m.tanh(10**4 * m.sin(t - m.mpf("0.7"))),
+                                 lambda t: 10**4 * m.cos(t - m.mpf("0.7")) * m.sech(10**4 * m.sin(t - m.mpf("0.7"))) ** 2,
+                                 [m.mpf("0.7") + k * pi for k in range(-4, 5)], m.mpf("1e-4")),
+        # two peaks at +-sqrt(5)/2: only one was seen
+        "exp(-1e6*(sqrt(x**2+1)-1.5)**2)": (
+            lambda t: m.exp(-10**6 * (m.sqrt(t**2 + 1) - h * 3) ** 2),
+            lambda t: -2 * 10**6 * (m.sqrt(t**2 + 1) - h * 3) * t / m.sqrt(t**2 + 1) * m.exp(-10**6 * (m.sqrt(t**2 + 1) - h * 3) ** 2),
+            [-m.sqrt(5) / 2, m.sqrt(5) / 2], m.mpf("1e-3")),
+    }
+
+
+@pytest.mark.parametrize("formula", [
+    "exp(-1e6*sin(x-0.5)**2)",
+    pytest.param("exp(-1e6*(exp(x)-2)**2)", marks=pytest.mark.slow),
+    pytest.param("tanh(1e4*sin(x-0.7))", marks=pytest.mark.slow),
+    pytest.param("exp(-1e6*(sqrt(x**2+1)-1.5)**2)", marks=pytest.mark.slow),
+])
+def test_narrow_features_inside_non_polynomial_arguments_are_integrated(formula: str) -> None:
+    """The roots and critical points of ``-1e6 sin(x - 0.5)^2`` (inside exp) are found numerically and get
+    panels of their own size; both moments and their bars hold the mpmath values."""
+    f, df, peaks, width = _narrow_cases()[formula]
+    m2, d2 = _mp_moments(f, df, peaks, width)
+    r = compute_gains(formula)
+    assert r.method == "quad"
+    assert abs(r.second_moment - m2) <= r.errors["second_moment"]
+    assert abs(r.derivative_second_moment - d2) <= r.errors["derivative_second_moment"]
+    assert r.errors["second_moment"] <= 1e-10 * float(m2)  # a value, not a bar that merely covers
+
+
+def test_features_of_a_non_polynomial_argument() -> None:
+    from approxlab.gains.features import Unresolved, numeric_features
+
+    got = numeric_features(sympy.exp(-10**6 * sympy.sin(X - sympy.Rational(1, 2)) ** 2), -4.0, 4.0, 0.25)
+    # its roots (the peaks of exp) and its minima (exp of -1e6 there: ranked out later), all of width 1e-3
+    assert [round(r, 12) for r, _ in got] == [round(0.5 + k * math.pi / 2, 12) for k in (-2, -1, 0, 1, 2)]
+    assert all(w == pytest.approx(1e-3, rel=1e-9) for _, w in got)
+    # 1/(1e-8 + sin(x)^2) turns within 1e-4 of k pi: the width is on the base's relative scale
+    got = numeric_features(1 / (sympy.Float("1e-8") + sympy.sin(X) ** 2), -1.0, 1.0, 0.25)
+    assert got == [(0.0, pytest.approx(1e-4, rel=1e-9))]
+    with pytest.raises(Unresolved, match="too fast"):
+        numeric_features(sympy.exp(sympy.sin(10**4 * X)), -12.0, 12.0)
+
+
+def test_an_oscillating_argument_is_refused_with_its_reason() -> None:
+    with pytest.raises(ValueError, match=r"sin\(10000\*x\).*too fast.*method=.mc."):
+        compute_gains("exp(sin(1e4*x))", method="quad")
+
+
+@pytest.mark.parametrize("k", [pytest.param(1e7, marks=pytest.mark.slow)])
+def test_black_box_step_narrower_than_float32_resolution_is_integrated(k: float) -> None:
+    test_black_box_callables_with_a_narrow_step_are_integrated(k)
+
+
+def test_a_small_step_on_a_slope_is_found_in_a_black_box() -> None:
+    """x + 1e-3 tanh(1e7 (x - 0.7)): the step is 2e-3 on a range of 24, and F' there is 1e4 (E[F'^2] about
+    5.16, once reported as 1 +- 1e-14): the samples' change disagrees with their slopes and is refined."""
+    import mpmath
+
+    k, c = mpmath.mpf(10) ** 7, mpmath.mpf("1e-3")
+    f = lambda t: t + c * mpmath.tanh(k * (t - mpmath.mpf("0.7")))  # noqa: E731
+    df = lambda t: 1 + c * k * mpmath.sech(k * (t - mpmath.mpf("0.7"))) ** 2  # noqa: E731
+    m2, d2 = _mp_moments(f, df, [mpmath.mpf("0.7")], 1 / k)
+    r = compute_gains(lambda x: x + 1e-3 * torch.tanh(1e7 * (x - 0.7)), method="quad")
+    assert abs(r.derivative_second_moment - d2) <= r.errors["derivative_second_moment"] + 1e-12 * float(d2)
+    assert abs(r.second_moment - m2) <= r.errors["second_moment"] + 1e-14
+
+
+def test_black_boxes_that_cannot_be_integrated_say_why() -> None:
+    with pytest.raises(ValueError, match="jumps by 2 at x = 0.7.*Dirac delta"):
+        compute_gains(lambda x: torch.sign(x - 0.7), method="quad")
+    with pytest.raises(ValueError, match="oscillates too fast"):
+        compute_gains(lambda x: torch.sin(1e4 * x), method="quad")
