@@ -187,8 +187,10 @@ ITEMS: tuple[Item, ...] = (
          "(Appendix O, Fig. 16)", (), "Figure 16 is missing from the text and no number is printed"),
     # ---------------------------------------------------------------- Section 5
     Item("Section 5", "Hermite d = 3 adds only 72 parameters to ConvNeXt-Tiny (28M), 0.0002%", (_C + "Section 5",)),
+    Item("Section 5", "'with similarly minimal overheads for Tropical and Fourier activations'",
+         (_C + "Section 5 (Tropical and Fourier overheads)",)),
     Item("Section 5", "recursive formulation (Alg. 3) reduces FLOP and memory from O(d^2) to O(d)",
-         (_C + "Table 10", _C + "Algorithm 3")),
+         (_C + "Section 5 (Hermite O(d^2) to O(d))", _C + "Table 10", _C + "Algorithm 3")),
     Item("Section 5", "Fourier and Tropical scale linearly with degree (O(d)) on CPU (Fig. 17, Table 9)",
          (_C + "Table 9",)),
     Item("Section 5", "on GPUs near-constant O(1) scaling for low degrees (Fig. 18, Table 10)", (_C + "Table 10",)),
@@ -197,6 +199,8 @@ ITEMS: tuple[Item, ...] = (
     Item("Section 5", "'Slowdowns are largely independent of width but increase approximately linearly with depth, "
          "with Hermite activations showing the largest slope, followed by Fourier and Tropical'",
          (_C + "Section 5 (slowdowns independent of width)", _C + "Table 11")),
+    Item("Section 5", "'Slowdowns relative to GELU were analyzed across widths (Figure 20) and depths (Figure 19)'",
+         (_C + "Section 5 (figure references)",)),
     Item("Section 5", "'the proposed activations are more suitable for shallow, wide MLPs', in line with Appendix F",
          (_C + "Section 5 (faster in shallower networks)", _C + "Proposition F.3"),
          "a recommendation drawn from Table 11 and Appendix F, whose premises are checked"),
@@ -205,6 +209,8 @@ ITEMS: tuple[Item, ...] = (
          "static functions like ReLU and GELU'", (_C + "Section 6 (improvements over ReLU and GELU)",)),
     Item("Section 6", "'One of the key takeaways ... is the effectiveness of our proposed variance-preserving "
          "initialization scheme'", (_C + "Section 6 (effectiveness of the initialization)",)),
+    Item("Section 6", "tropical polynomials, not orthogonal, are 'a FLOP-light alternative approach to polynomial "
+         "activations'", (_C + "Section 6 (FLOP-light tropical)",)),
     Item("Section 6", "orthogonal functions give a closed form for the second-order moment",
          (_C + "Proposition C.3", _C + "Proposition D.3")),
     Item("Section 6", "polynomial activations 'can indeed be competitive'", (_C + "Section 7 (match or exceed)",),
@@ -225,9 +231,10 @@ ITEMS: tuple[Item, ...] = (
     Item("Eq. 27", "ReLU'(x) = 1 for x > 0, 0 for x <= 0", (_C + "Eq. 28",)),
     Item("Eq. 28", "E[ReLU'(x)^2] = 1/2", (_C + "Eq. 28",)),
     Item("Appendix B", "'This result matches the variance of the ReLU function itself and validates the gain of 2'",
-         (_C + "Eq. 26", _C + "Eq. 28"),
+         (_C + "Appendix B (matches the variance)", _C + "Eq. 26", _C + "Eq. 28"),
          stats=(Stat("This result matches the variance of the ReLU function itself",
-                     instead=_EXACT + " (ortho/Eq. 26, ortho/Eq. 28)"),)),
+                     instead=_EXACT + " (ortho/Appendix B (matches the variance): 1/2 is the second moment of ReLU, "
+                     "its variance is (pi - 1)/(2 pi))"),)),
     # ---------------------------------------------------------------- Appendix C
     Item("Definition C.1", "the Hermite activation (Eq. 29, = Eq. 8)", (_C + "Proposition C.3",), "a definition"),
     Item("Property C.2", "orthogonality (Eq. 30, = Eq. 7)", (_C + "Property C.2",)),

@@ -22,7 +22,8 @@ D.7, F.3 and its base case), Theorem (3.8, 3.13, 3.19, J.1), Corollary (3.9, 3.1
 C.7, D.5, D.8, F.5, F.6); the definitions that state a fact (3.2, 3.3, 3.5, 3.16, 3.17, 3.18, H.1, H.2); Algorithms
 1-6; Tables 1-11 and the FLOP columns of Tables 1-2; the proof steps Eqs. 2-3, 22-24, 26, 28, 32-33, 35-39, 44-48,
 50, 53, 59, 61-62, 68, 70-72; Fig. 6's caption; the text claims of Secs. 3.1 (the input vector), 3.5 (the fitting
-methods), 4.1, 5, 6 and 7. Not registered, because they state no fact: Assumptions
+methods), 4.1, 5, 6 and 7 and of Appendix B (after Eq. 28). The walk of the whole text, with what each sentence is
+checked by or why it is not, is :mod:`proofs_check.coverage.ortho`. Not registered, because they state no fact: Assumptions
 3.1, 3.4, 3.11 (hypotheses, used by the checks) and the pure Definitions 3.7, 3.12, C.1, D.1, F.1, F.2 (the
 formulas every check uses; Def. F.2's layer count is made explicit in :mod:`approxlab.polymap`).
 

@@ -280,3 +280,34 @@ def alg6() -> Verdict:
     return Verdict.numerical(ev) if err < 1e-12 else Verdict.failed(ev, severity="presentation")
 
 
+
+
+@claim(f"{P}/Section 5 (Hermite O(d^2) to O(d))",
+       "'Hermite activations leverage a recursive formulation (Alg. 3) that reduces both FLOP and required memory "
+       "(vRAM) complexity from O(d^2) to O(d), requiring only simple arithmetic per term.'",
+       source="ortho Sec. 5; Algorithms 1-3", printed={"explicit_power": 2, "recurrence_power": 1},
+       reading=("Counted per input element from the algorithms as printed: Algorithm 2 (with Algorithm 1's grid) "
+                "repeats x to the [n + 1, n/2 + 1] grid, raises each entry to its power and contracts it with coeffs "
+                "(entries held and operations both proportional to the grid's size); Algorithm 3's loop does two "
+                "multiplications and one subtraction per degree and holds n + 1 values. 'From O(d^2) to O(d)' "
+                "contrasts rates, so each count is read as growing like d^p (count / d^p tends to a positive finite "
+                "limit)."), strength="proved")
+def sec5_hermite_complexity(p) -> Verdict:
+    n = sp.Symbol("n", positive=True, integer=True)
+    # even n (n/2 exact); for odd n the grid is (n+1)(floor(n/2)+1), the same growth
+    grid = (n + 1) * (n / 2 + 1)
+    explicit = {"memory (grid entries)": grid, "FLOP (powers + contraction with coeffs + with A)": 2 * grid + (n + 1)}
+    recurrence = {"memory (values He_0..He_n)": n + 1, "FLOP (2 mult + 1 sub per k = 2..n)": 3 * (n - 1)}
+    checks = []
+    for name, counts, power in (("explicit (Alg. 2)", explicit, p["explicit_power"]),
+                                ("recurrence (Alg. 3)", recurrence, p["recurrence_power"])):
+        for what, c in counts.items():
+            lim = sp.limit(c / n ** int(power), n, sp.oo)
+            checks.append((f"{name} {what} = {sp.expand(c)}: lim / n^{power} = {lim}", lim.is_finite and lim > 0))
+    _, g = _alg1(8)
+    shape_ok = g.shape == (9, 5)
+    ev = "; ".join(f"{t} ({'Theta(n^p)' if ok else 'NOT Theta(n^p)'})" for t, ok in checks) + (
+        f". Algorithm 1's grid at n = 8 has shape {g.shape} = (n + 1, n/2 + 1): {shape_ok}.")
+    if all(ok for _, ok in checks) and shape_ok:
+        return Verdict.proved(ev)
+    return Verdict.failed(ev, "the explicit form costs Theta(d^2) and the recurrence Theta(d), in FLOP and memory")

@@ -35,3 +35,27 @@ def eq28(p) -> Verdict:
     return Verdict.proved(f"sympy: {v}; d/dx max(0, x) = {d}") if ok else Verdict.failed(f"sympy: {v}, {d}")
 
 
+
+
+@claim(f"{P}/Appendix B (matches the variance)",
+       "E[ReLU'(x)^2] = 1/2 (Eq. 28): 'This result matches the variance of the ReLU function itself and validates "
+       "the gain of 2 for variance-preserving weight initialization with ReLU activations.'",
+       source="ortho Appendix B, after Eq. 28", uses=(f"{P}/Eq. 26", f"{P}/Eq. 28"),
+       printed={"result": "1/2", "gain": 2}, strength="proved")
+def appb_variance(p) -> Verdict:
+    phi = sp.exp(-(X**2) / 2) / sp.sqrt(2 * sp.pi)
+    second = sp.integrate(X**2 * phi, (X, 0, sp.oo))
+    mean = sp.integrate(X * phi, (X, 0, sp.oo))
+    var = sp.simplify(second - mean**2)
+    slope2 = sp.integrate(phi, (X, 0, sp.oo))  # E[ReLU'(x)^2]
+    result = sp.Rational(p["result"])
+    ev = (f"x ~ N(0, 1): E[ReLU(x)] = {mean}, E[ReLU(x)^2] = {second}, Var[ReLU(x)] = {var} = {float(var):.4f}; "
+          f"Eq. 28's result {p['result'].text}: equal to the second moment {result == second}, to the variance "
+          f"{sp.simplify(result - var) == 0}; the gain 1/E[ReLU'^2] = {1 / result} (printed {p['gain']}).")
+    if 1 / result != p["gain"] or result != slope2:
+        return Verdict.failed(ev, f"E[ReLU'(x)^2] = {slope2} and the gain is {1 / slope2}")
+    if sp.simplify(result - var) != 0:
+        return Verdict.failed(ev, f"This result matches the second moment E[ReLU(x)^2] = {second} of the ReLU function "
+                                  f"(Eq. 26), not its variance {var} ~ {float(var):.3f}; the gain of 2 follows from the "
+                                  "second moments (Eq. 3), so the conclusion stands.", severity="presentation")
+    return Verdict.proved(ev)
