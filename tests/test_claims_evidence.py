@@ -145,7 +145,7 @@ def test_registered_strengths_are_valid() -> None:
     assert all(c.strength is None or c.strength in STRENGTHS for c in claims.values())
     assert claims["polynorm_adaptive/Eq. 4"].kind == "conformance"
     assert claims["polyrational/Eq. 3"].kind == "conformance"
-    assert claims["moa/Proposition B.2"].strength == "searched"
+    assert claims["moa/Proposition B.2 (extremiser search)"].strength == "searched"
 
 
 class _Tags(html.parser.HTMLParser):

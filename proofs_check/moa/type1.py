@@ -269,18 +269,126 @@ def _propB2_search(ms: tuple[int, ...], step: float, smooth_ms: tuple[int, ...],
     return Verdict.failed("an approximant beats the bound: " + ", ".join(rows))
 
 
+def _sup_abs(expr: sp.Expr, t: sp.Symbol, a: sp.Expr, b: sp.Expr) -> sp.Expr:
+    """Exact sup of |expr| over [a, b] for a polynomial expr: the endpoints and the real critical points inside."""
+    pts = [a, b] + [r for r in sp.Poly(sp.diff(expr, t), t).real_roots() if a < r < b] if sp.diff(expr, t) != 0 else [a, b]
+    return sp.Max(*[sp.Abs(sp.nsimplify(expr.subs(t, v))) for v in pts])
+
+
+def _w1inf_exact(pieces: list[tuple[sp.Expr, sp.Expr, sp.Expr]], t: sp.Symbol) -> sp.Expr:
+    """||e||_inf + ||e'||_inf on [-1, 1] for e polynomial on each piece (a, b, e) covering [-1, 1]."""
+    val = sp.Max(*[_sup_abs(e, t, a, b) for a, b, e in pieces])
+    der = sp.Max(*[_sup_abs(sp.diff(e, t), t, a, b) for a, b, e in pieces])
+    return sp.nsimplify(val + der)
+
+
+@functools.lru_cache(maxsize=1)
+def _propB2_brackets() -> tuple[dict[str, object], str]:
+    """The exact pieces of Proposition B.2's argument and the exact distances of two explicit networks.
+
+    Lower side: f' is a step function with <= m jumps for ReLU/LeakyReLU networks (sigma' is constant on each side
+    of 0); f' is continuous for the C^1 activations (moa/Appendix B.2.2 (N_1)), while T' jumps from 0 to 1 at 0, so
+    the error is >= min_c max(|c|, |1 - c|) = 1/2. Upper side: the ReLU staircase with m kinks at j/m has distance
+    exactly 1/m + 1/(4m^2) (symbolic in m), the width-1 ReLU^2 network (3/2)(t + 1/6)_+^2 exactly 7/12.
+    """
+    t, z, c = sp.Symbol("t", real=True), sp.Symbol("z", real=True), sp.Symbol("c", real=True)
+    q = sp.Symbol("q", positive=True)
+    out: dict[str, object] = {}
+    # sigma' piecewise constant with one switch at 0, for the two piecewise-linear activations
+    out["pl_steps"] = all(
+        isinstance(d, sp.Piecewise) and all(e.free_symbols == set() for e, _ in d.args)
+        for d in (sp.diff(_base_sym(n, z), z) for n in ("relu", "leaky-relu")))
+    T = sp.Max(t, 0) + sp.Max(t, 0) ** 2
+    dT = sp.diff(sp.Piecewise((t + t**2, t > 0), (0, True)), t)
+    out["T_jump"] = (sp.limit(dT.subs(t, -q), q, 0), sp.limit(dT.subs(t, q), q, 0))
+    # min over c of max(|c - T'(0-)|, |T'(0+) - c|): attained at the midpoint, value half the jump
+    lo, hi = out["T_jump"]
+    mid = (lo + hi) / 2
+    out["half"] = sp.Max(sp.Abs(mid - lo), sp.Abs(hi - mid))
+    out["half_is_min"] = sp.simplify(sp.Max(sp.Abs(c - lo), sp.Abs(hi - c)).subs(c, mid + q) - out["half"]) != 0
+    # the ReLU^2 witness, exactly
+    f = sp.Rational(3, 2) * (t + sp.Rational(1, 6)) ** 2
+    w = sp.Rational(-1, 6)
+    out["relu2"] = _w1inf_exact([(-1, w, sp.Integer(0)), (w, 0, -f), (0, 1, t + t**2 - f)], t)
+    # the staircase, symbolic in m and the piece j: f interpolates T at j/m (slopes 1 + (2j+1)/m)
+    m, j, i = sp.symbols("m j i", positive=True, integer=True)
+    s_ = sp.Symbol("s", nonnegative=True)
+    f_at = sp.summation((1 + (2 * i + 1) / m) / m, (i, 0, j - 1))
+    out["stair_interp"] = sp.simplify(f_at - (j / m + (j / m) ** 2)) == 0
+    x = j / m + s_
+    err = sp.expand((x + x**2) - (f_at + s_ * (1 + (2 * j + 1) / m)))
+    derr = sp.diff(err, s_)
+    out["stair_err"] = (sp.simplify(err - (s_**2 - s_ / m)) == 0, sp.simplify(derr - (2 * s_ - 1 / m)) == 0)
+    # |s^2 - s/m| on [0, 1/m]: max 1/(4m^2) at s = 1/(2m); |2s - 1/m| on [0, 1/m]: max 1/m at the ends
+    out["stair"] = sp.Lambda(m, 1 / m + 1 / (4 * m**2))
+    ev = (f"sympy: the ReLU and LeakyReLU derivatives are Piecewise constants switching at 0 ({out['pl_steps']}), so "
+          "a width-m network's f' is a step function with <= m jumps; T'(0-), T'(0+) = "
+          f"{out['T_jump']}, so a continuous f' errs by >= {out['half']} at 0; the staircase (kinks at j/m, slopes "
+          "1 + (2j+1)/m, m ReLU neurons) interpolates T at j/m and has errors s^2 - s/m and 2s - 1/m on each piece, "
+          "so its distance is 1/m + 1/(4m^2) exactly; the width-1 ReLU^2 network (3/2)(t + 1/6)_+^2 has distance "
+          f"{out['relu2']} exactly")
+    return out, ev
+
+
+def _propB2_exact(num: int, off: int) -> Verdict:
+    """Proposition B.2 against the bound num/(m + off) (printed 1/(m+1)), exactly, for every m."""
+    from proofs_check.moa.walk import b22_n1  # C^1-ness of ReLU^2, GELU, SiLU, tanh (proved there)
+
+    parts, ev = _propB2_brackets()
+    c1 = b22_n1.evaluate().kind == "holds"
+    lemma = lemmaB1.evaluate().kind == "holds"  # the step-function infimum is exactly 1/(m+1)
+    steps_ok = (parts["pl_steps"] and parts["T_jump"] == (0, 1) and parts["half"] == sp.Rational(1, 2)
+                and parts["half_is_min"] and all(parts["stair_err"]) and parts["stair_interp"] and c1 and lemma)
+    if not steps_ok:
+        return Verdict.failed(f"a step of the argument did not check: {parts}, C^1 {c1}, Lemma B.1 {lemma}")
+
+    def bound(m: int) -> Fr | None:
+        return Fr(num, m + off) if m + off > 0 else None
+
+    # upper bracket of the infimum: both networks lie in the union at every width m >= 1 (extra neurons get a_k = 0)
+    relu2 = Fr(str(parts["relu2"]))
+    beaten = []
+    for m in range(1, 2001):
+        up = min(relu2, Fr(1, m) + Fr(1, 4 * m * m))
+        b = bound(m)
+        if b is None or b > up:
+            beaten.append((m, b, up))
+            break
+    if beaten:
+        m, b, up = beaten[0]
+        who = ("the ReLU^2 network (3/2)(t + 1/6)_+^2" if up == relu2 else f"the {m}-neuron ReLU staircase")
+        return Verdict.failed(
+            f"{ev}. At m = {m} the bound {num}/(m+{off}) = {b} exceeds the distance {up} of {who}: the stated "
+            "infimum bound is false there.", severity=None)
+    # lower side: ReLU-type >= 1/(m+1) (Lemma B.1, shifted by 1: 1 + 2t - f' with f' - 1 a step function);
+    # C^1 >= 1/2 >= 1/(m+1). The printed bound holds for all m >= 1 iff (m + off) - num (m + 1) >= 0 for all m >= 1
+    holds_all = (1 - num) >= 0 and (1 + off) - 2 * num >= 0 and 1 + off > 0
+    bracket = "; ".join(f"m={m}: [{Fr(1, m + 1)}, {min(relu2, Fr(1, m) + Fr(1, 4 * m * m))}]" for m in (1, 2, 3, 10))
+    if holds_all:
+        return Verdict.proved(
+            f"{ev}. Argument, each step exact: ReLU/LeakyReLU networks have ||T' - f'||_inf on [0, 1] >= 1/(m+1) "
+            "(Lemma B.1, proved: 1 + 2t - f' = 2t - (f' - 1), a step function with <= m jumps); C^1 networks (moa/Appendix "
+            "B.2.2 (N_1), proved) have >= 1/2 >= 1/(m+1); the W^{1,inf} norm is >= its derivative part. So the "
+            f"infimum over the union is >= 1/(m+1) >= {num}/(m+{off}) for every m >= 1 (linear in m, checked at m = 1 "
+            f"and in slope). Exact brackets [lower, upper] of the infimum: {bracket}; for m >= 2 the ReLU staircase "
+            "shows the infimum is at most 1/m + 1/(4m^2), so the bound is off by at most the factor (m+1)(1/m + "
+            "1/(4m^2)). The d >= 2 version of Theorem 4.1 restricts f to the line through x1 as the proof does (a ridge "
+            "sum restricted to a line is a width-m network in t, and |grad| >= |d/dx1|).")
+    return Verdict("not-checkable",
+                   f"{ev}. The bound {num}/(m+{off}) exceeds what the argument proves (1/(m+1)) at some m but no "
+                   f"explicit network beats it for m <= 2000 (brackets {bracket}).")
+
+
 @claim(
     "moa/Proposition B.2",
     "For every m >= 1, inf over f in union_sigma F_sigma^(m) of ||T_LA - f||_{W^{1,inf}([-1,1])} >= 1/(m+1), "
     "T_LA(t) = t_+ + t_+^2; hence T_LA is in no F_sigma^(m).",
     source="moa Appendix B.1.2, Proposition B.2",
     printed={"numerator": 1, "offset": 1},
-    uses=("moa/Lemma B.1",),
-    strength="searched",
+    uses=("moa/Lemma B.1", "moa/Appendix B.2.2 (N_1)"),
 )
 def propB2(p) -> Verdict:
-    return _propB2_search((1, 2), step=0.3, smooth_ms=(1, 2), steps=50, restarts=1, num=p["numerator"],
-                          off=p["offset"])
+    return _propB2_exact(p["numerator"], p["offset"])
 
 
 @claim(

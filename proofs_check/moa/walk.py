@@ -119,9 +119,9 @@ def b22_n1() -> Verdict:
                   and isinstance(c, sp.core.relational.Relational)} if isinstance(d, sp.Piecewise) else set()
         smooth_ok &= breaks <= {0}
         q = sp.Symbol("q", positive=True)  # one-sided limits through t = +q and t = -q, q -> 0+
-        jumps[name] = sp.nsimplify(sp.limit(d.subs(t, q), q, 0) - sp.limit(d.subs(t, -q), q, 0))
+        jumps[name] = sp.limit(d.subs(t, q), q, 0) - sp.limit(d.subs(t, -q), q, 0)
     n1 = {n for n, j in jumps.items() if j != 0}
-    ev = ("sympy, the zoo's formulas: sigma'(0+) - sigma'(0-) = " + ", ".join(f"{n} {j}" for n, j in jumps.items())
+    ev = ("sympy, the zoo's formulas: sigma'(0+) - sigma'(0-) = " + ", ".join(f"{n} {float(j):g}" for n, j in jumps.items())
           + "; every derivative is analytic off t = 0 (Piecewise only at 0, else a composition of analytic functions), "
           f"so the activations whose derivative jumps are {sorted(n1)}, each at one point (ReLU by 1, LeakyReLU by "
           f"1 - eta = {1 - _eta():g}); the other five are C^1.")
