@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import warnings
 
 import numpy as np
 import pytest
 from scipy.optimize import linprog
-from typer.testing import CliRunner
 
-from approxlab.cli import app
+from approxlab.cli import main
 from approxlab.fit import FitWarning, fit
 from approxlab.fit.minimax import equioscillation
 from approxlab.fit.rational import rational_minimax
-
-runner = CliRunner()
 
 
 def _best_rational_error(fn, lo: float, hi: float, p: int, q: int, n: int = 6001) -> tuple[float, float]:
@@ -69,7 +63,7 @@ def test_rational_minimax_reaches_the_best_error_of_its_family():
                                           (lambda x: np.maximum(x, 0.0), -4.0, 4.0, 3, 2)])
 def test_rational_minimax_certificate_brackets_the_independent_best(fn, lo, hi, p, q):
     r = rational_minimax(fn, (lo, hi), p, q, extra_points=(0.0,))
-    lo_e, hi_e = _best_rational_error(fn, lo, hi, p, q)
+    _, hi_e = _best_rational_error(fn, lo, hi, p, q)
     assert r.converged
     assert r.lower_bound <= hi_e * (1 + 1e-6)          # a lower bound of the best on any grid
     assert r.error == pytest.approx(hi_e, rel=2e-3)
@@ -91,3 +85,85 @@ def test_equioscillation_reference_and_ratio():
     assert d["alternations"] == 5 and d["levelled_ratio"] == pytest.approx(1.0, abs=1e-6)
     d = equioscillation(x, cheb * (1 + x / 2), expected=5)   # tilted: |e| = 1.5/8 at x = 1, 0.5/8 at x = -1
     assert d["levelled_ratio"] == pytest.approx(3.0, rel=1e-9)
+
+
+# ------------------------------------------------------------------------------------- targets a fit refuses
+_REFUSED = [
+    ("tan(x)", "hermite", "l2", r"singular at infinitely many points.*cos\(x\).*pi/2"),
+    ("tan(x)", "fourier", "l2", r"singular at infinitely many points.*pi/2"),
+    ("tan(x)", "rational", "minimax", r"singular at infinitely many points.*pi/2"),
+    ("tanh(1e300*x)", "hermite", "l2", r"width 1e-300 at x = 0"),
+    ("tanh(1e300*x)", "hermite", "minimax", r"width 1e-300 at x = 0"),
+    ("1/x", "hermite", "l2", r"non-integrable singularity at x = 0"),
+    ("1/(x**2 - 4)", "polyrelu", "lagrange", r"non-integrable singularity at x = -2"),
+    ("exp(1/x)", "hermite", "l2", r"non-integrable singularity at x = 0.*faster than any power"),
+    ("sin(1/x)", "hermite", "l2", r"may be singular at x = 0"),
+    ("exp(x**2/4)", "hermite", "l2", r"E\[f\^2\] under N\(0, 1\) diverges"),
+    ("exp(exp(x))", "fourier", "minimax", r"E\[f\^2\] under N\(0, 1\) diverges"),
+    ("x + 1e308", "hermite", "l2", r"reaches 1e\+308 .*overflows"),
+    ("1e-200*tanh(x)", "hermite", "l2", r"at most 1e-200 .*underflows"),
+    ("sin(x)/x", "hermite", "l2", r"undefined at its singular point x = 0"),
+    ("x**x", "hermite", "lagrange", r"not finite \(NaN/inf\) at x = -"),
+]
+
+
+@pytest.mark.parametrize("target,family,method,match", _REFUSED)
+def test_a_target_no_fit_can_be_trusted_on_is_refused_naming_why(target, family, method, match):
+    with pytest.raises(ValueError, match=match):
+        fit(family, target, 3, method, gains=False)
+
+
+def _fails(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2, err
+    assert err.startswith("approxlab: error: ") and err.count("\n") == 1, err
+    return err
+
+
+@pytest.mark.parametrize("target,match", [("tan(x)", "pi/2"), ("tanh(1e300*x)", "width 1e-300"), ("1/x", "x = 0"),
+                                          ("x+1e308", "overflows")])
+def test_the_cli_refuses_singular_and_overflowing_targets_in_one_line(target, match, capsys):
+    assert match in _fails(["fit", "hermite", "--target", target], capsys)
+
+
+def test_the_cli_refuses_a_degree_past_the_bound_in_one_line(capsys):
+    assert "at most 64" in _fails(["fit", "rational", "--degree", "200", "--method", "minimax"], capsys)
+
+
+def test_fit_refuses_more_coefficients_than_it_solves_for():
+    with pytest.raises(ValueError, match=r"rational of degree 40 has 81 coefficients; a fit takes at most 64"):
+        fit("rational", "tanh", 40, "minimax", gains=False)
+    with pytest.raises(ValueError, match="degree must be an integer >= 1"):
+        fit("hermite", "tanh", 0, "l2")
+    with pytest.raises(ValueError, match="interval must be two finite numbers lo < hi"):
+        fit("hermite", "tanh", 3, "minimax", interval=(3.0, -3.0))
+    with pytest.raises(ValueError, match="interval must be two finite numbers lo < hi"):
+        fit("hermite", "tanh", 3, "minimax", interval=(float("-inf"), 1.0))
+    with pytest.raises(ValueError, match="interval must be two finite numbers lo < hi"):
+        fit("hermite", "tanh", 3, "minimax", interval=(float("nan"), 1.0))
+    with pytest.raises(ValueError, match="nodes must be distinct finite numbers"):
+        fit("hermite", "tanh", 3, "lagrange", nodes=[0.0, float("nan"), 1.0, 2.0])
+
+
+# ------------------------------------------------------------------------------------- discontinuous targets
+def test_step_targets_fit_with_their_hermite_projection():
+    """Heaviside (no torch derivative) and sign: a_k = E[f He_k] in closed form, phi(0) = 1/sqrt(2 pi)."""
+    phi0 = 1 / np.sqrt(2 * np.pi)
+    with pytest.warns(FitWarning, match="larger than the target's own size"):  # a cubic is a poor step on [-4, 4]
+        r = fit("hermite", "Heaviside(x)", 3, "l2", gains=False)
+    assert r.coefficients == pytest.approx([0.5, phi0, 0.0, -phi0], abs=1e-10)   # E[(x^3 - 3x); x > 0] = -phi(0)
+    with pytest.warns(FitWarning, match="larger than the target's own size"):
+        r = fit("hermite", "sign(x)", 3, "l2", gains=False)
+    assert r.coefficients == pytest.approx([0.0, 2 * phi0, 0.0, -2 * phi0], abs=1e-10)
+    assert r.errors["l2_normal"] == pytest.approx(np.sqrt(1 - 4 * phi0**2 - 4 * phi0**2 / 6), abs=1e-9)
+
+
+def test_the_quadrature_on_a_left_half_line_is_right():
+    """int_{-oo}^b of x phi(x) is -phi(b) (scipy 1.17's cubature gets (-oo, b] wrong on its own)."""
+    from approxlab.fit.core import _cubature
+
+    for b in (-1.0, 0.0, 2.0):
+        v, e = _cubature(lambda t: (t * np.exp(-t * t / 2) / np.sqrt(2 * np.pi))[:, None], -np.inf, b, 200)
+        assert v[0] == pytest.approx(-np.exp(-b * b / 2) / np.sqrt(2 * np.pi), abs=1e-12) and e < 1e-11

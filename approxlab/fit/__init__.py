@@ -46,7 +46,11 @@ Families and what each method does:
   least squares (nonlinear, ``scipy.optimize.least_squares`` on the module's own form), minimax by
   differential correction (:func:`approxlab.fit.rational.rational_minimax`).
 
-Every fit checks itself: an ill-conditioned system, coefficients that cancel, or an L_inf error larger
+Every fit first checks its target (:meth:`approxlab.fit.target.Target.check`): a singularity on the line
+(``tan(x)``'s poles, ``1/x``, ``exp(1/x)``), a divergent :math:`E[f^2]` under :math:`\\mathcal N(0, 1)`, a
+feature narrower than float64 resolves (``tanh(1e300*x)``), or values whose squares overflow (``x + 1e308``)
+end in a ValueError naming the point, before anything integrates; the quadratures have a bounded number of
+subdivisions. Every fit checks itself: an ill-conditioned system, coefficients that cancel, or an L_inf error larger
 than the target's own size on ``interval`` raise a :class:`FitWarning` that gives the numbers and what to
 try (kept in ``result.diagnostics["warnings"]``). A fit saves as JSON (:meth:`FitResult.save`, or
 ``approxlab fit ... --json > fit.json``) and loads back in one call: ``FitResult.load("fit.json")`` or
@@ -63,6 +67,7 @@ Examples
 
 from approxlab.fit.core import (
     FAMILIES,
+    MAX_UNKNOWNS,
     METHODS,
     MINIMAX_RTOL,
     QUAD_TOL,
@@ -80,5 +85,5 @@ from approxlab.fit.result import DEFAULT_INTERVAL, FitResult, FitWarning, load_i
 
 __all__ = ["fit", "FitResult", "FitWarning", "load_into", "default_nodes", "fit_errors", "linear_minimax",
            "alternations", "FAMILIES", "METHODS", "SUPPORTED", "WEIGHTS", "QUAD_TOL", "DEFAULT_INTERVAL",
-           "WARN_CONDITION", "WARN_CANCELLATION", "MINIMAX_RTOL", "equioscillation", "rational_minimax",
+           "WARN_CONDITION", "WARN_CANCELLATION", "MINIMAX_RTOL", "MAX_UNKNOWNS", "equioscillation", "rational_minimax",
            "RationalMinimax"]

@@ -12,7 +12,7 @@ from scipy import integrate, optimize
 from torch import nn
 
 from approxlab.fit.result import DEFAULT_INTERVAL, FitResult, FitWarning
-from approxlab.gains.features import geometric_points, sympy_features
+from approxlab.fit.target import Target as _Target
 
 FAMILIES: tuple[str, ...] = ("hermite", "fourier", "polyrelu", "tropical", "tropical-rational", "rational")
 METHODS: tuple[str, ...] = ("lagrange", "hermite", "l2", "minimax")
@@ -33,49 +33,10 @@ WARN_CONDITION = 1e10
 WARN_CANCELLATION = 1e6
 #: Absolute tolerance the L2 quadratures must meet (else ValueError).
 QUAD_TOL = 1e-11
+#: Most coefficients a fit solves for (a bound on its cost).
+MAX_UNKNOWNS = 64
 #: A minimax fit converged when its error is within this relative distance of the proven lower bound.
 MINIMAX_RTOL = 1e-3
-
-
-# ---------------------------------------------------------------------------------------------- target
-class _Target:
-    """The target as float64 numpy callables f and f' (autograd), with its kinks."""
-
-    def __init__(self, target: object) -> None:
-        from approxlab.activations.resolve import resolve
-
-        tgt = resolve(target)
-        if not tgt.elementwise or tgt.fn is None:
-            raise ValueError(f"target must be an elementwise activation with a numeric form, got {tgt.name}")
-        fn = tgt.fn
-        if isinstance(fn, nn.Module):
-            fn = fn.to(torch.float64)
-        self.fn, self.name, self.kinks = fn, tgt.name, tuple(sorted(set(tgt.kinks)))
-        self.features = sympy_features(tgt.expr) if tgt.expr is not None else ()
-
-    def breaks(self, lo: float, hi: float) -> list[float]:
-        """Points in (lo, hi) around each narrow feature of the target (:mod:`approxlab.gains.features`), from a
-        quarter of its width outwards by factors of 4: quadrature split there, and a grid joined with them, cannot
-        step over it (``exp(-1e6 (x - 0.3)^2)``, ``tanh(1e5 (x - 0.71))``)."""
-        return sorted({p for r, w in self.features for p in geometric_points(r, w / 4, lo, hi)})
-
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            out = self.fn(torch.as_tensor(np.asarray(x, dtype=np.float64)))
-        return _finite(torch.as_tensor(out, dtype=torch.float64).numpy(), "target values")
-
-    def deriv(self, x: np.ndarray) -> np.ndarray:
-        t = torch.as_tensor(np.asarray(x, dtype=np.float64)).clone().requires_grad_(True)
-        out = self.fn(t)
-        (g,) = torch.autograd.grad(out.sum(), t, allow_unused=True)
-        g = torch.zeros_like(t) if g is None else g
-        return _finite(g.detach().numpy(), "target derivative")
-
-
-def _finite(v: np.ndarray, what: str) -> np.ndarray:
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"fit: {what} are not finite (NaN/inf) at some points")
-    return v
 
 
 def _module_eval(module: nn.Module, x: np.ndarray, deriv: bool = False) -> np.ndarray:
@@ -500,7 +461,10 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
     ------
     ValueError
         Unknown family/method, a method that does not apply, bad nodes (non-finite, repeated, wrong
-        count), a singular system, or a quadrature that misses its tolerance.
+        count), more than :data:`MAX_UNKNOWNS` coefficients, a target no fit can be trusted on (a singularity
+        on the line such as the poles of ``tan``, ``E[f^2] = oo`` under N(0, 1), a feature narrower than float64
+        resolves, values that are not finite or whose squares overflow; :meth:`approxlab.fit.target.Target.check`),
+        a singular system, or a quadrature that misses its tolerance.
 
     Warns
     -----
@@ -536,8 +500,13 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
             raise ValueError(f"nodes must be distinct finite numbers, got {[float(v) for v in np.asarray(nodes, dtype=float).ravel()]}")
         x = np.sort(x)
     f = _Target(target)
+    f.check(lo, hi)
     options = _options(family, degree, den_degree)
     module = _new_module(family, options)
+    if _n_params(module) > MAX_UNKNOWNS:
+        raise ValueError(f"fit: {family} of degree {degree} has {_n_params(module)} coefficients; a fit takes at most "
+                         f"{MAX_UNKNOWNS} (its linear systems lose every float64 digit well before): choose a lower "
+                         "degree")
     diag: dict[str, Any] = {}
     if family in _LINEAR:
         sol = _fit_linear(family, module, f, method, x, (lo, hi), weight, diag)
@@ -612,4 +581,4 @@ def _check(result: FitResult, module: nn.Module, f: _Target, sol: np.ndarray | N
 
 
 __all__ = ["fit", "default_nodes", "fit_errors", "FAMILIES", "METHODS", "SUPPORTED", "WEIGHTS", "QUAD_TOL",
-           "WARN_CONDITION", "WARN_CANCELLATION"]
+           "WARN_CONDITION", "WARN_CANCELLATION", "MINIMAX_RTOL", "MAX_UNKNOWNS"]
