@@ -16,10 +16,13 @@ C'(1)^L and, when C'(1) = 1, its curvature at 1 is L C''(1).
   (default 1.5).
 * **TAT** (Zhang et al. 2022, "Deep learning without shortcuts: shaping the kernel with tailored
   rectifiers"), smooth activations: Q(1) = 1, Q'(1) = 1, C'(1) = 1, C''(1) = tau / L (alpha, beta, delta;
-  default tau = 0.3); ReLU-family (piecewise linear, F'' is a delta so C''(1) is infinite): a leaky ReLU
+  default tau = 0.3), a system with several solutions in general: all that a bracketing scan finds are
+  listed in ``info["solutions"]`` and the one whose Q map stays closest to the identity is returned
+  (:func:`tat`); ReLU-family (piecewise linear, F'' is a delta so C''(1) is infinite): a leaky ReLU
   with negative slope s chosen so that the network's C_f(0) = eta (default 0.9) and gamma = sqrt(2 / (1 + s^2)).
 
-The conditions are solved with ``scipy.optimize.root`` from a few starting points; every expectation is
+The conditions are solved with ``scipy.optimize.root`` (TAT: from the brackets of a scan; DKS: from a few
+starting points); every expectation is
 the split Gauss-Legendre rule of :mod:`approxlab.meanfield.gauss`, and the residuals at the solution are
 returned, so a transform that does not satisfy its conditions is never returned silently.
 
@@ -122,10 +125,22 @@ def _derivs(f: Callable, x: torch.Tensor, order: int) -> torch.Tensor:
     return y.detach()
 
 
+def _jet(f: Callable, x: torch.Tensor) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """F, F', F'' at ``x`` from one forward pass and two backward passes."""
+    with torch.enable_grad():
+        x = x.detach().clone().requires_grad_(True)
+        y = f(x)
+        (g,) = torch.autograd.grad(y.sum(), x, create_graph=True, allow_unused=True)
+        if g is None:
+            return y.detach().numpy(), np.zeros(x.shape), np.zeros(x.shape)
+        (h,) = torch.autograd.grad(g.sum(), x, allow_unused=True) if g.requires_grad else (None,)
+    return y.detach().numpy(), g.detach().numpy(), np.zeros(x.shape) if h is None else h.detach().numpy()
+
+
 def _local_maps(f: Callable, kinks: tuple[float, ...], a: float, b: float, g: float, d: float,
                 curvature: bool = True) -> dict[str, float]:
     ks = tuple((k - b) / a for k in kinks) if a != 0 else ()
-    psi = lambda x: f(a * x + b)  # noqa: E731
+    psi = lambda x: f(a * x + b)
     m1 = expect_1d(psi, 1.0, ks).value
     m2 = expect_1d(lambda x: (psi(x) + d) ** 2, 1.0, ks).value
     q1 = g * g * m2
@@ -147,7 +162,7 @@ def _slope_jump(f: Callable, k: float) -> bool:
 def _output(f: Callable, kinks: tuple[float, ...], a: float, b: float, center: bool,
             d: float | None = None) -> tuple[float, float]:
     ks = tuple((k - b) / a for k in kinks)
-    psi = lambda x: f(a * x + b)  # noqa: E731
+    psi = lambda x: f(a * x + b)
     if d is None:
         d = -expect_1d(psi, 1.0, ks).value if center else 0.0
     m2 = expect_1d(lambda x: (psi(x) + d) ** 2, 1.0, ks).value
@@ -250,6 +265,26 @@ def tat(activation: object, depth: int = 50, tau: float = 0.3, eta: float = 0.9,
     Smooth activations: C''(1) = tau / depth with Q(1) = Q'(1) = C'(1) = 1. The ReLU family is replaced by
     the leaky ReLU whose depth-fold C-map has C_f(0) = eta (TAT's tailored rectifier); its module is a
     :class:`~approxlab.activations.standard.LeakyReLU` (the negative slope is the transform).
+
+    **Several solutions.** For a smooth activation these four conditions in (alpha, beta, gamma, delta)
+    usually have more than one solution. A bracketing scan (:func:`_tat_solutions`: beta in [-4, 4],
+    alpha in [1e-3, 4]) finds them, each is refined until its residuals are below 1e-9, and all are listed in
+    ``info["solutions"]`` (the returned one first), each with its ``q_map_deviation`` =
+    max_q |log(Q(q) / q)| over q in {1/4, 1/2, 2, 4}. The one returned has the Q map closest to the
+    identity (:data:`SELECTION`): all solutions have Q(1) = 1 and Q'(1) = 1, but away from q = 1 their Q
+    maps differ, and a deep network's q follows the Q map wherever finite-width noise moves it. For tanh at
+    depth 10 the scan finds two mirror pairs (tanh is odd, so (alpha, -beta, gamma, -delta) solves with
+    (alpha, beta, gamma, delta)): alpha = 0.18464, |beta| = 0.55737, gamma = 7.2350 (deviation 0.020; the
+    solution of the dks package, whose solver rejects alpha * gamma >= 2 for the same reason) and
+    alpha = 0.10972, |beta| = 1.1139, gamma = 25.275 (deviation 0.093, Q(q) > q on both sides of 1: from
+    q = 4, ten layers reach q = 40). Among a mirror pair the one with beta >= 0 is returned.
+    Where the scan brackets nothing, the solver's fixed starting points give the solution.
+
+    Examples
+    --------
+    >>> t = tat("tanh", depth=10)
+    >>> len(t.info["solutions"]), round(t.alpha, 5), round(t.beta, 5)
+    (4, 0.18464, 0.55737)
     """
     if not (isinstance(depth, int) and depth >= 1):
         raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
@@ -288,12 +323,114 @@ def tat(activation: object, depth: int = 50, tau: float = 0.3, eta: float = 0.9,
         m = _local_maps(f, kinks, a, b, g, d)
         return np.array([m["q_slope_1"] - 1.0, m["c_slope_1"] - 1.0, m["c_curv_1"] - target])
 
-    starts = list(itertools.product((0.1, 0.5, 1.0, 0.05), (0.0, 1.0, -1.0), (0.0, 1.0, -1.0)))
-    a, b, d = _solve(res, starts, "TAT")
-    g, _ = _output(f, kinks, a, b, center=False, d=d)
-    t = Transformed(module, a, b, g, d, "tat", {"depth": depth, "tau": tau, "local_c_curv_1": target})
+    found = _tat_solutions(f, kinks, res, target)
+    if not found:  # the scan found no bracket: the solver from fixed starting points, as a last resort
+        starts = list(itertools.product((0.1, 0.5, 1.0, 0.05), (0.0, 1.0, -1.0), (0.0, 1.0, -1.0)))
+        a, b, d = _solve(res, starts, "TAT")
+        found = [(a, b, _output(f, kinks, a, b, center=False, d=d)[0], d)]
+    sols = [{"alpha": a_, "beta": b_, "gamma": g_, "delta": d_,
+             "q_map_deviation": _q_map_deviation(f, kinks, a_, b_, g_, d_)} for a_, b_, g_, d_ in found]
+    best = min(s["q_map_deviation"] for s in sols)
+    tied = [s for s in sols if s["q_map_deviation"] <= best * (1 + 1e-6) + 1e-12]  # e.g. the mirror pair of an odd F
+    chosen = max(tied, key=lambda s: s["beta"])
+    sols = [chosen] + sorted((s for s in sols if s is not chosen), key=lambda s: s["q_map_deviation"])
+    t = Transformed(module, chosen["alpha"], chosen["beta"], chosen["gamma"], chosen["delta"], "tat",
+                    {"depth": depth, "tau": tau, "local_c_curv_1": target})
     t.info["residuals"] = _residuals(t, {"q_1": 1.0, "q_slope_1": 1.0, "c_slope_1": 1.0, "c_curv_1": target})
+    t.info["solutions"] = sols
+    t.info["selection"] = SELECTION
     return t
+
+
+#: How :func:`tat` picks one of several solutions (recorded in ``info["selection"]``).
+SELECTION = ("the Q map closest to the identity: smallest max |log(Q(q) / q)| over q in Q_PROBES; "
+             "among ties (the mirror pair of an odd activation) the larger beta")
+#: Input second moments at which :func:`_q_map_deviation` compares the Q map with the identity.
+Q_PROBES = (0.25, 0.5, 2.0, 4.0)
+
+
+def _q_map_deviation(f: Callable, kinks: tuple[float, ...], a: float, b: float, g: float, d: float) -> float:
+    """max over q in :data:`Q_PROBES` of |log(Q(q) / q)|, Q(q) = E[F_hat(sqrt(q) z)^2]: how far the transformed
+    activation's Q map strays from the identity away from q = 1, where every TAT solution has Q(1) = 1 and
+    Q'(1) = 1. A solution whose Q map bends away (Q(q) > q on both sides of 1) lets q run off over depth."""
+    ks = tuple((k - b) / a for k in kinks)
+    out = 0.0
+    for q in Q_PROBES:
+        m = expect_1d(lambda x: (g * (f(a * x + b) + d)) ** 2, q, ks).value
+        out = max(out, abs(math.log(m / q)) if m > 0 else math.inf)
+    return out
+#: The bracketing scan of :func:`_tat_solutions`: input scales (log grid), input shifts, Gauss-Hermite nodes.
+SCAN_ALPHA = (1e-3, 4.0, 120)
+SCAN_BETA = (-4.0, 4.0, 121)
+SCAN_NODES = 120
+
+
+def _tat_solutions(f: Callable, kinks: tuple[float, ...], res: Callable[[np.ndarray], np.ndarray],
+                   target: float) -> list[tuple[float, float, float, float]]:
+    """Every TAT solution (alpha > 0, beta, gamma, delta) that a bracketing scan finds.
+
+    With psi(z) = F(alpha z + beta), gamma fixed by Q(1) = 1 and S = E[(psi + delta)^2], the conditions read
+    C'(1) = 1: E[psi'^2] = S; C''(1) = target: E[psi''^2] / E[psi'^2] = target (alpha and beta only);
+    Q'(1) = 1: E[z psi psi'] + delta E[z psi'] = S. So for each beta on a grid the curvature condition is
+    solved for alpha (every root on a log grid, interpolated in log alpha), delta = -E[psi] +- sqrt(E[psi'^2] -
+    Var[psi]) (two branches), and the Q'(1) residual is followed along beta: each sign change brackets a
+    solution, which ``scipy.optimize.root`` then refines on the full residual ``res`` (the split
+    Gauss-Legendre rule); it is kept only if every residual is below 1e-9. The scan's own moments are
+    Gauss-Hermite with :data:`SCAN_NODES` nodes (they only locate).
+
+    alpha < 0 is the reflection x -> -x of a solution with alpha > 0 and is not listed; for an odd F,
+    (alpha, -beta, gamma, -delta) is a solution with (alpha, beta, gamma, delta) and both are listed.
+    """
+    z, w = np.polynomial.hermite_e.hermegauss(SCAN_NODES)
+    w = w / w.sum()
+    alphas = np.geomspace(*SCAN_ALPHA[:2], SCAN_ALPHA[2])
+    zt = torch.as_tensor(z, dtype=torch.float64)
+    rows: list[list[tuple[float, float, float, float]]] = []  # per beta: (alpha, delta, Q' residual, branch)
+    for b in np.linspace(*SCAN_BETA[:2], SCAN_BETA[2]):
+        u = torch.as_tensor(alphas, dtype=torch.float64)[:, None] * zt[None, :] + float(b)
+        with np.errstate(all="ignore"):
+            _, f1, f2 = _jet(f, u)
+            d1, d2 = alphas[:, None] * f1, alphas[:, None] ** 2 * f2
+            e1, e2 = (d1**2) @ w, (d2**2) @ w
+            ratio = e2 / e1 - target
+        row = []
+        for i in np.nonzero(np.isfinite(ratio[:-1] * ratio[1:]) & (ratio[:-1] * ratio[1:] < 0))[0]:
+            t = ratio[i] / (ratio[i] - ratio[i + 1])  # linear in log alpha between the grid points
+            a = float(alphas[i] * (alphas[i + 1] / alphas[i]) ** t)
+            p0, p1, p2 = _jet(f, a * zt + float(b))
+            m1, m2, s1 = p0 @ w, p0**2 @ w, (a * p1) ** 2 @ w
+            zpp, zp = (z * p0 * a * p1) @ w, (a * a * p2) @ w  # E[z psi'] = E[psi''] (Stein)
+            disc = s1 - (m2 - m1 * m1)
+            for branch in (1.0, -1.0):
+                d = -m1 + branch * math.sqrt(disc) if disc >= 0 else math.nan
+                row.append((a, d, (zpp + d * zp) / s1 - 1.0, branch))
+        rows.append(row)
+    betas = np.linspace(*SCAN_BETA[:2], SCAN_BETA[2])
+    found: list[tuple[float, float, float, float]] = []
+    for j in range(len(betas) - 1):
+        lo, hi = rows[j], rows[j + 1]
+        if len(lo) != len(hi):  # the number of alpha roots changes here: no branch to follow
+            continue
+        for (a0, d0, r0, _), (a1, d1, r1, _) in zip(lo, hi):
+            if not (math.isfinite(r0) and math.isfinite(r1) and r0 * r1 <= 0):
+                continue
+            t = r0 / (r0 - r1) if r0 != r1 else 0.5
+            start = np.array([a0 + t * (a1 - a0), betas[j] + t * (betas[j + 1] - betas[j]), d0 + t * (d1 - d0)])
+            try:
+                with np.errstate(all="ignore"):
+                    sol = root(res, start, method="hybr")
+            except (ValueError, ZeroDivisionError, OverflowError):
+                continue
+            x = sol.x
+            if not (sol.success and np.all(np.isfinite(x)) and np.max(np.abs(res(x))) < 1e-9):
+                continue
+            a, b, d = (float(v) for v in x)
+            if a < 0:
+                a = -a  # the reflection x -> -x leaves every local map unchanged
+            if any(abs(a - s[0]) <= 1e-7 * a and abs(b - s[1]) <= 1e-7 * (1 + abs(b)) for s in found):
+                continue
+            found.append((a, b, _output(f, kinks, a, b, center=False, d=d)[0], d))
+    return found
 
 
 def _residuals(t: Transformed, targets: dict[str, float]) -> dict[str, float]:
