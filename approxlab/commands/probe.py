@@ -24,6 +24,7 @@ from typing import Annotated
 
 import typer
 
+from approxlab._core.jsonout import dumps
 from approxlab.cli import app
 from approxlab.sweep import (AddressOption, AllowNetworkOption, BackendOption, RetryFailedOption,
                              StoreOption, SweepOptions)
@@ -144,7 +145,7 @@ def probe_cmd(
         rows = _probe_spread(opts, type, target, ws, seeds, lam, ks, noises, not no_random, not as_json, extra)
     if as_json:
         for r in rows:
-            print(json.dumps(r))
+            print(dumps(r))
         return
     from rich.console import Console
     from rich.table import Table

@@ -12,11 +12,11 @@ Examples
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
+from approxlab._core.jsonout import dumps
 from approxlab.cli import app
 from approxlab.sweep import (AddressOption, AllowNetworkOption, BackendOption, RetryFailedOption,
                              StoreOption, SweepOptions)
@@ -72,9 +72,9 @@ def scaling(
     fits = summarize(records)
     if as_json:
         for r in records:
-            print(json.dumps(r, sort_keys=True))
+            print(dumps(r, sort_keys=True))
         for f in fits:
-            print(json.dumps({"fit": True, **f}, sort_keys=True))
+            print(dumps({"fit": True, **f}, sort_keys=True))
         _exit_if_failed(report.failed, as_json)
         return
     from rich.console import Console

@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from approxlab._core.jsonout import dumps
 from approxlab.sweep.claims import _owner_is_dead
 from approxlab.sweep.keys import canonical_json, code_version
 
@@ -618,7 +619,7 @@ class ResultStore:
                     "finished", "duration")
             with open(path, "w", encoding="utf-8") as fh:
                 for rec in recs:
-                    fh.write(json.dumps({k: rec[k] for k in keep}, sort_keys=True) + "\n")
+                    fh.write(dumps({k: rec[k] for k in keep}, sort_keys=True) + "\n")
             return len(recs)
         need_pandas(fmt)
         df = self.to_pandas(status="done")
