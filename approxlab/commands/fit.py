@@ -108,9 +108,13 @@ def fit_command(
         print(f"  condition number {d['condition']:.3g}")
     if "alternations" in d:
         exp = d.get("alternations_expected")
-        note = f" (Chebyshev: {exp} for the best approximation by this Haar basis)" if exp else " (not a Haar basis)"
+        basis = "a nondegenerate rational" if result.family == "rational" else "this Haar basis"
+        note = f" (Chebyshev: {exp} for the best approximation by {basis})" if exp else " (not a Haar basis)"
         print(f"  equioscillation: the error reaches its maximum {d['levelled_error']:.3g} with {d['alternations']} "
               f"alternating signs{note}")
+        if "converged" in d:
+            print(f"  {'converged' if d['converged'] else 'NOT converged'}: error {d['minimax_error']:.6g}, proven lower "
+                  f"bound of the best error {d['lower_bound']:.6g}; levelled error ratio {d['levelled_ratio']:.6g}")
     if save is not None:
         print(f"  saved to {save} (load: create({result.family!r}, fit={save!r}) or FitResult.load)")
     g = result.gains
