@@ -9,7 +9,7 @@ _C = "ortho/"
 
 _WELCH_CIFAR = ("Welch's t, two-sided, alpha 0.05, from Table 7's mean +- std over 10 seeds per arm (independent "
                 "runs, normally distributed accuracies), over the printed rounding, on Top-1 and on Top-5 (the 'test "
-                "metrics'); Table 7's own p-values, which state Student's pooled t, are recomputed with it in "
+                "metrics'); Table 7's own p-values state Student's pooled t and are recomputed with Student's t in "
                 "ortho/Table 7")
 _WELCH_BIG = ("Welch's t, two-sided, alpha 0.05, from the mean +- std over 5 seeds per arm of Table 1 (ImageNet Val "
               "Top-1) and Table 2 (OpenWebText Val loss), over the printed rounding: 'match' = no significant "
