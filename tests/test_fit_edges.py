@@ -167,3 +167,31 @@ def test_the_quadrature_on_a_left_half_line_is_right():
     for b in (-1.0, 0.0, 2.0):
         v, e = _cubature(lambda t: (t * np.exp(-t * t / 2) / np.sqrt(2 * np.pi))[:, None], -np.inf, b, 200)
         assert v[0] == pytest.approx(-np.exp(-b * b / 2) / np.sqrt(2 * np.pi), abs=1e-12) and e < 1e-11
+
+
+# ------------------------------------------------------------------------------------- intervals at the edges
+@pytest.mark.parametrize("family,method,interval,match", [
+    ("hermite", "minimax", (-1e300, 1e300), r"too wide for hermite of degree 3: its basis reaches about 1e900"),
+    ("rational", "minimax", (-1e300, 1e300), r"too wide for rational of degree 3"),
+    ("polyrelu", "l2", (-1e200, 1e200), r"too wide for polyrelu"),
+    ("tropical", "minimax", (-1e300, 1e300), r"too wide for tropical of degree 3: its basis reaches about 1e300"),
+    ("fourier", "lagrange", (-1e20, 1e20), r"too wide for fourier"),
+    ("rational", "minimax", (0.0, 1e-300), r"narrower than 1e-9 of its size"),
+    ("hermite", "lagrange", (1e10, 1e10 + 1), r"narrower than 1e-9 of its size"),
+])
+def test_an_interval_float64_cannot_fit_on_is_refused(family, method, interval, match):
+    with pytest.raises(ValueError, match=match):
+        fit(family, "tanh", 3, method, interval=interval, gains=False)
+
+
+def test_a_rational_without_denominator_is_the_best_polynomial():
+    """den_degree 0: the best odd cubic to tanh on [-3, 3], the same as the linear programme of the polynomial."""
+    r = fit("rational", "tanh", 3, "minimax", den_degree=0, interval=(-3, 3), gains=False)
+    x = np.linspace(-3, 3, 6001)
+    A = x[:, None] ** np.arange(4)
+    m = len(x)
+    res = linprog(np.r_[np.zeros(4), 1.0], A_ub=np.vstack([np.hstack([A, -np.ones((m, 1))]),
+                                                          np.hstack([-A, -np.ones((m, 1))])]),
+                  b_ub=np.r_[np.tanh(x), -np.tanh(x)], bounds=[(None, None)] * 4 + [(0, None)], method="highs")
+    assert r.diagnostics["converged"] and r.errors["linf"] == pytest.approx(res.x[-1], rel=2e-3)
+    assert r.coefficients == pytest.approx(list(res.x[:4]), abs=1e-4)

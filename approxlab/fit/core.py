@@ -13,6 +13,7 @@ from torch import nn
 
 from approxlab.fit.result import DEFAULT_INTERVAL, FitResult, FitWarning
 from approxlab.fit.target import Target as _Target
+from approxlab.fit.target import check_interval
 
 FAMILIES: tuple[str, ...] = ("hermite", "fourier", "polyrelu", "tropical", "tropical-rational", "rational")
 METHODS: tuple[str, ...] = ("lagrange", "hermite", "l2", "minimax")
@@ -499,6 +500,7 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
         if x.size == 0 or not np.all(np.isfinite(x)) or len(np.unique(x)) != len(x):
             raise ValueError(f"nodes must be distinct finite numbers, got {[float(v) for v in np.asarray(nodes, dtype=float).ravel()]}")
         x = np.sort(x)
+    check_interval(family, degree, den_degree, lo, hi)
     f = _Target(target)
     f.check(lo, hi)
     options = _options(family, degree, den_degree)
@@ -518,6 +520,9 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
         sol, x = _fit_tropical_rational(module, f, method, x, (lo, hi))
     else:
         sol, x = _fit_rational(module, f, method, x, (lo, hi), weight, diag)
+    if not np.all(np.isfinite(sol)):
+        raise ValueError(f"fit: the {method} fit of {family} degree {degree} on [{lo:g}, {hi:g}] has coefficients that "
+                         "are not finite in float64; choose a lower degree or another interval")
     _set_flat(module, np.asarray(sol, dtype=np.float64))
     node_arr = np.array([]) if x is None else x
     result = FitResult(family, f.name, degree, method, [float(t) for t in node_arr], options,

@@ -172,4 +172,32 @@ class Target:
                              "tolerances say nothing; rescale it")
 
 
-__all__ = ["Target", "finite", "MAX_SCALE", "MIN_SCALE", "MIN_FEATURE_WIDTH", "WHOLE_LINE"]
+def check_interval(family: str, degree: int, den_degree: int | None, lo: float, hi: float) -> None:
+    """Refuse an interval no float64 fit of this family and degree works on: narrower than ``1e-9`` of its size
+    (the grids' points cannot be told apart), or so wide that the basis passes :data:`MAX_SCALE` (polynomial
+    families: :math:`\\max|x|^k`) or its phase or slope passes ``1e15`` (Fourier, tropical: :math:`k \\max|x|`,
+    where float64 keeps no digit of :math:`\\sin(kx)`).
+
+    Examples
+    --------
+    >>> check_interval("hermite", 64, None, -1e3, 1e3)
+    Traceback (most recent call last):
+    ...
+    ValueError: fit: the interval [-1000, 1000] is too wide for hermite of degree 64: its basis reaches about 1e192 there, past 1e+150 float64 keeps no digit of the fit; choose a shorter interval or a lower degree
+    """
+    big = max(abs(lo), abs(hi), 1.0)
+    if hi - lo < 1e-9 * big:
+        raise ValueError(f"fit: the interval [{lo!r}, {hi!r}] is narrower than 1e-9 of its size: the fit's grids "
+                         "and basis cannot tell its points apart in float64; choose a wider interval")
+    k = max(degree, den_degree or 0)
+    if family in ("fourier", "tropical", "tropical-rational"):
+        log_size, limit = math.log10(k * big), 1e15
+    else:
+        log_size, limit = k * math.log10(big), MAX_SCALE
+    if log_size > math.log10(limit):
+        raise ValueError(f"fit: the interval [{lo:g}, {hi:g}] is too wide for {family} of degree {degree}: its basis "
+                         f"reaches about 1e{log_size:.0f} there, past {limit:g} float64 keeps no digit of the fit; "
+                         "choose a shorter interval or a lower degree")
+
+
+__all__ = ["Target", "check_interval", "finite", "MAX_SCALE", "MIN_SCALE", "MIN_FEATURE_WIDTH", "WHOLE_LINE"]
