@@ -55,6 +55,22 @@ def _num(v: float | Estimate, err: float = 0.0) -> dict[str, float]:
     return {"value": float(v), "error": float(err)}
 
 
+def _snapped_module(module: nn.Module) -> nn.Module:
+    """A float64 copy of ``module`` whose every parameter entry is the float64 value of
+    :func:`approxlab.activations.resolve.snap_value` of the stored one (a_0 = sqrt(1 - 1/n!) to 1e-16
+    instead of float32's 6e-8), so the mean field is that of the same coefficients as the gains."""
+    import sympy
+
+    from approxlab.activations.resolve import snap_value
+
+    out = copy.deepcopy(module).to(torch.float64)
+    with torch.no_grad():
+        for (_, p64), p in zip(out.named_parameters(), module.parameters()):
+            vals = [float(sympy.N(snap_value(float(v), p.dtype), 20)) for v in p.detach().reshape(-1).tolist()]
+            p64.copy_(torch.tensor(vals, dtype=torch.float64).reshape(p64.shape))
+    return out
+
+
 def _float_rounding(exact: object, v: float) -> float:
     """``|v - exact|`` rounded up, where ``exact`` is a sympy number and ``v`` its float (0 when they are
     equal, e.g. 2 for ReLU; at most half a unit in the last place, e.g. for 60/163)."""
@@ -202,11 +218,11 @@ def card(activation: object, dist: Distribution | str = Normal(), degree: int | 
     out: dict = {"activation": tgt.name, "dist": dist.spec(), "elementwise": tgt.elementwise}
     g = compute_gains(activation, dist, mc_samples=2**16, snap=snap, **options)
     gn = compute_gains(activation, Normal(), mc_samples=2**16, snap=snap, **options) if dist != Normal() else g
-    # the mean field of the snapped form where snapping changed a coefficient (the module keeps float32 ones)
+    # the mean field of the snapped coefficients where snapping changed one (the module keeps float32 ones)
     mf_act, mf_opts = activation, options
     if snap and tgt.module is not None and tgt.expr is not None and tgt.elementwise and not tgt.symbols:
         if tgt.expr != resolve(activation, **options).expr:
-            mf_act, mf_opts = tgt.expr, {}
+            mf_act, mf_opts = _snapped_module(tgt.module), {}
     out["gains_method"] = g.method
     for key in ("second_moment", "derivative_second_moment", "forward_gain", "backward_gain"):
         v = g.value(key)

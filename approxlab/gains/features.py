@@ -5,7 +5,10 @@ them (``tanh(1e5 (x - 0.7))'^2``, ``exp(-1e6 (x - 0.3)^2)``) is then invisible, 
 wrong value with a small error estimate. The structure of the form says where such features can be:
 inside ``f(u(x))`` with ``u`` a polynomial, ``f`` changes fastest near the real roots and critical points
 of ``u``, on the length scale of ``u`` there. :func:`sympy_features` lists those points with their
-widths; :func:`geometric_points` gives panel ends around a point, growing by a factor of 4 from a
+widths for polynomial ``u`` (roots by numpy); :func:`numeric_features` for any other ``u`` on a given
+range (``-1e6 sin(x - 0.5)^2`` inside ``exp``: peaks of width 1e-3 at 0.5 + k pi), found on a grid
+and refined by Brent's method. For the argument of a power or of log the length scale is relative:
+``1/(1e-8 + x^2)`` turns within 1e-4 of 0. :func:`geometric_points` gives panel ends around a point, growing by a factor of 4 from a
 fraction of its width, so the feature gets panels of its own size (an adaptive rule then resolves it)
 and the panels grow with the distance from it.
 
@@ -21,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -153,7 +157,9 @@ def _critical_candidates(x: np.ndarray, v: np.ndarray, f: Callable[[np.ndarray],
     out: list[float] = []
     a = np.abs(v)
     ok = np.isfinite(v)
-    out += [float(t) for t in x[ok & (v == 0)]]
+    # an exact 0 between nonzero neighbours (not a run of underflowed values, as exp(-x) far right)
+    zero = np.r_[False, (v[1:-1] == 0) & (v[:-2] != 0) & (v[2:] != 0), False]
+    out += [float(t) for t in x[ok & zero]]
     sc = np.nonzero(ok[:-1] & ok[1:] & (np.sign(v[:-1]) * np.sign(v[1:]) < 0))[0]
     fs = _scalar(f)
     for i in sc[: 8 * MAX_CANDIDATES]:
@@ -177,30 +183,55 @@ MAX_SEARCH_POINTS = 2**20
 MAX_CANDIDATES = 2**13
 
 
-def numeric_features(expr: sympy.Expr, lo: float, hi: float, narrower_than: float = math.inf
-                     ) -> list[tuple[float, float]]:
+#: Where the range needs a finer grid than :data:`MAX_SEARCH_POINTS`, an argument with more roots and
+#: critical points than this in the finely searched window counts as repeating beyond it (:class:`Unresolved`).
+MAX_WINDOW_CANDIDATES = 64
+
+
+def _search_grid(lo: float, hi: float, inner: float, center: float) -> tuple[np.ndarray, tuple[float, float] | None]:
+    """The grid of the search on [lo, hi]: spacing ``inner / 8`` (:data:`SEARCH_POINTS` points at least), or,
+    where that needs more than :data:`MAX_SEARCH_POINTS`, that spacing on a window of as many points around
+    ``center`` and geometrically growing steps beyond it (then the window is returned too)."""
+    n = max(SEARCH_POINTS, math.ceil(8 * (hi - lo) / inner) if math.isfinite(inner) else 0)
+    if n <= MAX_SEARCH_POINTS:
+        return np.linspace(lo, hi, n), None
+    half = MAX_SEARCH_POINTS * inner / 16
+    wlo, whi = max(lo, center - half), min(hi, center + half)
+    parts = [np.linspace(wlo, whi, MAX_SEARCH_POINTS)]
+    if lo < wlo:
+        parts.insert(0, wlo - np.geomspace(wlo - lo, inner, SEARCH_POINTS))
+    if whi < hi:
+        parts.append(whi + np.geomspace(inner, hi - whi, SEARCH_POINTS))
+    return np.unique(np.concatenate(parts)), (wlo, whi)
+
+
+@functools.lru_cache(maxsize=256)
+def numeric_features(expr: sympy.Expr, lo: float, hi: float, narrower_than: float = math.inf,
+                     center: float | None = None) -> tuple[tuple[float, float], ...]:
     """``(point, width)`` of the places on [lo, hi] where a non-polynomial argument ``u`` of ``expr`` (the
     argument of a function or the base of a power, e.g. ``-1e6 sin(x - 0.5)^2`` inside ``exp``) has a root
     or a critical point, or comes closest to 0, each with :func:`_taylor_width` of ``u`` there (from the
     first three derivatives; ``1e-3`` for that argument at 0.5 + k pi), those narrower than ``narrower_than``.
 
     ``u`` is sampled on a grid of [lo, hi] fine enough for the narrowest feature of the arguments inside it
-    (an eighth of its width, :data:`SEARCH_POINTS` points at least); sign changes of ``u`` and ``u'`` are
-    refined by Brent's method and local minima of ``|u|`` and ``|u'|`` by bounded minimisation.
+    (an eighth of its width, :data:`SEARCH_POINTS` points at least; on a range too wide for that, such a
+    window around ``center``, default the midpoint, and growing steps beyond); sign changes of ``u`` and
+    ``u'`` are refined by Brent's method and local minima of ``|u|`` and ``|u'|`` by bounded minimisation.
     Polynomial arguments are left to :func:`sympy_features`.
 
     Raises
     ------
     Unresolved
-        An argument needs more than :data:`MAX_SEARCH_POINTS` grid points or has more than
-        :data:`MAX_CANDIDATES` such points on [lo, hi] (``exp(sin(1e4 x))``): it oscillates too fast for
-        its features to be listed.
+        An argument has more than :data:`MAX_CANDIDATES` such points on [lo, hi], or, on a range too wide
+        for the fine grid, more than :data:`MAX_WINDOW_CANDIDATES` in its window (``exp(sin(1e4 x))`` under
+        N(0, 1)): it oscillates too fast for its features to be listed.
 
     Examples
     --------
     >>> from approxlab._core.symbols import X
-    >>> [(round(r, 9), round(w, 9)) for r, w in numeric_features(sympy.exp(-10**6 * sympy.sin(X - 0.5) ** 2), 0, 3, 0.1)]
-    [(0.5, 0.001)]
+    >>> u = -10**6 * sympy.sin(X - 0.5) ** 2  # exp(u) peaks at its roots, 0.5 + k pi; its minima are flat
+    >>> [(round(r, 9), round(w, 9)) for r, w in numeric_features(sympy.exp(u), 0, 3, 0.1)]
+    [(0.5, 0.001), (2.070796327, 0.001)]
     """
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
         raise ValueError(f"numeric_features needs a finite range lo < hi, got [{lo}, {hi}]")
@@ -212,17 +243,19 @@ def numeric_features(expr: sympy.Expr, lo: float, hi: float, narrower_than: floa
             widths[u] = min((w for _, w in sympy_features(u + sympy.Function("_f")(u))), default=math.inf)
             continue
         inner = min((w for v, w in widths.items() if v != u and u.has(v)), default=math.inf)
-        n = max(SEARCH_POINTS, math.ceil(8 * (hi - lo) / inner) if math.isfinite(inner) else 0)
-        if n > MAX_SEARCH_POINTS:
-            raise Unresolved(f"the argument {u} varies on a scale of {inner:.3g}, {(hi - lo) / inner:.3g} times within "
-                             f"[{lo:.6g}, {hi:.6g}]: too fast for its narrow features to be listed")
         try:
             derivs = [_numpy_function(sympy.diff(u, X, k)) for k in range(4)]
         except (TypeError, NameError, ValueError, SyntaxError, KeyError, NotImplementedError):
             continue  # no numpy form: the argument is not searched
-        x = np.linspace(lo, hi, n)
+        x, window = _search_grid(lo, hi, inner, (lo + hi) / 2 if center is None else center)
         v0, v1 = derivs[0](x), derivs[1](x)
-        cands = _critical_candidates(x, v0, derivs[0]) + _critical_candidates(x, v1, derivs[1])
+        rough = np.concatenate([x[1:][np.sign(v[:-1]) * np.sign(v[1:]) < 0] for v in (v0, v1)])
+        cands = list(rough) if len(rough) > MAX_CANDIDATES else (
+            _critical_candidates(x, v0, derivs[0]) + _critical_candidates(x, v1, derivs[1]))
+        if window is not None and sum(window[0] <= t <= window[1] for t in cands) > MAX_WINDOW_CANDIDATES:
+            raise Unresolved(f"the argument {u} has more than {MAX_WINDOW_CANDIDATES} roots and critical points "
+                             f"within [{window[0]:.6g}, {window[1]:.6g}], and [{lo:.6g}, {hi:.6g}] is too wide to "
+                             f"list them all at its scale {inner:.3g}: too fast for its narrow features to be resolved")
         if len(cands) > MAX_CANDIDATES:
             raise Unresolved(f"the argument {u} has {len(cands)} roots and critical points within "
                              f"[{lo:.6g}, {hi:.6g}]: too many for its narrow features to be resolved")
@@ -243,7 +276,7 @@ def numeric_features(expr: sympy.Expr, lo: float, hi: float, narrower_than: floa
             kept[-1] = min(kept[-1], (r, w), key=lambda rw: rw[1])
         else:
             kept.append((r, w))
-    return kept
+    return tuple(kept)
 
 
 def geometric_points(center: float, smallest: float, lo: float, hi: float, limit: int = 2000,

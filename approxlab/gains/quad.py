@@ -270,7 +270,7 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
             span = 12 * sd if dist.tail_index is None else 1e4 * sd
             slo, shi = max(fa, mu - span), min(fb, mu + span)
             try:
-                found = numeric_features(e, slo, shi, narrower_than=smallest) if slo < shi else []
+                found = list(numeric_features(e, slo, shi, smallest, min(max(mu, slo), shi))) if slo < shi else []
             except Unresolved as exc:
                 raise ValueError(f"{exc}; quadrature cannot certify the moments: use method='mc'") from None
             extra, dropped = _ranked_features(e, de, dens_expr, found)
