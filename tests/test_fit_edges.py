@@ -37,7 +37,7 @@ def _best_rational_error(fn, lo: float, hi: float, p: int, q: int, n: int = 6001
     return a, b
 
 
-def test_rational_minimax_reaches_the_best_error_of_its_family():
+def test_rational_minimax_reaches_the_best_error_of_its_family(tmp_path):
     lo_e, hi_e = _best_rational_error(np.tanh, -3.0, 3.0, 5, 4)
     with warnings.catch_warnings():
         warnings.simplefilter("error", FitWarning)
@@ -57,6 +57,8 @@ def test_rational_minimax_reaches_the_best_error_of_its_family():
     with torch.no_grad():
         err = m(torch.as_tensor(x)).numpy() - np.tanh(x)
     assert np.max(np.abs(err)) == pytest.approx(r.errors["linf"], rel=1e-3)
+    from approxlab.fit import FitResult
+    assert FitResult.load(r.save(tmp_path / "fit.json")) == r   # the diagnostics travel through JSON
 
 
 @pytest.mark.parametrize("fn,lo,hi,p,q", [(np.exp, -1.0, 1.0, 2, 2), (lambda x: 1000 * np.tanh(x), -8.0, 8.0, 7, 6),

@@ -65,10 +65,16 @@ class FitResult:
     diagnostics : dict
         ``condition`` (condition number of the linear system solved, where one is), ``cancellation``
         (:math:`\\max_x \\sum_j |c_j \\phi_j(x)| / \\max_x |f(x)|` on ``interval``, linear families: the
-        factor by which rounding errors of the coefficients are amplified), ``alternations`` and
-        ``alternations_expected`` (minimax of a linear family: sign-alternating extrema of the error at its
+        factor by which rounding errors of the coefficients are amplified), for minimax (linear families and
+        rational): ``alternations`` and ``alternations_expected`` (sign-alternating extrema of the error at its
         maximum, and :math:`n + 1` for :math:`n` coefficients, Chebyshev's equioscillation count of a Haar
-        basis), ``warnings`` (the :class:`FitWarning` messages).
+        basis or a nondegenerate rational), ``reference`` (the alternating extrema ``[x, e]``, pruned to
+        ``alternations_expected``), ``levelled_ratio`` (max / min of :math:`|e|` on the reference; 1 when the
+        error equioscillates), ``minimax_error`` (max :math:`|F - f|` on the fine grid), ``lower_bound`` (a proven
+        lower bound of the family's best error on ``interval``), ``levelled_error`` (the error on the linear
+        programme's grid) and ``converged`` (``minimax_error`` within a relative
+        :data:`approxlab.fit.core.MINIMAX_RTOL` of ``lower_bound``; a :class:`FitWarning` when not),
+        ``warnings`` (the :class:`FitWarning` messages).
     """
 
     family: str
