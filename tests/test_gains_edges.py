@@ -262,7 +262,7 @@ def test_features_of_a_non_polynomial_argument() -> None:
     assert all(w == pytest.approx(1e-3, rel=1e-9) for _, w in got)
     # 1/(1e-8 + sin(x)^2) turns within 1e-4 of k pi: the width is on the base's relative scale
     got = numeric_features(1 / (sympy.Float("1e-8") + sympy.sin(X) ** 2), -1.0, 1.0, 0.25)
-    assert got == [(0.0, pytest.approx(1e-4, rel=1e-9))]
+    assert list(got) == [(0.0, pytest.approx(1e-4, rel=1e-9))]
     with pytest.raises(Unresolved, match="too fast"):
         numeric_features(sympy.exp(sympy.sin(10**4 * X)), -12.0, 12.0)
 
@@ -296,3 +296,26 @@ def test_black_boxes_that_cannot_be_integrated_say_why() -> None:
         compute_gains(lambda x: torch.sign(x - 0.7), method="quad")
     with pytest.raises(ValueError, match="oscillates too fast"):
         compute_gains(lambda x: torch.sin(1e4 * x), method="quad")
+
+
+def test_a_bounded_form_is_never_called_divergent() -> None:
+    """exp(-1e6 sin(x - 0.5)^2) lies in [0, 1] and its derivative in [-1e6, 1e6]: both moments exist under
+    Student's t; point probes far out once called them divergent. Its peaks repeat out to 1e4 sd, too many
+    to resolve, and the refusal says so instead."""
+    from approxlab.gains.tails import bounded
+
+    assert bounded(sympy.exp(-10**6 * sympy.sin(X - sympy.Rational(1, 2)) ** 2))
+    assert not bounded(X * sympy.tanh(X)) and not bounded(sympy.exp(X))
+    with pytest.raises(ValueError, match="roots and critical points.*too many.*method='mc'"):
+        compute_gains("exp(-1e6*sin(x-0.5)**2)", "studentt:5", method="quad")
+    with pytest.raises(ValueError, match="diverging"):
+        compute_gains("x**3", "studentt:5")
+
+
+def test_a_wide_support_is_searched_around_the_mean() -> None:
+    """sigmoid on U(-1e90, 1e90): the base 1 + exp(-x) is searched finely near 0 and coarsely beyond (no
+    feature); E[sigmoid^2] = 1/2 up to 1e-88."""
+    r = compute_gains("sigmoid(x)", "uniform:-1e90,1e90", method="quad")
+    assert abs(r.second_moment - 0.5) <= r.errors["second_moment"] + 1e-88
+    with pytest.raises(ValueError, match="too wide to list them all"):
+        compute_gains("exp(-1e6*sin(x-0.5)**2)", "uniform:-1e10,1e10", method="quad")
