@@ -197,3 +197,11 @@ def test_a_rational_without_denominator_is_the_best_polynomial():
                   b_ub=np.r_[np.tanh(x), -np.tanh(x)], bounds=[(None, None)] * 4 + [(0, None)], method="highs")
     assert r.diagnostics["converged"] and r.errors["linf"] == pytest.approx(res.x[-1], rel=2e-3)
     assert r.coefficients == pytest.approx(list(res.x[:4]), abs=1e-4)
+
+
+def test_nodes_and_intervals_that_are_not_numbers_are_refused():
+    with pytest.raises(ValueError, match=r"the span of the nodes and interval \[-4, 1e\+300\] is too wide"):
+        fit("hermite", "tanh", 3, "lagrange", nodes=[1e300, 2.0, 3.0, 4.0], gains=False)
+    for bad in [(-3, 3, 5), "ab", None]:
+        with pytest.raises(ValueError, match="interval must be two finite numbers lo < hi"):
+            fit("hermite", "tanh", 3, "minimax", interval=bad, gains=False)

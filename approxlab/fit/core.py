@@ -126,7 +126,7 @@ def default_nodes(family: str, method: str, n_unknowns: int, interval: tuple[flo
 
 
 def _solve_square(A: np.ndarray, y: np.ndarray, what: str, diag: dict[str, Any] | None = None) -> np.ndarray:
-    cond = float(np.linalg.cond(A))
+    cond = float(np.linalg.cond(A)) if np.all(np.isfinite(A)) else math.inf
     if diag is not None:
         diag["condition"] = cond
     if not np.isfinite(cond) or cond > 1e14:
@@ -486,7 +486,10 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
         den_degree = degree if den_degree is None else check_positive_int("den_degree", den_degree, minimum=0)
     elif den_degree is not None:
         raise ValueError(f"den_degree applies to tropical-rational and rational only, not {family!r}")
-    lo, hi = (float(v) for v in interval)
+    try:
+        lo, hi = (float(v) for v in interval)
+    except (TypeError, ValueError):
+        raise ValueError(f"interval must be two finite numbers lo < hi, got {interval!r}") from None
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
         raise ValueError(f"interval must be two finite numbers lo < hi, got {interval!r}")
     weight = check_choice("weight", weight, WEIGHTS)
@@ -500,6 +503,7 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
         if x.size == 0 or not np.all(np.isfinite(x)) or len(np.unique(x)) != len(x):
             raise ValueError(f"nodes must be distinct finite numbers, got {[float(v) for v in np.asarray(nodes, dtype=float).ravel()]}")
         x = np.sort(x)
+        check_interval(family, degree, den_degree, min(lo, x[0]), max(hi, x[-1]), "the span of the nodes and interval")
     check_interval(family, degree, den_degree, lo, hi)
     f = _Target(target)
     f.check(lo, hi)

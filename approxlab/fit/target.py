@@ -172,7 +172,8 @@ class Target:
                              "tolerances say nothing; rescale it")
 
 
-def check_interval(family: str, degree: int, den_degree: int | None, lo: float, hi: float) -> None:
+def check_interval(family: str, degree: int, den_degree: int | None, lo: float, hi: float,
+                   what: str = "the interval") -> None:
     """Refuse an interval no float64 fit of this family and degree works on: narrower than ``1e-9`` of its size
     (the grids' points cannot be told apart), or so wide that the basis passes :data:`MAX_SCALE` (polynomial
     families: :math:`\\max|x|^k`) or its phase or slope passes ``1e15`` (Fourier, tropical: :math:`k \\max|x|`,
@@ -187,7 +188,7 @@ def check_interval(family: str, degree: int, den_degree: int | None, lo: float, 
     """
     big = max(abs(lo), abs(hi), 1.0)
     if hi - lo < 1e-9 * big:
-        raise ValueError(f"fit: the interval [{lo!r}, {hi!r}] is narrower than 1e-9 of its size: the fit's grids "
+        raise ValueError(f"fit: {what} [{lo!r}, {hi!r}] is narrower than 1e-9 of its size: the fit's grids "
                          "and basis cannot tell its points apart in float64; choose a wider interval")
     k = max(degree, den_degree or 0)
     if family in ("fourier", "tropical", "tropical-rational"):
@@ -195,7 +196,7 @@ def check_interval(family: str, degree: int, den_degree: int | None, lo: float, 
     else:
         log_size, limit = k * math.log10(big), MAX_SCALE
     if log_size > math.log10(limit):
-        raise ValueError(f"fit: the interval [{lo:g}, {hi:g}] is too wide for {family} of degree {degree}: its basis "
+        raise ValueError(f"fit: {what} [{lo:g}, {hi:g}] is too wide for {family} of degree {degree}: its basis "
                          f"reaches about 1e{log_size:.0f} there, past {limit:g} float64 keeps no digit of the fit; "
                          "choose a shorter interval or a lower degree")
 
