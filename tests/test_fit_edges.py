@@ -6,10 +6,11 @@ import warnings
 
 import numpy as np
 import pytest
+import torch
 from scipy.optimize import linprog
 
 from approxlab.cli import main
-from approxlab.fit import FitWarning, fit
+from approxlab.fit import FitResult, FitWarning, fit
 from approxlab.fit.minimax import equioscillation
 from approxlab.fit.rational import rational_minimax
 
@@ -52,12 +53,10 @@ def test_rational_minimax_reaches_the_best_error_of_its_family(tmp_path):
     assert d["levelled_ratio"] < 1.001
     # the module itself (its own formula) has that error
     x = np.linspace(-3, 3, 20001)
-    import torch
     m = r.module()
     with torch.no_grad():
         err = m(torch.as_tensor(x)).numpy() - np.tanh(x)
     assert np.max(np.abs(err)) == pytest.approx(r.errors["linf"], rel=1e-3)
-    from approxlab.fit import FitResult
     assert FitResult.load(r.save(tmp_path / "fit.json")) == r   # the diagnostics travel through JSON
 
 
@@ -74,7 +73,10 @@ def test_rational_minimax_certificate_brackets_the_independent_best(fn, lo, hi, 
 def test_rational_minimax_that_cannot_converge_says_so(monkeypatch):
     import approxlab.fit.rational as rat
 
-    monkeypatch.setattr(rat, "_correct", lambda T, D, f, a, c, iters: (a, c, float(np.max(np.abs(rat._err(T, D, f, a, c)))), 0))
+    def stalled(T, D, f, a, c, iters):  # the correction never moves from its start
+        return a, c, float(np.max(np.abs(rat._err(T, D, f, a, c)))), 0
+
+    monkeypatch.setattr(rat, "_correct", stalled)
     with pytest.warns(FitWarning, match="minimax did not converge"):
         r = fit("rational", "tanh", 3, "minimax", den_degree=2, interval=(-3, 3), gains=False)
     assert r.diagnostics["converged"] is False
