@@ -74,8 +74,20 @@ def quad_moments_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, 
             de = sympy.diff(e, X)
             f = mp_function(e)
             df = mp_function(de)
-            # narrow features get intervals of their own size, out to 1e4 widths on either side
-            near = {p for r, w in feats for p in geometric_points(r, w / 4, max(fa, r - 1e4 * w), min(fb, r + 1e4 * w))}
+            # narrow features get intervals of their own size, out to 1e4 widths on either side; those of
+            # non-polynomial arguments as in the scipy engine (ranked, a bound for the rest)
+            mu = float(dist.mean) if dist.mean is not None else 0.0
+            sd = math.sqrt(float(dist.variance)) if dist.variance is not None else 1.0
+            span = 12 * sd if dist.tail_index is None else 1e4 * sd
+            slo, shi = max(fa, mu - span), min(fb, mu + span)
+            try:
+                found = list(numeric_features(e, slo, shi, min(0.25, sd / 4), min(max(mu, slo), shi))) if slo < shi else []
+            except Unresolved as exc:
+                raise ValueError(f"{exc}; quadrature cannot certify the moments: use method='mc'") from None
+            extra, dropped = _ranked_features(e, de, dist.sympy_density(), found)
+            errs = [v + d for v, d in zip(errs, dropped)]
+            near = {p for r, w in (*feats, *extra)
+                    for p in geometric_points(r, w / 4, max(fa, r - 1e4 * w), min(fb, r + 1e4 * w))}
             ends = sorted({*_splits(dist, fa, fb)[1:-1], *near})
             pts = [mpmath.mpf(p) if math.isfinite(p) else (mpmath.inf if p > 0 else -mpmath.inf)
                    for p in [fa, *ends, fb]]
