@@ -11,6 +11,10 @@ The tests the words imply are here, written once:
   the two models' errors as independent (a paired McNemar test needs per-example outcomes no paper prints,
   and it is the sharper one when errors are correlated, so a z-test that finds no significance is not the
   last word: the verdict says so);
+* an average of accuracies over k tasks: the z-test of the mean of k independent differences
+  (:func:`mean_of_proportion_differences`);
+* accuracies on a public benchmark whose size the paper does not print: the two tests above on the standard
+  evaluation set's size (:data:`BENCHMARK_SIZES`, an assumption from outside the paper that each claim prints);
 * one number per arm, no spread, no n: nothing implies a test; the word is ``not-checkable`` and the
   ordering of the printed numbers is what a claim checks instead.
 
@@ -194,4 +198,137 @@ def two_proportions(a: str, b: str, n: int, *, percent: bool = True, alternative
                       "independent; a paired McNemar test would need per-example outcomes, not printed)")
 
 
-__all__ = ["ALPHA", "STAT_WORDS", "Significance", "half_ulp", "mean_difference", "occurrences", "two_proportions"]
+#: Evaluation-set sizes of the benchmarks the walked papers report accuracies on: name -> (number of examples,
+#: which split and why that one). None of the papers prints these sizes: they are assumptions from outside the
+#: papers (the standard sets, split as lm-evaluation-harness evaluates them, or as the paper's named evaluation
+#: code does), and every claim that uses one prints it in its evidence. A task whose test labels are not public is
+#: evaluated on its validation split.
+BENCHMARK_SIZES: dict[str, tuple[int, str]] = {
+    "ARC-Easy": (2376, "test split, as lm-evaluation-harness's arc_easy evaluates it"),
+    "ARC-Challenge": (1172, "test split, as lm-evaluation-harness's arc_challenge evaluates it"),
+    "HellaSwag": (10042, "validation split (test labels not public), as lm-evaluation-harness's hellaswag "
+                         "evaluates it"),
+    "PIQA": (1838, "validation split (test labels not public), as lm-evaluation-harness's piqa evaluates it"),
+    "SciQ": (1000, "test split, as lm-evaluation-harness's sciq evaluates it (its validation split also has 1000)"),
+    "WinoGrande": (1267, "validation split of winogrande_xl (test labels not public), as lm-evaluation-harness's "
+                          "winogrande evaluates it"),
+    "OpenBookQA": (500, "test split (main configuration), as lm-evaluation-harness's openbookqa evaluates it"),
+    "COPA": (100, "SuperGLUE validation split (test labels not public), as lm-evaluation-harness's copa evaluates "
+                  "it"),
+    "MMLU": (14042, "test split, 57 subjects, as lm-evaluation-harness's mmlu evaluates it"),
+    "MMLU Var": (1531, "MMLU validation split, 57 subjects: 'MMLU Var' is OLMo/OLMoE's in-loop variant with varied "
+                       "few-shot prompts (Muennighoff et al. 2024), whose mmlu_*_var tasks run on the validation "
+                       "split; lm-evaluation-harness has no such task"),
+    "ImageNet-1K": (50000, "ILSVRC-2012 validation set (test labels not public), where top-1/top-5 are reported"),
+    "CIFAR-10": (10000, "test set"),
+}
+
+#: The papers' spellings of :data:`BENCHMARK_SIZES`' names.
+BENCHMARK_ALIASES: dict[str, str] = {
+    "ARC-E": "ARC-Easy", "ARC-C": "ARC-Challenge", "Winograde": "WinoGrande", "Winogrande": "WinoGrande",
+    "OQA": "OpenBookQA", "OBQA": "OpenBookQA", "ImageNet": "ImageNet-1K", "ImageNet-1k": "ImageNet-1K",
+    "CIFAR10": "CIFAR-10",
+}
+
+
+def benchmark_size(name: str) -> tuple[int, str]:
+    """The assumed evaluation-set size of a benchmark and its split, by its name or a paper's spelling of it.
+
+    Examples
+    --------
+    >>> benchmark_size("ARC-C")
+    (1172, "test split, as lm-evaluation-harness's arc_challenge evaluates it")
+    """
+    key = BENCHMARK_ALIASES.get(name, name)
+    if key not in BENCHMARK_SIZES:
+        raise ValueError(f"name must be one of {sorted(BENCHMARK_SIZES)} or {sorted(BENCHMARK_ALIASES)}; got {name!r}")
+    return BENCHMARK_SIZES[key]
+
+
+def _var_interval(v: float, h: float, n: int) -> tuple[float, float]:
+    """Range of pbar (1 - pbar) 2 / n over pbar in [v - h, v + h] clipped to [0, 1] (a concave function)."""
+    lo, hi = max(v - h, 0.0), min(v + h, 1.0)
+    f = lambda q: q * (1 - q) * 2 / n  # noqa: E731
+    top = f(0.5) if lo <= 0.5 <= hi else max(f(lo), f(hi))
+    return min(f(lo), f(hi)), top
+
+
+def mean_of_proportion_differences(pairs, *, percent: bool = True, alternative: str = "two-sided") -> Significance:
+    """z-test of the mean of k independent accuracy differences (an "Avg." row over k tasks).
+
+    With d_i = p_{a,i} - p_{b,i} on task i of n_i examples and pooled pbar_i = (p_{a,i} + p_{b,i}) / 2,
+
+        z = (1/k) sum d_i / sqrt((1/k^2) sum pbar_i (1 - pbar_i) 2 / n_i),
+
+    the tasks' errors independent of each other and of the two models' (each d_i as in :func:`two_proportions`,
+    which this is for k = 1); p from the normal distribution. The range over the printed rounding is a
+    rigorous enclosure: the mean difference and the variance are each bounded over every number's rounding
+    interval (pbar (1 - pbar) is concave, so its extremes are at the ends or at 1/2) and z between the bounds'
+    quotients.
+
+    Parameters
+    ----------
+    pairs : sequence of (str, str, int)
+        (accuracy a, accuracy b, n) per task, accuracies as printed (in percent when ``percent``).
+    alternative : {"two-sided", "greater", "less"}
+        "greater" tests mean accuracy a > mean accuracy b.
+
+    Examples
+    --------
+    >>> r = mean_of_proportion_differences([("36.86", "36.50", 1172), ("44.54", "43.31", 10042),
+    ...                                     ("29.80", "30.20", 500), ("60.22", "58.80", 1267)])
+    >>> round(r.statistic, 2), r.significant()
+    (0.64, False)
+    """
+    pairs = list(pairs)
+    if not pairs:
+        raise ValueError("pairs must hold at least one (accuracy a, accuracy b, n) triple")
+    if alternative not in ("two-sided", "less", "greater"):
+        raise ValueError(f"alternative must be 'two-sided', 'less' or 'greater'; got {alternative!r}")
+    scale = 100.0 if percent else 1.0
+    k = len(pairs)
+    d = d_lo = d_hi = var = var_lo = var_hi = 0.0
+    for a, b, n in pairs:
+        _check_n(n, "n", 1)
+        va, vb = float(a) / scale, float(b) / scale
+        if not (0.0 <= va <= 1.0 and 0.0 <= vb <= 1.0):
+            raise ValueError(f"accuracies must lie in [0, {scale:g}]; got {a!r}, {b!r}")
+        ha, hb = half_ulp(a) / scale, half_ulp(b) / scale
+        d += (va - vb) / k
+        d_lo += (va - vb - ha - hb) / k
+        d_hi += (va - vb + ha + hb) / k
+        pool = (va + vb) / 2
+        var += pool * (1 - pool) * 2 / n / k**2
+        lo, hi = _var_interval(pool, (ha + hb) / 2, n)
+        var_lo += lo / k**2
+        var_hi += hi / k**2
+
+    def p_of(z: float) -> float:
+        return float({"two-sided": 2 * stats.norm.sf(abs(z)), "greater": stats.norm.sf(z),
+                      "less": stats.norm.cdf(z)}[alternative])
+
+    if var == 0.0:
+        z = 0.0
+        p = 1.0 if d == 0.0 else 0.0
+    else:
+        z = d / math.sqrt(var)
+        p = p_of(z)
+    s_lo, s_hi = math.sqrt(var_lo), math.sqrt(var_hi)
+    if s_lo == 0.0:
+        p_lo, p_hi = 0.0, 1.0
+    else:
+        z_min = d_lo / (s_hi if d_lo >= 0 else s_lo)
+        z_max = d_hi / (s_lo if d_hi >= 0 else s_hi)
+        ends = [p_of(z_min), p_of(z_max)]
+        if alternative == "two-sided" and z_min <= 0.0 <= z_max:
+            ends.append(1.0)
+        p_lo, p_hi = min(ends + [p]), max(ends + [p])
+    side = "two-sided" if alternative == "two-sided" else f"one-sided ({alternative})"
+    sizes = ", ".join(str(n) for _, _, n in pairs)
+    return Significance(p, p_lo, p_hi, z,
+                      f"z-test of the mean of {k} accuracy differences, {side}, on test sets of {sizes} examples "
+                      "(pooled variance per task; tasks and the two models' errors independent)")
+
+
+__all__ = ["ALPHA", "BENCHMARK_ALIASES", "BENCHMARK_SIZES", "STAT_WORDS", "Significance", "benchmark_size", "half_ulp",
+           "mean_difference", "mean_of_proportion_differences", "occurrences", "two_proportions"]

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from proofs_check.coverage import COVERAGE, WALKED, Item, Stat
-from proofs_check.statistics import STAT_WORDS, mean_difference, occurrences, two_proportions
+from proofs_check.statistics import (BENCHMARK_SIZES, STAT_WORDS, benchmark_size, mean_difference,
+                                     mean_of_proportion_differences, occurrences, two_proportions)
 
 PAPERS = Path(__file__).resolve().parents[1].parent / "shared" / "papers"
 
@@ -107,3 +108,68 @@ def test_bad_arguments_are_named() -> None:
         two_proportions("101", "50", 100)
     with pytest.raises(ValueError, match="n must be an integer >= 1"):
         two_proportions("50", "50", 0)
+
+
+# a task: accuracy a in 5-95 %, b within 4 points of it, n up to 5000 (|z| stays below ~9, where the reference's
+# normal quantiles of one-sided p-values near 1 keep their precision)
+_task = st.tuples(st.integers(500, 9500), st.integers(-400, 400), st.integers(50, 5000)).map(
+    lambda t: (f"{t[0] / 100:.2f}", f"{(t[0] + t[1]) / 100:.2f}", t[2]))
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=st.lists(_task, min_size=2, max_size=9))
+def test_mean_of_proportion_differences_is_stouffer_weighted_by_the_standard_errors(rows) -> None:
+    # independent route: Stouffer's combination of the per-task one-sided z's, weighted by their standard errors,
+    # is sum(d_i) / sqrt(sum se_i^2), the z of the mean difference
+    one_sided = [two_proportions(a, b, n, alternative="greater") for a, b, n in rows]
+    se = [math.sqrt((float(a) + float(b)) / 200 * (1 - (float(a) + float(b)) / 200) * 2 / n) for a, b, n in rows]
+    ref = stats.combine_pvalues([r.p for r in one_sided], method="stouffer", weights=se)
+    r = mean_of_proportion_differences(rows, alternative="greater")
+    z_ref = sum(float(a) - float(b) for a, b, _ in rows) / 100 / math.sqrt(sum(v * v for v in se))
+    assert r.statistic == pytest.approx(z_ref, rel=1e-9, abs=1e-12)
+    assert r.p == pytest.approx(float(ref.pvalue), rel=1e-6, abs=1e-9)
+    two = mean_of_proportion_differences(rows)
+    assert two.p == pytest.approx(2 * min(r.p, 1 - r.p), rel=1e-9, abs=1e-15)
+    # the range encloses every point of the rounding box (here: each accuracy moved by 0.004 of its 0.005)
+    for sign in (-1, 1):
+        moved = [(f"{float(a) + sign * 0.004:.3f}", f"{float(b) - sign * 0.004:.3f}", n) for a, b, n in rows]
+        assert two.p_lo * (1 - 1e-9) <= mean_of_proportion_differences(moved).p <= two.p_hi * (1 + 1e-9)
+
+
+def test_mean_of_one_difference_is_the_two_proportion_test_and_moas_average() -> None:
+    for a, b, n in (("76.1", "76.5", 50_000), ("59.68", "56.61", 2376), ("84.00", "83.00", 100)):
+        one, ref = mean_of_proportion_differences([(a, b, n)]), two_proportions(a, b, n)
+        assert (one.p, one.statistic) == pytest.approx((ref.p, ref.statistic), rel=1e-12)
+        assert one.p_lo <= ref.p_lo * (1 + 1e-12) and one.p_hi >= ref.p_hi * (1 - 1e-12)
+    # moa's Table 3 Avg. row for qd-MoA, by hand: d = (0.02, 1.60, 0.00, 1.42)/4 points over the four tasks
+    rows = [("36.52", "36.50", 1172), ("44.91", "43.31", 10042), ("30.20", "30.20", 500), ("60.22", "58.80", 1267)]
+    var = sum((float(a) + float(b)) / 200 * (1 - (float(a) + float(b)) / 200) * 2 / n for a, b, n in rows) / 16
+    z = (0.02 + 1.60 + 0.00 + 1.42) / 4 / 100 / math.sqrt(var)
+    r = mean_of_proportion_differences(rows)
+    assert r.statistic == pytest.approx(z, rel=1e-9)
+    assert r.p == pytest.approx(math.erfc(z / math.sqrt(2)), rel=1e-9)
+    assert r.significant() is False
+
+
+def test_mean_of_proportion_differences_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        mean_of_proportion_differences([])
+    with pytest.raises(ValueError, match="n must be an integer >= 1"):
+        mean_of_proportion_differences([("50", "51", 0)])
+    with pytest.raises(ValueError, match=r"accuracies must lie in \[0, 100\]"):
+        mean_of_proportion_differences([("50", "101", 10)])
+    with pytest.raises(ValueError, match="alternative"):
+        mean_of_proportion_differences([("50", "51", 10)], alternative="bigger")
+
+
+def test_benchmark_sizes_are_one_table_for_every_paper() -> None:
+    from proofs_check.moa import walk as moa_walk
+
+    # moa's Table 3 uses the same sizes under its own spellings
+    for name, n in moa_walk._SIZES.items():
+        assert benchmark_size(name)[0] == n, name
+    assert benchmark_size("Winograde") == BENCHMARK_SIZES["WinoGrande"]
+    assert benchmark_size("OQA")[0] == 500 and benchmark_size("ARC-E")[0] == 2376
+    assert all(n > 0 and why for n, why in BENCHMARK_SIZES.values())
+    with pytest.raises(ValueError, match="name must be one of"):
+        benchmark_size("SuperBench")

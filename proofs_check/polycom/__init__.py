@@ -26,10 +26,13 @@ Sections (one module each, in the paper's order; importing this package register
 - :mod:`proofs_check.polycom.algorithms` -- Algorithms 1-2 (Appendix D) against Eqs. 2-3 and the zoo
 - :mod:`proofs_check.polycom.tables` -- Appendix C (Table 4), Appendix E.3 (Eq. 39), Appendix F (Tables 8-9), Tables 1-3, 5-7, 10
 - :mod:`proofs_check.polycom.prose` -- prose claims of the results sections about the paper's own tables and figures
+- :mod:`proofs_check.polycom.significance` -- the significance of the downstream gains (Tables 1 and 3, Figure 4,
+  Appendix H) on the benchmarks' standard evaluation-set sizes
 - :mod:`proofs_check.polycom.walk` -- claims the coverage walk found: Sec. 4.4 (orders in low precision, ReLU
   variants, the FP16 reference) and Appendix H (ImageNet)
 """
 
 from proofs_check.polycom import (
-    _common, theorem1, lemma2, theorem2, appendix_a5, theorem3, theorem3_size, optimality, algorithms, tables, prose, walk,
+    _common, theorem1, lemma2, theorem2, appendix_a5, theorem3, theorem3_size, optimality, algorithms, tables, prose,
+    significance, walk,
 )

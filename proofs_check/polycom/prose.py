@@ -1,5 +1,6 @@
-"""polycom: prose claims of the results sections about the paper's own tables (Sec. 4.2 on Table 1 and on Figure 1,
-the Figure 4 caption and Sec. 4.3 on Table 3). Table entries are printed values, transcribed as printed."""
+"""polycom: prose claims of the results sections about the paper's own tables (Sec. 4.2 on Table 1 and on Figure 1).
+Table entries are printed values, transcribed as printed; the significance of the gains is
+:mod:`proofs_check.polycom.significance`."""
 
 from __future__ import annotations
 
@@ -55,7 +56,8 @@ def sec42_outperforms(p) -> Verdict:
           f"row is checked at polycom/Table 1); PolyNorm - SwiGLU = {float(pn):.2f} (means: "
           f"{float(pn_mean):.4f}) against the printed {p['margin'].text} (percentage points). Per task (not claimed): "
           f"{len(lose)} of {len(avg_margin) * len(_TASKS1)} (model, task) pairs where a PolyCom model does not beat the "
-          f"best baseline: {'; '.join(lose) or 'none'}. Single runs, no variance reported.")
+          f"best baseline: {'; '.join(lose) or 'none'}. Single runs; whether the margins are significant is "
+          "polycom/Table 1 (significance).")
     if above and margin_ok:
         return Verdict.numerical(ev)
     return Verdict.failed(ev, "PolyNorm outperforms SwiGLU by an average margin of "
@@ -77,37 +79,5 @@ def sec42_figure1(p) -> Verdict:
         "tokens): on the average both PolyCom models beat every baseline ("
         + ", ".join(f"{k} {float(v):+.2f}" for k, v in avg_margin.items()) + " points over the best, SwiGLU); per "
         f"task each beats every baseline on 4 of 6 ({len(lose)} of 12 pairs lose: {'; '.join(lose)}). 'By large "
-        "margins' is a judgement: the margins are 0.75-1.21 points on single runs with no variance reported.")
-
-
-# Table 3's entries for the four tasks of Figure 4 (SwiGLU, PolyNorm): the end point of Figure 4's curves
-_FIG4 = {"MMLU Var": ("37.07", "37.27"), "HellaSwag": ("66.49", "67.63"), "SciQ": ("90.60", "92.40"),
-         "ARC-C": ("37.12", "38.46")}
-
-
-@claim("polycom/Figure 4 (PolyNorm significantly outperforms SwiGLU)",
-       "'Models with PolyNorm significantly outperform those with SwiGLU on downstream tasks' (Fig. 4 caption; Sec. "
-       "4.3: 'PolyNorm outperforms SwiGLU on all tasks, with notable improvements') on HellaSwag, MMLU Var, ARC-C, SciQ.",
-       source="polycom Sec. 4.3, Fig. 4 caption, Table 3",
-       printed={"tasks": _FIG4},
-       reading=("'Significantly' is held to the one standard of proofs_check.statistics: it implies a test only "
-                "where the paper prints a spread over runs or the size of the evaluation set; Figure 4 and Table 3 "
-                "give one run per model and no sizes, so the word is not checkable (as every statistical word of "
-                "this paper, see the coverage walk). What is checked is the ordering it rests on."),
-       strength="restated")
-def fig4_significance(p) -> Verdict:
-    rows, lower = [], []
-    for task, (sw, pn) in p["tasks"].items():
-        gain = pn - sw
-        rows.append(f"{task}: {sw.text} -> {pn.text} ({float(gain):+.2f} points)")
-        if gain <= 0:
-            lower.append(task)
-    ev = ("Figure 4's curves are not in the text; their end point is Table 3 (MoE, 200B tokens): " + "; ".join(rows)
-          + f". PolyNorm higher on {4 - len(lower)} of 4 tasks (exact decimals). 'Significantly' is not checkable: "
-          "one run per model, no spread over seeds and no evaluation-set sizes are printed, so no test applies "
-          "without assuming what the paper does not state; the paper's other statistical words (Table 1's 0.75-1.21 "
-          "point averages, Table 2's 0.01-0.04 losses, Appendix H's +0.204 top-1) get the same treatment.")
-    if lower:
-        return Verdict.failed(ev, "PolyNorm is not higher than SwiGLU on " + ", ".join(lower) + " (Table 3).",
-                              severity="minor")
-    return Verdict.unchecked(ev)
+        "margins' is a judgement: the margins are 0.75-1.21 points on single runs, whose significance is "
+        "polycom/Table 1 (significance).")

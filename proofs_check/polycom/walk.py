@@ -58,7 +58,8 @@ _RELU_T1 = {  # Table 1: loss, PPL, ARC-E, ARC-C, HellaSwag, PIQA, SciQ, Winogra
     "ReLU": ("2.21", "3.26", "55.68", "28.50", "48.59", "68.39", "87.10", "54.85", "57.18"),
     "PolyReLU": ("2.17", "3.18", "57.53", "27.99", "50.19", "70.29", "87.60", "55.72", "58.22"),
 }
-_ONE_RUN_NOTE = "One run per model, no spread: 'consistently' implies no test (proofs_check.statistics)."
+_ONE_RUN_NOTE = ("Whether PolyReLU's Table 1 gains over ReLU are significant is polycom/Table 1 (significance) (per task "
+                 "and on the mean).")
 _COLS = ("loss", "PPL", "ARC-E", "ARC-C", "HellaSwag", "PIQA", "SciQ", "Winograde", "Avg.")
 
 
@@ -124,6 +125,5 @@ def imagenet(p) -> Verdict:
     ev = (f"Exact decimals: training loss {lp.text} < {lr.text} ({float(lr - lp):.3f} lower, "
           f"{float((lr - lp) / lr) * 100:.1f}%); ReLU's accuracies, implied by the printed gains, are top-1 "
           f"{float(relu1):.3f}% and top-5 {float(relu5):.3f}% (not printed themselves), both below PolyNorm's and "
-          "top-1 <= top-5 for both. 'By a significant margin' is not checkable: one run per model, no spread, and "
-          "the evaluation set's size is not printed; the gains are +0.204 and +0.068 points.")
+          "top-1 <= top-5 for both. Whether the gains are significant is polycom/Appendix H (significance).")
     return Verdict.numerical(ev) if ok else Verdict.failed(ev)
