@@ -8,9 +8,17 @@ from typing import Any
 
 import numpy as np
 import torch
-from scipy import integrate, optimize
+from scipy import optimize
 from torch import nn
 
+from approxlab.fit.quad import (
+    QUAD_TOL,
+    SUBDIVISIONS,
+    _cubature,
+    _interval_mean,
+    _moments,
+    _why,
+)
 from approxlab.fit.result import DEFAULT_INTERVAL, FitResult, FitWarning
 from approxlab.fit.target import Target as _Target
 from approxlab.fit.target import check_interval
@@ -32,8 +40,6 @@ WEIGHTS: tuple[str, ...] = ("normal", "uniform")
 #: A fit warns (FitWarning) past this condition number of its linear system, or past this cancellation.
 WARN_CONDITION = 1e10
 WARN_CANCELLATION = 1e6
-#: Absolute tolerance the L2 quadratures must meet (else ValueError).
-QUAD_TOL = 1e-11
 #: Most coefficients a fit solves for (a bound on its cost).
 MAX_UNKNOWNS = 64
 #: A minimax fit converged when its error is within this relative distance of the proven lower bound.
@@ -156,35 +162,6 @@ def _hermite_rows(x: np.ndarray, n_unknowns: int, method: str) -> tuple[np.ndarr
 
 
 # ----------------------------------------------------------------------------------------- linear
-def _cubature(fun, a: float, b: float, max_subdivisions: int, rtol: float = 1e-13,
-              atol: float = QUAD_TOL / 10) -> tuple[np.ndarray, float]:
-    """int_a^b fun(x) dx of a vector-valued fun that takes an array of points (Gauss-Kronrod 21,
-    ``scipy.integrate.cubature``), with at most ``max_subdivisions`` subdivisions: a bounded cost."""
-    if a == -math.inf:  # int_{-oo}^b f(x) dx = int_{-b}^oo f(-u) du (scipy 1.17's cubature maps (-oo, b] wrongly)
-        if b == math.inf:
-            left, e1 = _cubature(fun, a, 0.0, max_subdivisions, rtol, atol)
-            right, e2 = _cubature(fun, 0.0, b, max_subdivisions, rtol, atol)
-            return left + right, e1 + e2
-        return _cubature(lambda u: fun(-u), -b, math.inf, max_subdivisions, rtol, atol)
-    res = integrate.cubature(lambda x: fun(x[:, 0]), [a], [b], rtol=rtol, atol=atol,
-                             max_subdivisions=max_subdivisions)
-    err = float(np.max(res.error)) if res.status == "converged" else math.inf
-    return np.asarray(res.estimate), err
-
-
-def _moments(fun, kinks: tuple[float, ...], what: str) -> tuple[np.ndarray, float]:
-    """E[fun(x)] for x ~ N(0,1), a vector-valued fun of an array of points (one row per point), split at the
-    kinks (and any other break points)."""
-    pts = [-np.inf, *sorted({k for k in kinks if np.isfinite(k)}), np.inf]
-    total, err = 0.0, 0.0
-    for a, b in zip(pts[:-1], pts[1:]):
-        val, e = _cubature(lambda t: fun(t) * np.exp(-t * t / 2)[:, None] / math.sqrt(2 * math.pi), a, b, 200)
-        total, err = total + val, err + e
-    if not np.all(np.isfinite(total)) or err > QUAD_TOL:
-        raise ValueError(f"fit: quadrature of {what} missed its tolerance {QUAD_TOL:g} (estimate {err:.3g})")
-    return np.asarray(total), float(err)
-
-
 def _fit_linear(family: str, module: nn.Module, f: _Target, method: str, nodes: np.ndarray | None,
                 interval: tuple[float, float], weight: str, diag: dict[str, Any]) -> np.ndarray:
     """Coefficients of a family linear in its parameters; ``diag`` receives the condition number (and the
@@ -227,19 +204,6 @@ def _fit_linear(family: str, module: nn.Module, f: _Target, method: str, nodes: 
         gram, _ = _moments(lambda t: _outer(_basis(module, t)), kinks, "the Gram matrix")
         gram = gram.reshape(n, n)
     return _solve_square(gram, rhs, "L2 normal-equation", diag)
-
-
-def _interval_mean(fun, pts: list[float], what: str, rel: float = 1e-10) -> np.ndarray:
-    """(1 / (b - a)) int_a^b fun(x) dx of a vector-valued fun of an array of points, split at ``pts`` (which start
-    at a and end at b)."""
-    total, err = 0.0, 0.0
-    for a, b in zip(pts[:-1], pts[1:]):
-        val, e = _cubature(fun, a, b, 200)
-        total, err = total + val, err + e
-    width = pts[-1] - pts[0]
-    if not np.all(np.isfinite(total)) or err / width > max(QUAD_TOL, rel * float(np.max(np.abs(total))) / width):
-        raise ValueError(f"fit: quadrature of {what} missed its tolerance {QUAD_TOL:g} (estimate {err / width:.3g})")
-    return np.asarray(total) / width
 
 
 # ----------------------------------------------------------------------------------------- tropical
@@ -405,10 +369,11 @@ def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple
     tot, err = 0.0, 0.0
     for a, b in zip(pts[:-1], pts[1:]):
         v, e = _cubature(lambda t: ((_module_eval(module, t) - f(t)) ** 2 * np.exp(-t * t / 2)
-                                    / math.sqrt(2 * math.pi))[:, None], a, b, 200, rtol=1e-10, atol=1e-14)
+                                    / math.sqrt(2 * math.pi))[:, None], a, b, SUBDIVISIONS, rtol=1e-10,
+                         atol=1e-14)
         tot, err = tot + float(v[0]), err + e
     if not math.isfinite(tot) or err > max(1e-10, 1e-6 * tot):
-        raise ValueError(f"fit: the L2 error quadrature missed its tolerance (estimate {err:.3g})")
+        raise ValueError(f"fit: the L2 error quadrature missed its tolerance (estimate {err:.3g}){_why(err)}")
     out["l2_normal"] = math.sqrt(max(tot, 0.0))
     out["l2_normal_err"] = err / (2 * out["l2_normal"]) if out["l2_normal"] > 0 else math.sqrt(err)
     inner = sorted({lo, hi, *(k for k in kinks | set(f.breaks(lo, hi)) if lo < k < hi)})
