@@ -101,13 +101,42 @@ def _check_n(n: int, name: str, least: int) -> None:
         raise ValueError(f"{name} must be an integer >= {least}; got {n!r}")
 
 
+def _welch_bounds(ts: list[float], vals: list[float], texts: tuple[str, ...], n_a: int, n_b: int,
+                  alternative: str) -> list[float]:
+    """p-values at the corners of the (t, df) rectangle that holds Welch's t and degrees of freedom over the
+    rounding box: t is monotone in each printed number (its extremes are among ``ts``, the box's corners);
+    df = (v_a + v_b)^2 / (v_a^2/(n_a - 1) + v_b^2/(n_b - 1)), v = s^2/n, depends on v_a/v_b alone and is
+    unimodal in it (largest, n_a + n_b - 2, at v_a/v_b = (n_a - 1)/(n_b - 1)); p is monotone in t and, for a
+    fixed t, in df (the t family grows more peaked with df), so the rectangle's corners bound p."""
+    if not ts:
+        return []
+    s_a = [max(vals[1] + k * half_ulp(texts[1]), 0.0) for k in (-1, 1)]
+    s_b = [max(vals[3] + k * half_ulp(texts[3]), 0.0) for k in (-1, 1)]
+
+    def df(va: float, vb: float) -> float:
+        return (va + vb) ** 2 / (va * va / (n_a - 1) + vb * vb / (n_b - 1))
+
+    ends = [(s_a[0] ** 2 / n_a, s_b[1] ** 2 / n_b), (s_a[1] ** 2 / n_a, s_b[0] ** 2 / n_b)]  # least, largest v_a/v_b
+    dfs = [df(va, vb) for va, vb in ends if va + vb > 0]
+    if not dfs:
+        return []
+    peak = (n_a - 1) / (n_b - 1)
+    if ends[0][0] <= peak * ends[0][1] and peak * ends[1][1] <= ends[1][0]:  # the peak ratio is in the box
+        dfs.append(float(n_a + n_b - 2))
+    t_ext = [min(ts), max(ts)] + ([0.0] if min(ts) < 0.0 < max(ts) else [])
+    tail = {"two-sided": lambda tt, d: 2 * stats.t.sf(abs(tt), d), "greater": stats.t.sf, "less": stats.t.cdf}
+    return [float(tail[alternative](tt, d)) for tt in t_ext for d in (min(dfs), max(dfs))]
+
+
 def mean_difference(a: tuple[str, str], b: tuple[str, str], n_a: int, n_b: int | None = None, *,
                     equal_var: bool = False, alternative: str = "two-sided") -> Significance:
     """Welch's (or Student's) t-test from printed mean and standard deviation over runs.
 
     t = (m_a - m_b) / sqrt(s_a^2/n_a + s_b^2/n_b) (Welch; Student pools the variances), by
     :func:`scipy.stats.ttest_ind_from_stats`; the p-value's range is taken over every corner of the
-    printed numbers' rounding intervals (p is monotone in |m_a - m_b| and in each s, so the corners bound it).
+    printed numbers' rounding intervals (Student's p is monotone in |m_a - m_b| and in each s, so the corners
+    bound it; Welch's degrees of freedom move inside the box, so there t and the degrees of freedom are bounded
+    apart, see :func:`_welch_bounds`).
 
     Parameters
     ----------
@@ -142,8 +171,10 @@ def mean_difference(a: tuple[str, str], b: tuple[str, str], n_a: int, n_b: int |
         return float(r.pvalue), float(r.statistic)
 
     p, t = p_at((0, 0, 0, 0))
-    corners = [p_at(d)[0] for d in itertools.product((-1, 1), repeat=4)]
-    corners = [c for c in corners if math.isfinite(c)] or [p]
+    at = [p_at(d) for d in itertools.product((-1, 1), repeat=4)]
+    corners = [c for c, _ in at if math.isfinite(c)] or [p]
+    if not equal_var:
+        corners += _welch_bounds([tc for _, tc in at if math.isfinite(tc)], vals, texts, n_a, n_b, alternative)
     name = "Student's t (pooled variance)" if equal_var else "Welch's t"
     side = "two-sided" if alternative == "two-sided" else f"one-sided ({alternative})"
     return Significance(p, min(corners + [p]), max(corners + [p]), t,

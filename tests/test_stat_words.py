@@ -173,3 +173,15 @@ def test_benchmark_sizes_are_one_table_for_every_paper() -> None:
     assert all(n > 0 and why for n, why in BENCHMARK_SIZES.values())
     with pytest.raises(ValueError, match="name must be one of"):
         benchmark_size("SuperBench")
+
+
+def test_welch_range_holds_the_box_where_the_degrees_of_freedom_move() -> None:
+    # Welch's df changes with s_a/s_b inside the rounding box, so the p-value's extremes need not be at its corners
+    a, b, n_a, n_b = ("0.00", "0.002"), ("-0.02", "0.001"), 4, 3
+    r = mean_difference(a, b, n_a, n_b)
+    grid = [-0.0049, -0.0025, 0.0, 0.0025, 0.0049]
+    sgrid = [-0.00049, -0.00025, 0.0, 0.00025, 0.00049]
+    ps = [stats.ttest_ind_from_stats(0.0 + d1, 0.002 + e1, n_a, -0.02 + d2, 0.001 + e2, n_b, equal_var=False).pvalue
+          for d1 in grid for d2 in grid for e1 in sgrid for e2 in sgrid]
+    assert r.p_lo * (1 - 1e-9) <= min(ps) and max(ps) <= r.p_hi * (1 + 1e-9)
+    assert min(ps) < 4e-6 < r.p  # an inner point below every corner's p: the corners alone do not bound it
