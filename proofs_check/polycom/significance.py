@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from fractions import Fraction as Fr
 
+from scipy import stats
+
 from approxlab.claims import Verdict, claim
 
 from proofs_check.statistics import Significance, benchmark_size, mean_of_proportion_differences, two_proportions
@@ -22,9 +24,11 @@ from proofs_check.statistics import Significance, benchmark_size, mean_of_propor
 #: One cause for the four findings: single-run gains within the sampling error of the evaluation sets.
 WITHIN_NOISE = ("downstream gains within the sampling error of the benchmarks' evaluation sets (single runs; "
                 "standard evaluation-set sizes assumed)")
-_PAIRED = ("The z-test treats the two models' per-question errors as independent; a paired McNemar test needs "
-           "per-question outcomes, which are not printed, and is sharper when the errors are correlated, so a gain "
-           "found not significant here is not shown to be absent: it is not established by the printed evidence.")
+_PAIRED = ("The z-test treats the two models' per-example errors as independent; a paired McNemar test needs "
+           "per-example outcomes, which are not printed, and is sharper when the errors are correlated (with "
+           "correlation rho, z grows by 1/sqrt(1 - rho); the least rho that would make each mean gain significant is "
+           "given), so a gain found not significant here is not shown to be absent: it is not established by the "
+           "printed evidence.")
 
 _TASKS1 = ("ARC-E", "ARC-C", "HellaSwag", "PIQA", "SciQ", "Winograde")  # Table 1's columns, as printed
 _TABLE1 = {  # Table 1 (1B dense, 250B tokens): the six downstream accuracies (%)
@@ -47,6 +51,16 @@ def _sizes(tasks) -> str:
     return "; ".join(f"{t} {benchmark_size(t)[0]} ({benchmark_size(t)[1]})" for t in dict.fromkeys(tasks))
 
 
+def _rho(r: Significance, alpha: float) -> str:
+    """The least correlation of the two models' per-example outcomes at which a positive gain becomes significant:
+    with correlation rho the variance of a difference is (1 - rho) times the independent one, so z grows by
+    1/sqrt(1 - rho), and z_crit is reached at rho = 1 - (z/z_crit)^2 (two-sided)."""
+    z_crit = float(stats.norm.isf(alpha / 2))
+    if r.statistic >= z_crit or r.statistic <= 0:
+        return ""
+    return f", significant from an error correlation rho >= {1 - (r.statistic / z_crit) ** 2:.2f}"
+
+
 def _tag(r: Significance, alpha: float) -> str:
     return {True: "significant", False: "not significant", None: "decided by the rounding"}[r.significant(alpha)]
 
@@ -64,7 +78,7 @@ def _line(name: str, per, avg: Significance, a_row, b_row, alpha: float) -> str:
                       for (t, r), a, b in zip(per, a_row, b_row))
     gain = sum(Fr(a) - Fr(b) for a, b in zip(a_row, b_row)) / len(a_row)
     return (f"{name}: {cells}; mean gain {float(gain):+.2f} points: z = {avg.statistic:.2f}, p = {avg.p:.3g} "
-            f"(range {avg.p_lo:.2g}-{avg.p_hi:.2g} over the rounding), {_tag(avg, alpha)}")
+            f"(range {avg.p_lo:.2g}-{avg.p_hi:.2g} over the rounding), {_tag(avg, alpha)}{_rho(avg, alpha)}")
 
 
 @claim(
@@ -216,7 +230,7 @@ def imagenet_significance(p) -> Verdict:
         relu = f"{float(Fr(acc) - Fr(gain)):.3f}"
         r = two_proportions(acc.text, relu, n)
         rows.append(f"{name} {acc.text} vs ReLU {relu} (+{gain.text}): z = {r.statistic:.2f}, p = {r.p:.3g} (range "
-                    f"{r.p_lo:.2g}-{r.p_hi:.2g}), {_tag(r, alpha)}")
+                    f"{r.p_lo:.2g}-{r.p_hi:.2g}), {_tag(r, alpha)}{_rho(r, alpha)}")
         if r.significant(alpha):
             sig.append(name)
     ev = (f"Two-proportion z-tests (two-sided, pooled), alpha {p['alpha'].text}, on the ImageNet-1K validation set "
