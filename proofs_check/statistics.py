@@ -35,8 +35,12 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scipy import stats
+
+if TYPE_CHECKING:
+    from approxlab.claims import Verdict
 
 #: The significance level a word is held to when the paper states none.
 ALPHA = 0.05
@@ -361,5 +365,32 @@ def mean_of_proportion_differences(pairs, *, percent: bool = True, alternative: 
                       "(pooled variance per task; tasks and the two models' errors independent)")
 
 
-__all__ = ["ALPHA", "BENCHMARK_ALIASES", "BENCHMARK_SIZES", "STAT_WORDS", "Significance", "benchmark_size", "half_ulp",
+#: Why a gain the independent-errors test calls not significant is not refuted either.
+PAIRED_UNDECIDED = (
+    "Not refuted either: both models answered the same questions, so the test the word implies is a paired one "
+    "(McNemar on per-question outcomes, which are not printed); with positively correlated errors it is sharper "
+    "than the independent test above (z grows by 1/sqrt(1 - rho)), and with one model right wherever the other is "
+    "almost any gain is significant. The printed accuracies can therefore neither establish nor refute the "
+    "significance.")
+
+
+def not_refuted(evidence: str, correction: str) -> Verdict:
+    """The verdict for a claimed accuracy gain the independent two-proportion test does not find significant:
+    ``not-checkable`` (see :data:`PAIRED_UNDECIDED`), its evidence ending with what the printed numbers support.
+
+    The paired design of every benchmark comparison makes the independent test conservative for correlated
+    errors, so "not significant" there does not show the gain absent; a claim of significance is refuted
+    only where the printed ordering itself contradicts it (those claims check the ordering).
+
+    Examples
+    --------
+    >>> not_refuted("z = 0.7, p = 0.47.", "higher on 7 of 9 tasks").kind
+    'not-checkable'
+    """
+    from approxlab.claims import Verdict
+
+    return Verdict.unchecked(f"{evidence} {PAIRED_UNDECIDED} What the printed numbers support: {correction}")
+
+
+__all__ = ["ALPHA", "PAIRED_UNDECIDED", "not_refuted", "BENCHMARK_ALIASES", "BENCHMARK_SIZES", "STAT_WORDS", "Significance", "benchmark_size", "half_ulp",
            "mean_difference", "mean_of_proportion_differences", "occurrences", "two_proportions"]
