@@ -3,6 +3,8 @@ runners and expire with their owner, finished runs reach the main file (WAL chec
 
 from __future__ import annotations
 
+import json
+
 import os
 import shutil
 import sqlite3
@@ -84,10 +86,10 @@ def test_bad_export_paths_fail_before_work(tmp_path: Path, capsys: pytest.Captur
     ro = tmp_path / "ro"
     ro.mkdir()
     cases = [
-        ("/dev/null/x", "--out /dev/null/x: /dev/null is not a directory"),
-        (str(tmp_path), f"--out {tmp_path} is a directory; give a file name"),
-        (str(tmp_path / "no" / "x.jsonl"), f"--out {tmp_path / 'no' / 'x.jsonl'}: the directory "
-                                           f"{tmp_path / 'no'} does not exist"),
+        ("/dev/null/x", "--out: cannot write '/dev/null/x': '/dev/null' is not a directory"),
+        (str(tmp_path), f"--out: {str(tmp_path)!r} is a directory; give a file path, e.g. "
+                        f"{str(tmp_path / 'report.json')!r}"),
+        ("-", "--out: a path may not start with '-' (got '-'); write ./- for a file of that name"),
         (str(store), f"--out {store} is the store itself; give another file"),
     ]
     for out, msg in cases:
@@ -96,8 +98,11 @@ def test_bad_export_paths_fail_before_work(tmp_path: Path, capsys: pytest.Captur
             assert (code, stdout, err) == (2, "", f"approxlab: error: {msg}\n"), (out, fmt)
     # checked before the store is even opened: a bad --out wins over a missing store
     code, _, err = _cli(["sweep", "export", str(tmp_path / "missing.sqlite"), "--out", "/dev/null/x"], capsys)
-    assert code == 2 and "/dev/null is not a directory" in err
+    assert code == 2 and "'/dev/null' is not a directory" in err
     assert not (tmp_path / "missing.sqlite").exists()
+    # a missing folder is created when the export writes, as every command's output folders are
+    code, _, err = _cli(["sweep", "export", str(store), "--out", str(tmp_path / "new" / "x.jsonl")], capsys)
+    assert code in (0, None) and json.loads((tmp_path / "new" / "x.jsonl").read_text().splitlines()[0])["config"]
 
 
 def test_schema_1_store_gains_claims_when_written(tmp_path: Path) -> None:

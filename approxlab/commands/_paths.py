@@ -16,6 +16,10 @@ ValueError: --json: '/' is a directory; give a file path, e.g. '/report.json'
 Traceback (most recent call last):
 ...
 ValueError: --out: cannot write '/dev/null/figures': '/dev/null' is not a directory
+>>> check_output_file("-", "--figure")
+Traceback (most recent call last):
+...
+ValueError: --figure: a path may not start with '-' (got '-'); write ./- for a file of that name
 """
 
 from __future__ import annotations
@@ -44,7 +48,10 @@ def _writable_ancestor(path: Path, option: str) -> None:
 def _as_path(path: object, option: str) -> Path:
     if isinstance(path, (str, os.PathLike)):
         text = os.fspath(path)
-        if isinstance(text, str) and text.strip() and "\x00" not in text:
+        if isinstance(text, str) and text.strip() and not any(ord(c) < 32 for c in text):
+            if text.startswith("-"):  # '-' reads as standard output elsewhere, '-x' as an option
+                raise ValueError(f"{option}: a path may not start with '-' (got {text!r}); write ./{text} for a "
+                                 "file of that name")
             return Path(text).expanduser()
     raise ValueError(f"{option}: expected a file system path, got {path!r}")
 

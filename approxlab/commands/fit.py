@@ -80,6 +80,10 @@ def fit_command(
         raise ValueError(f"--weight must be one of {', '.join(WEIGHTS)}; got {weight!r}")
     if weight != "normal" and method != "l2":
         raise ValueError(f"--weight applies to --method l2 only, not {method}")
+    if save is not None:
+        from approxlab.commands._paths import check_output_file
+
+        check_output_file(save, "--save")  # before the fit
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", FitWarning)
         result = fit(family, target, degree, method, nodes=node_list, den_degree=den_degree,

@@ -69,6 +69,10 @@ def swap_command(
         raise ValueError(f"MODEL {str(model_path)!r} does not exist (a transformers directory or its config.json)")
     if model_path.is_dir() and not (model_path / "config.json").exists():
         raise ValueError(f"MODEL directory {str(model_path)!r} has no config.json")
+    if save is not None:
+        from approxlab.commands._paths import check_output_dir
+
+        check_output_dir(save, "--save")  # before the model is loaded and fitted
     import torch
 
     from approxlab.swap import swap

@@ -26,7 +26,6 @@ declare them with
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -55,17 +54,9 @@ def _open(store: Path, *, readonly: bool = False):
 
 def check_out(out: Path, store: Path) -> None:
     """Refuse an ``--out`` that cannot be written, before any work (``ValueError`` naming it)."""
-    if out.is_dir():
-        raise ValueError(f"--out {out} is a directory; give a file name")
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.exists():
-        raise ValueError(f"--out {out}: the directory {parent} does not exist")
-    if not parent.is_dir():
-        raise ValueError(f"--out {out}: {parent} is not a directory")
-    if out.exists() and not os.access(out, os.W_OK):
-        raise ValueError(f"--out {out} is not writable")
-    if not out.exists() and not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"--out {out}: the directory {parent} is not writable")
+    from approxlab.commands._paths import check_output_file
+
+    check_output_file(out, "--out")
     if out.exists() and store.exists() and out.resolve() == store.resolve():
         raise ValueError(f"--out {out} is the store itself; give another file")
 
@@ -111,6 +102,7 @@ def export(
         need_pandas(fmt)
     with _open(store, readonly=True) as st:
         if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
             n = st.export(out, fmt)
             print(f"{n} runs -> {out}", file=sys.stderr)
             return
