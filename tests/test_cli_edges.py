@@ -75,3 +75,18 @@ def test_ctrl_c_says_interrupted_and_what_was_kept(monkeypatch: pytest.MonkeyPat
     err = capsys.readouterr().err
     assert exc.value.code == 130 and err.startswith("approxlab: interrupted") and err.count("\n") == 1
     assert "--store are kept" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["card", "tanh", "--quick", "--figure", "-"],
+    ["card", "tanh", "--quick", "--figure", "-cmap.png"],
+    ["fit", "hermite", "--target", "tanh", "--save", "-"],
+    ["fit", "hermite", "--target", "tanh", "--save", "/dev/null/fit.json"],
+    ["verify", "--claim", "polyrational/Eq. 2", "--out", "-"],
+])
+def test_output_paths_starting_with_a_dash_or_unwritable_are_refused_before_work(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    err = _fails(argv, capsys)
+    assert "may not start with '-'" in err or "'/dev/null' is not a directory" in err
+    assert list(tmp_path.iterdir()) == []  # nothing written, not even a file named '-'
