@@ -96,8 +96,9 @@ def _functions(fn: Callable) -> _Funcs:
 
 
 def _floats(expr: sympy.Basic) -> sympy.Basic:
-    """Every number in ``expr`` (sqrt(2), pi, ...) as a 20-digit Float, so torch's lambdify can print it."""
-    if isinstance(expr, sympy.Expr) and expr.is_number and not expr.is_Integer:
+    """Every number in ``expr`` (sqrt(2), pi, integers beyond 2^53 such as 10^50, ...) as a 20-digit Float, so
+    torch's lambdify can print it and torch can multiply by it; small integers (exponents) stay exact."""
+    if isinstance(expr, sympy.Expr) and expr.is_number and (not expr.is_Integer or abs(int(expr)) > 2**53):
         return expr.evalf(20)
     if not expr.args:
         return expr

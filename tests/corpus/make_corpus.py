@@ -418,11 +418,7 @@ REFUSE = [
 
 
 #: Cases on which approxlab is wrong today, kept (the test expects them to fail, strictly): id -> reason
-XFAIL = {
-    "refuse/q_star/1e50*x/1.0,1.0": "approxlab.meanfield raises OverflowError ('int too big to convert'), not a "
-    "ValueError: the torch function lambdified from 10**50*x keeps the sympy Integer 10**50 (meanfield.core._floats "
-    "leaves integers alone), which torch cannot multiply by",
-}
+XFAIL: dict[str, str] = {}
 
 
 def _mf(name: str, sw: float, sb: float) -> dict:
