@@ -46,7 +46,8 @@ VERDICT_DEFINITIONS: dict[str, str] = {
                          "evidence, or it rests on a step not proved exactly",
     "fails": "the statement does not hold as printed; the evidence shows the counterexample or discrepancy "
              "and the correction gives the corrected statement where one exists",
-    "not-checkable": "rests only on a cited external result or an experiment that cannot run here; the "
+    "not-checkable": "rests only on a cited external result, an experiment that cannot run here, or data the "
+                     "paper does not print (e.g. per-question outcomes for a paired significance test); the "
                      "evidence says what was checked instead",
     "crashed": "the check raised an exception: a bug in approxlab, never a finding about the paper",
 }
