@@ -415,6 +415,37 @@ def test_time_limit_does_not_raise_inside_a_gc_callback_or_the_unraisable_hook()
     assert [u for u in seen if getattr(u, "object", None) is slow_callback] == []
 
 
+def test_time_limit_does_not_raise_inside_a_weakref_module_callback() -> None:
+    """A finalizer (or a WeakSet's removal) runs inside weakref's own code as a callback: an interruption there
+    is swallowed and printed as 'Exception ignored in ...'; the limit must raise after it, in the limited code."""
+    import sys
+    import time
+    import weakref
+
+    from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
+
+    class Box:
+        pass
+
+    seen: list[object] = []
+
+    def work() -> str:
+        box = Box()
+        weakref.finalize(box, time.sleep, 0.3)  # the deadline passes while the finalizer runs
+        t0 = time.perf_counter()
+        del box
+        return _spin(t0)
+
+    old_hook = sys.unraisablehook
+    sys.unraisablehook = seen.append
+    try:
+        with pytest.raises(ExactUnavailable, match="within 0.1 s"):
+            run_with_time_limit(work, 0.1)
+    finally:
+        sys.unraisablehook = old_hook
+    assert seen == []
+
+
 def test_time_limits_nest() -> None:
     """An inner limit neither cancels nor extends the enclosing one; a limit never fires before its time."""
     import time

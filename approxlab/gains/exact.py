@@ -18,13 +18,16 @@ Examples
 
 from __future__ import annotations
 
+import _weakrefset
 import ctypes
 import functools
 import gc
+import os
 import sys
 import threading
 import time
 import types
+import weakref
 from collections.abc import Callable
 from typing import TypeVar
 from fractions import Fraction
@@ -49,9 +52,15 @@ class Diverges(Exception):
     """An integral is infinite."""
 
 
+#: Modules whose functions run as weakref callbacks (WeakSet, WeakValueDictionary, finalize), where an
+#: exception is swallowed and printed as "Exception ignored in ...".
+_WEAKREF_FILES = frozenset(os.path.basename(m.__file__) for m in (weakref, _weakrefset))
+
+
 def _in_callback(frame: types.FrameType | None) -> bool:
-    """Whether ``frame`` runs (directly or further down) a ``gc.callbacks`` function or
-    ``sys.unraisablehook``, where an exception would be swallowed or would break the hook."""
+    """Whether ``frame`` runs (directly or further down) a ``gc.callbacks`` function,
+    ``sys.unraisablehook`` or code of the weakref modules, where an exception would be swallowed or
+    would break the hook (the next attempt, 50 ms later, lands elsewhere)."""
     codes = set()
     for cb in [*gc.callbacks, sys.unraisablehook]:
         while isinstance(cb, functools.partial):
@@ -60,7 +69,7 @@ def _in_callback(frame: types.FrameType | None) -> bool:
         if code is not None:
             codes.add(code)
     while frame is not None:
-        if frame.f_code in codes:
+        if frame.f_code in codes or os.path.basename(frame.f_code.co_filename) in _WEAKREF_FILES:
             return True
         frame = frame.f_back
     return False
