@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypedDict
 
 import numpy as np
 from scipy import optimize
@@ -110,8 +111,16 @@ def alternations(x: np.ndarray, err: np.ndarray, rel_tol: float = 1e-3) -> int:
     return int(1 + np.count_nonzero(signs[1:] != signs[:-1]))
 
 
+class Equioscillation(TypedDict):
+    """What :func:`equioscillation` returns."""
+
+    alternations: int
+    reference: list[tuple[float, float]]
+    levelled_ratio: float
+
+
 def equioscillation(x: np.ndarray, err: np.ndarray, expected: int | None = None,
-                    rel_tol: float = 1e-3) -> dict[str, object]:
+                    rel_tol: float = 1e-3) -> Equioscillation:
     """How well ``err`` equioscillates: the alternating extrema, their count at the maximum, their levelling.
 
     The local extrema of :math:`|e|` on ``x`` (in order) are merged into runs of equal sign, each run kept by its
