@@ -273,7 +273,16 @@ def _stat_counts(items) -> str:
             f"{len(stats) - tested} not-checkable with what was checked instead).")
 
 
-def _coverage_lines(paper: str) -> list[str]:
+def _claim_ref(c: str, ran: set[str], html_link: bool = False) -> str:
+    """A claim named in a coverage table: a link to it when it ran, else its label (a slow check, or outside
+    a --paper/--claim run)."""
+    label = c.split("/", 1)[1]
+    if c not in ran:
+        return f"{html.escape(label)} (not in this run)" if html_link else f"{_mdx(label)} (not in this run)"
+    return f'<a href="#{_anchor(c)}">{html.escape(label)}</a>' if html_link else f"[{label}](#{_anchor(c)})"
+
+
+def _coverage_lines(paper: str, ran: set[str]) -> list[str]:
     items = _coverage(paper)
     if items is None:
         return ["No coverage table yet: this paper's text has not been walked section by section; the claims "
@@ -283,7 +292,7 @@ def _coverage_lines(paper: str) -> list[str]:
              f"claims, {len(items) - reg} not registered (with the reason)." + _stat_counts(items), "",
              "| where | text | claims | note or reason not registered |", "|---|---|---|---|"]
     for i in items:
-        cl = ", ".join(f"[{c.split('/', 1)[1]}](#{_anchor(c)})" for c in i.claims) or "**not registered**"
+        cl = ", ".join(_claim_ref(c, ran) for c in i.claims) or "**not registered**"
         lines.append(f"| {i.location} | {_mdx(_one_line(i.text)).replace('|', '/')} | {cl} | "
                      f"{_mdx(_one_line(_note(i))).replace('|', '/')} |")
     return [*lines, ""]
@@ -307,7 +316,8 @@ def render_paper(results: Sequence[ClaimResult], paper: str) -> str:
     lines = [f"# {paper}: {title}", "", f"[All papers and definitions]({INDEX_NAME})", "",
              f"## Findings ({len(found)} fail as printed)", ""]
     lines += [f"{i}. {finding_line(r)}" for i, r in enumerate(found, 1)] or ["None."]
-    lines += ["", "## Counts", "", *_count_rows(rs), "", "## Coverage", "", *_coverage_lines(paper), "## Claims", ""]
+    lines += ["", "## Counts", "", *_count_rows(rs), "", "## Coverage", "", *_coverage_lines(paper, {r.claim.id for r in rs}),
+              "## Claims", ""]
     for r in rs:
         lines += [f'<a id="{_anchor(r.claim.id)}"></a>', ""] + _claim_block_md(r)
     return "\n".join(lines)
@@ -422,7 +432,7 @@ def render_html(results: Sequence[ClaimResult], metadata: dict[str, object] | No
             reg = sum(1 for i in items if i.claims)
             rows = "".join(
                 f"<tr><td>{html.escape(i.location)}</td><td>{html.escape(_one_line(i.text))}</td><td>"
-                + (", ".join(f'<a href="#{_anchor(c)}">{html.escape(c.split("/", 1)[1])}</a>' for c in i.claims)
+                + (", ".join(_claim_ref(c, {r.claim.id for r in rs}, html_link=True) for c in i.claims)
                    or "<b>not registered</b>") + f"</td><td>{html.escape(_one_line(_note(i)))}</td></tr>"
                 for i in items)
             parts.append(f"<details><summary>coverage: {reg} registered, {len(items) - reg} not registered"
