@@ -18,7 +18,7 @@ from collections import Counter
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 from approxlab.cli import main
@@ -170,4 +170,6 @@ def _fast(n: int):
 
 def _slow(n: int):
     n = int(os.environ.get("APPROXLAB_FUZZ_EXAMPLES", n))  # shorten or lengthen the long profile
-    return settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    # no shrinking: a failing input is reported as generated (shrinking re-runs slow cases under a tracer for hours)
+    return settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck),
+                    phases=(Phase.explicit, Phase.reuse, Phase.generate))
