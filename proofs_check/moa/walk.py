@@ -219,8 +219,9 @@ def sec51_final(p) -> Verdict:
     return Verdict.numerical(ev) if ok else Verdict.failed(ev)
 
 
-#: Evaluation-set sizes of the four zero-shot benchmarks (not printed by the paper; the standard sets).
-_SIZES = {"ARC-C": 1172, "HellaSwag": 10042, "OpenBookQA": 500, "WinoGrande": 1267}
+#: Table 3's four zero-shot benchmarks; their evaluation-set sizes (not printed by the paper) are the standard sets
+#: of :data:`proofs_check.statistics.BENCHMARK_SIZES`.
+_TASKS = ("ARC-C", "HellaSwag", "OpenBookQA", "WinoGrande")
 
 
 @claim(
@@ -234,30 +235,26 @@ _SIZES = {"ARC-C": 1172, "HellaSwag": 10042, "OpenBookQA": 500, "WinoGrande": 12
     strength="computed",
 )
 def table3_significance(p) -> Verdict:
-    import math
-
-    from proofs_check.statistics import two_proportions
+    from proofs_check.statistics import benchmark_size, mean_of_proportion_differences, two_proportions
 
     alpha = float(p["alpha"])
-    tasks = list(_SIZES)
+    sizes = {t: benchmark_size(t)[0] for t in _TASKS}
     base = p["cols"]["LlamaMoE"]
     rows, wins = [], {}
     for model in ("one-MoA", "qd-MoA"):
         sig = 0
-        for i, task in enumerate(tasks):
-            r = two_proportions(p["cols"][model][i].text, base[i].text, _SIZES[task], alternative="two-sided")
+        for i, task in enumerate(_TASKS):
+            r = two_proportions(p["cols"][model][i].text, base[i].text, sizes[task], alternative="two-sided")
             s = r.significant(alpha)
             sig += s is True
-            rows.append(f"{model} {task} {p['cols'][model][i].text} vs {base[i].text} (n = {_SIZES[task]}): z = "
+            rows.append(f"{model} {task} {p['cols'][model][i].text} vs {base[i].text} (n = {sizes[task]}): z = "
                         f"{r.statistic:.2f}, p = {r.p:.3g}")
-        # the Avg. row: mean of four independent differences, variance (1/16) sum p(1-p) 2/n_i (pooled per task)
-        diffs = [(float(p["cols"][model][i]) - float(base[i])) / 100 for i in range(4)]
-        var = sum(((float(p["cols"][model][i]) + float(base[i])) / 200) * (1 - (float(p["cols"][model][i])
-                  + float(base[i])) / 200) * 2 / _SIZES[t] for i, t in enumerate(tasks)) / 16
-        z = (sum(diffs) / 4) / math.sqrt(var)
-        pv = math.erfc(abs(z) / math.sqrt(2))  # two-sided
-        rows.append(f"{model} Avg. +{sum(diffs) / 4 * 100:.2f} points: z = {z:.2f}, p = {pv:.3g}")
-        wins[model] = (sig, pv < alpha)
+        # the Avg. row: the mean of the four independent differences
+        avg = mean_of_proportion_differences([(p["cols"][model][i].text, base[i].text, sizes[t])
+                                              for i, t in enumerate(_TASKS)])
+        gain = sum(float(p["cols"][model][i]) - float(base[i]) for i in range(4)) / 4
+        rows.append(f"{model} Avg. +{gain:.2f} points: z = {avg.statistic:.2f}, p = {avg.p:.3g}")
+        wins[model] = (sig, avg.significant(alpha) is True)
     most = all(s >= 3 and avg for s, avg in wins.values())
     ev = ("Two-proportion z-tests (two-sided, pooled), assuming the benchmarks' standard evaluation sets "
           "(sizes not printed: ARC-Challenge test 1172, HellaSwag validation 10042, OpenBookQA test 500, WinoGrande "
