@@ -14,7 +14,7 @@ import sympy as sp
 from approxlab.claims import Verdict, claim
 
 from proofs_check.ortho._common import P
-from proofs_check.statistics import mean_difference
+from proofs_check.statistics import half_ulp, mean_difference
 
 
 # --------------------------------------------------------------------------------------------------
@@ -27,9 +27,8 @@ def _txt(x: object) -> str:
 
 
 def _half_ulp(s: object) -> float:
-    """Half a unit in the last printed digit of a decimal string."""
-    s = _txt(s)
-    return 0.5 * 10 ** (-(len(s.split(".")[1]) if "." in s else 0))
+    """Half a unit in the last printed digit of a printed number (:func:`proofs_check.statistics.half_ulp`)."""
+    return half_ulp(_txt(s))
 
 
 def _ttest_range(m1: str, s1: str, n1: int, m2: str, s2: str, n2: int, *, equal_var: bool = True
