@@ -26,6 +26,7 @@ from approxlab.approx.yarotsky import (
     lemma2_for_polyrelu,
     product_levels,
 )
+from cli_helpers import cli
 
 
 # ------------------------------------------------------------------ exact ReLU-network evaluation
@@ -239,17 +240,10 @@ def test_measured_exponents_polyrelu_vs_relu():
 
 
 # ------------------------------------------------------------------ CLI
-def _cli(args, capsys):
-    from approxlab.cli import main
-
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    cap = capsys.readouterr()
-    return exc.value.code, cap.out, cap.err
 
 
 def test_cli_json_lines_and_errors(capsys):
-    code, out, err = _cli(["scaling", "--family", "polyrelu,chebyshev", "--target", "exp", "--d", "1",
+    code, out, err = cli(["scaling", "--family", "polyrelu,chebyshev", "--target", "exp", "--d", "1",
                            "--n", "2", "--small", "--json"], capsys)
     assert code == 0, err
     lines = [json.loads(s) for s in out.splitlines() if s.strip()]
@@ -260,9 +254,9 @@ def test_cli_json_lines_and_errors(capsys):
         assert r["method"] == "construct" and r["target"] == "exp"
     cheb = sorted((r for r in recs if r["family"] == "chebyshev"), key=lambda r: r["level"])
     assert [r["params"] for r in cheb] == [r["level"] + 1 for r in cheb]
-    code, _, err = _cli(["scaling", "--family", "nope"], capsys)
+    code, _, err = cli(["scaling", "--family", "nope"], capsys)
     assert code == 2 and "family must be one of" in err and "Traceback" not in err
-    code, _, err = _cli(["scaling", "--target", "sin", "--d", "3"], capsys)
+    code, _, err = cli(["scaling", "--target", "sin", "--d", "3"], capsys)
     assert code == 2 and "--d must be 1 or 2" in err
 
 

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import sys
 
 import mpmath as mp
 import numpy as np
@@ -15,6 +12,7 @@ import torch
 
 from approxlab.activations import X, names
 from approxlab.card import CMAP_POINTS, card, low_precision_range
+from cli_helpers import cli_json
 
 KEYS = ("second_moment", "derivative_second_moment", "forward_gain", "backward_gain", "q_star", "chi1")
 
@@ -67,19 +65,26 @@ def test_low_precision_range_of_squared_relu() -> None:
     assert 240 <= r["finite_up_to"] < 256.1  # 256^2 = 65536 > 65504, the float16 maximum
 
 
-def test_cli_card_json_and_bad_input() -> None:
-    out = subprocess.run([sys.executable, "-m", "approxlab", "card", "tanh", "--quick", "--depth", "5", "--json"],
-                         capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+def test_cli_card_json_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    from approxlab.cli import main
+
+    data = cli_json(["card", "tanh", "--quick", "--depth", "5", "--json"], capsys)
     for key in KEYS:
         assert _is_number(data[key])
     assert [c for c, _ in data["cmap"]] == [0.0, 1.0]
-    bad = subprocess.run([sys.executable, "-m", "approxlab", "card", "nosuch"], capture_output=True, text=True,
-                         timeout=120)
-    assert bad.returncode == 2 and bad.stderr.startswith("approxlab: error:") and "Traceback" not in bad.stderr
+    with pytest.raises(SystemExit) as exc:
+        main(["card", "nosuch"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.startswith("approxlab: error:") and "Traceback" not in err
     with pytest.raises(ValueError, match="parts must be among"):
         card("relu", parts=("nope",))
+
+
+def test_cli_card_json_writes_an_infinite_depth_scale_as_a_string(capsys: pytest.CaptureFixture[str]) -> None:
+    # ReLU (He init) maps q to itself and its C-map has slope 1 at c* = 1: both depth scales are infinite
+    data = cli_json(["card", "relu", "--depth", "5", "--json"], capsys)
+    assert data["depth_scales"]["xi_q"]["value"] == "inf" and data["depth_scales"]["xi_c"]["value"] == "inf"
+    assert data["cmap_curvature_at_1"]["value"] == "inf"
 
 
 def test_cmap_figure(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -187,14 +192,8 @@ def test_card_and_gains_give_the_definitions_number_for_hermite_degree_6() -> No
     assert abs(raw["forward_gain"]["value"] - 60 / 163) > 1e-9
 
 
-def test_cli_card_and_gains_print_the_same_forward_gain() -> None:
-    def run(*args: str) -> dict:
-        out = subprocess.run([sys.executable, "-m", "approxlab", *args, "--json"], capture_output=True, text=True,
-                             timeout=600)
-        assert out.returncode == 0, out.stderr
-        return json.loads(out.stdout)
-
-    c = run("card", "hermite", "--degree", "6", "--quick", "--depth", "5")
-    g = run("gains", "hermite", "--degree", "6")
+def test_cli_card_and_gains_print_the_same_forward_gain(capsys: pytest.CaptureFixture[str]) -> None:
+    c = cli_json(["card", "hermite", "--degree", "6", "--quick", "--depth", "5", "--json"], capsys)
+    g = cli_json(["gains", "hermite", "--degree", "6", "--json"], capsys)
     assert c["forward_gain"]["value"] == g["forward_gain"] and c["backward_gain"]["value"] == g["backward_gain"]
     assert g["exact"]["forward_gain"] == "60/163"

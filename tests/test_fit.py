@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 import warnings
 
 import mpmath
@@ -13,6 +11,7 @@ import numpy as np
 import pytest
 import sympy
 import torch
+from cli_helpers import cli, cli_json
 from scipy import integrate, special
 
 from approxlab.activations import X, create
@@ -27,14 +26,8 @@ def gelu_prime(x):
     return special.ndtr(x) + x * np.exp(-x * x / 2) / math.sqrt(2 * math.pi)
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "approxlab", *args], capture_output=True, text=True, timeout=300)
-
-
-def test_cli_hermite_l2_is_the_orthogonal_projection_mpmath() -> None:
-    out = run_cli("fit", "hermite", "--target", "gelu", "--degree", "8", "--method", "l2", "--json")
-    assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+def test_cli_hermite_l2_is_the_orthogonal_projection_mpmath(capsys: pytest.CaptureFixture[str]) -> None:
+    data = cli_json(["fit", "hermite", "--target", "gelu", "--degree", "8", "--method", "l2", "--json"], capsys)
     assert {"coefficients", "errors", "gains"} <= set(data)
     ref = []
     with mpmath.workdps(30):
@@ -194,12 +187,13 @@ def test_an_ill_conditioned_fit_warns_with_its_numbers_and_the_suggestion_works(
     assert good.errors["linf"] < 1.0 and "warnings" not in good.diagnostics
 
 
-def test_cli_prints_the_fit_warning_as_one_line_on_stderr() -> None:
-    out = run_cli("fit", "fourier", "--target", "silu", "--degree", "2", "--method", "hermite", "--interval", "-3,3")
-    assert out.returncode == 0, out.stderr
-    lines = [ln for ln in out.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("warning: fit fourier degree 2"), out.stderr
-    assert "condition number" in out.stdout and "Warning" not in out.stderr
+def test_cli_prints_the_fit_warning_as_one_line_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(["fit", "fourier", "--target", "silu", "--degree", "2", "--method", "hermite", "--interval",
+                          "-3,3"], capsys)
+    assert code == 0, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("warning: fit fourier degree 2"), err
+    assert "condition number" in out and "Warning" not in err
 
 
 def _legendre_l2(fun, degree: int, lo: float, hi: float) -> np.ndarray:

@@ -16,6 +16,7 @@ from approxlab.activations import create
 from approxlab._core.symbols import X
 from approxlab.dists import Normal, Uniform
 from approxlab.gains import compute_gains
+from cli_helpers import cli
 
 PI2_3 = sympy.pi**2 / 3
 
@@ -211,17 +212,8 @@ def test_bad_inputs():
         compute_gains(3.0)
 
 
-def _cli(args, capsys):
-    from approxlab.cli import main
-
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    out = capsys.readouterr()
-    return exc.value.code, out.out, out.err
-
-
 def test_cli_json_hermite_exact(capsys):
-    code, out, _ = _cli(["gains", "hermite", "--degree", "3", "--json"], capsys)
+    code, out, _ = cli(["gains", "hermite", "--degree", "3", "--json"], capsys)
     d = json.loads(out)
     assert code == 0 and d["method"] == "exact"
     assert d["exact"]["forward_gain"] == "2/5" and d["exact"]["backward_gain"] == "2/5"
@@ -229,7 +221,7 @@ def test_cli_json_hermite_exact(capsys):
 
 
 def test_cli_json_gelu_quad(capsys):
-    code, out, _ = _cli(["gains", "gelu", "--json"], capsys)
+    code, out, _ = cli(["gains", "gelu", "--json"], capsys)
     d = json.loads(out)
     assert code == 0 and d["method"] == "quad" and d["error"] < 1e-10 and d["exact"] is None
     assert set(d) >= {"activation", "dist", "method", "mean", "second_moment", "derivative_second_moment",
@@ -241,7 +233,7 @@ def test_cli_json_gelu_quad(capsys):
                                       (["gains", "relu", "--dist", "cauchy"], "diverging"),
                                       (["gains", "relu", "--method", "x"], "--method")])
 def test_cli_errors_exit_2(args, msg, capsys):
-    code, _, err = _cli(args, capsys)
+    code, _, err = cli(args, capsys)
     assert code == 2 and msg in err and len(err.strip().splitlines()) == 1
 
 

@@ -16,20 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from approxlab.cli import main
 from approxlab.sweep import SCHEMA_VERSION, ResultStore, config_key, run_sweep
 from approxlab.sweep.claims import Heartbeat
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import sweep_helpers as helpers  # noqa: E402
-
-
-def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    out = capsys.readouterr()
-    return exc.value.code, out.out, out.err
+from cli_helpers import cli  # noqa: E402
 
 
 def _listing(folder: Path) -> dict[str, bytes]:
@@ -53,9 +46,9 @@ def test_status_and_export_never_write(tmp_path: Path, capsys: pytest.CaptureFix
     before = _listing(d)
     assert set(before) == {"s.sqlite", "empty.sqlite", "foreign.sqlite", "blank.sqlite"}  # one file at rest
 
-    code, out, _ = _cli(["sweep", "status", str(store)], capsys)
+    code, out, _ = cli(["sweep", "status", str(store)], capsys)
     assert code == 0 and f"{store}: 3 done, 0 failed" in out
-    code, out, _ = _cli(["sweep", "export", str(store)], capsys)
+    code, out, _ = cli(["sweep", "export", str(store)], capsys)
     assert code == 0 and len(out.splitlines()) == 3
     for name, msg in (("empty.sqlite", "is an empty file, not an approxlab result store"),
                       ("foreign.sqlite", "is an SQLite database of another application (tables users), "
@@ -63,7 +56,7 @@ def test_status_and_export_never_write(tmp_path: Path, capsys: pytest.CaptureFix
                       ("blank.sqlite", "is an empty SQLite database, not an approxlab result store"),
                       ("missing.sqlite", "does not exist")):
         for verb in ("status", "export", "clean"):
-            code, out, err = _cli(["sweep", verb, str(d / name)], capsys)
+            code, out, err = cli(["sweep", verb, str(d / name)], capsys)
             assert code == 2 and out == "", (verb, name)
             assert err == f"approxlab: error: store {d / name} {msg}\n", (verb, name, err)
     assert _listing(d) == before  # not a byte written, no -wal/-shm, no schema, no new file
@@ -94,14 +87,14 @@ def test_bad_export_paths_fail_before_work(tmp_path: Path, capsys: pytest.Captur
     ]
     for out, msg in cases:
         for fmt in ("jsonl", "csv", "parquet"):
-            code, stdout, err = _cli(["sweep", "export", str(store), "--format", fmt, "--out", out], capsys)
+            code, stdout, err = cli(["sweep", "export", str(store), "--format", fmt, "--out", out], capsys)
             assert (code, stdout, err) == (2, "", f"approxlab: error: {msg}\n"), (out, fmt)
     # checked before the store is even opened: a bad --out wins over a missing store
-    code, _, err = _cli(["sweep", "export", str(tmp_path / "missing.sqlite"), "--out", "/dev/null/x"], capsys)
+    code, _, err = cli(["sweep", "export", str(tmp_path / "missing.sqlite"), "--out", "/dev/null/x"], capsys)
     assert code == 2 and "'/dev/null' is not a directory" in err
     assert not (tmp_path / "missing.sqlite").exists()
     # a missing folder is created when the export writes, as every command's output folders are
-    code, _, err = _cli(["sweep", "export", str(store), "--out", str(tmp_path / "new" / "x.jsonl")], capsys)
+    code, _, err = cli(["sweep", "export", str(store), "--out", str(tmp_path / "new" / "x.jsonl")], capsys)
     assert code in (0, None) and json.loads((tmp_path / "new" / "x.jsonl").read_text().splitlines()[0])["config"]
 
 
@@ -169,7 +162,7 @@ def test_status_shows_claims(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         st.claim("a", "runner-1", None)
         st.claim("b", "runner-1", None)
         st.claim("c", "runner-2", None)
-    code, out, _ = _cli(["sweep", "status", str(path)], capsys)
+    code, out, _ = cli(["sweep", "status", str(path)], capsys)
     assert code == 0 and "3 runs claimed by 2 runner(s)" in out
 
 

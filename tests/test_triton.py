@@ -29,6 +29,8 @@ from zoo_helpers import NAN_AUDIT, eager_outputs, nan_audit_cases
 
 HAS_TRITON = importlib.util.find_spec("triton") is not None
 needs_triton = pytest.mark.skipif(not HAS_TRITON, reason="triton is not installed (pip install 'approxlab[gpu]')")
+# one xdist worker runs this module (--dist loadgroup): its interpreter fixtures cost half a minute per worker
+pytestmark = pytest.mark.xdist_group("triton-interpreter")
 F64 = torch.float64
 
 #: (case id, op name, parameter shapes, constants); parameters are drawn from a seeded generator.

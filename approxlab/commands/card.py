@@ -1,15 +1,14 @@
 """`approxlab card ACTIVATION [--degree N] [--dist ...] [--depth L] [--quick] [--backend B] [--json] [--figure PNG]`: the report card.
 
-ACTIVATION is a registered name (`approxlab list`) or, once the safe formula parser is merged into
-``approxlab.activations.resolve.resolve``, a formula in x. ``--json`` prints one JSON object (schema:
-:mod:`approxlab.card`); otherwise a table with one readable line per field. ``--figure`` draws the
+ACTIVATION is a registered name (`approxlab list`) or a formula in x (the allow-list parser,
+:func:`approxlab.parse.parse_formula`). ``--json`` prints one strict JSON object (schema: :mod:`approxlab.card`;
+an undefined number is ``null``, an infinite one ``"inf"``); otherwise a table with one readable line per field. ``--figure`` draws the
 C-map on 41 points of [-1, 1] and prints where it wrote it. ``--backend`` picks the backend of a
 kernel-backed activation (``eager`` where a kernel has no third derivative).
 """
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from typing import Annotated
@@ -18,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from approxlab._core.jsonout import dumps
 from approxlab.cli import app
 
 
@@ -61,16 +61,6 @@ def readable(val: object) -> str:
     return sep.join(parts) + (f" ({note})" if note else "")
 
 
-def _json_safe(obj: object) -> object:
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return "inf" if obj > 0 else ("-inf" if obj < 0 else "nan")
-    if isinstance(obj, dict):
-        return {k: _json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_json_safe(v) for v in obj]
-    return obj
-
-
 @app.command("card")
 def card_command(
     activation: Annotated[str, typer.Argument(help="Activation name (`approxlab list`) or a formula in x.")],
@@ -109,7 +99,7 @@ def card_command(
             raise ValueError(f"--figure: cannot write {figure!r}: {exc.strerror or exc}") from None
         print(f"wrote the C-map figure to {written}", file=sys.stderr if as_json else sys.stdout)
     if as_json:
-        print(json.dumps(_json_safe(c), indent=1))
+        print(dumps(c, indent=1))
         return
     table = Table(title=f"report card: {c['activation']} under {c['dist']}")
     table.add_column("quantity")

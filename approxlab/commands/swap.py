@@ -13,12 +13,12 @@ Examples
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from approxlab._core.jsonout import dumps
 from approxlab.cli import app
 
 
@@ -86,6 +86,6 @@ def swap_command(
     if save is not None:
         report.model.save_pretrained(str(save), safe_serialization=True)
     if as_json:
-        print(json.dumps(report.to_dict()))
+        print(dumps(report.to_dict()))
         return
     print(report.markdown())

@@ -54,6 +54,14 @@ def _zero_everywhere_2d(expr: sp.Expr) -> bool:
 _VERDICTS: dict[str, Verdict] = {}
 
 
+def _vanishes(expr: sp.Expr, points: list[dict[sp.Symbol, sp.Expr]]) -> bool:
+    """``expr`` is identically 0: rejected at the first exact sample point where its 30-digit value exceeds 1e-25
+    (fast), else proved by ``sympy.simplify`` (slow on a non-zero expression, which the points have ruled out)."""
+    if any(abs(sp.N(expr.xreplace(pt), 30)) > 1e-25 for pt in points):
+        return False
+    return sp.simplify(expr) == 0
+
+
 def _memo(fn):
     """Compute a step's verdict once per process: the theorems assemble their steps' verdicts."""
     import functools

@@ -16,7 +16,7 @@ import sympy as sp
 
 from approxlab.claims import Verdict, claim
 
-from proofs_check.moa._common import _base_sym, _eta
+from proofs_check.moa._common import _base_sym, _eta, _vanishes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -46,10 +46,12 @@ def b11(p) -> Verdict:
     # a non-identity is rejected at exact sample points first (fast); an identity is then proved by simplify
     pts = [{z: sp.Rational(k, 3), xs: sp.Rational(2 - k, 5), rho: sp.Rational(1, 4),
             **{al: sp.Rational((-1) ** c * (c + k), 7) for c, al in enumerate(alpha)}} for k in (-2, 1, 4)]
-    sampled = max(abs(sp.N((moa - la).subs(pt), 30)) for pt in pts)
+    sampled = max(abs(sp.N((moa - la).xreplace(pt), 30)) for pt in pts)
     diff = sp.simplify(moa - la) if sampled < 1e-25 else sampled
     aj, ao = p["alpha_j"], p["alpha_other"]
-    fixed_ok = all(sp.simplify(sum((aj if c == j else ao) * _base_sym(n, z) for c, n in enumerate(names)) - _base_sym(names[j], z)) == 0 for j in range(6))
+    zpts = [{z: sp.Rational(k, 3)} for k in (-2, 1, 4)]
+    fixed_ok = all(_vanishes(sum((aj if c == j else ao) * _base_sym(n, z) for c, n in enumerate(names))
+                             - _base_sym(names[j], z), zpts) for j in range(6))
     # run the zoo modules: LA with random alpha vs MoA with tanh gate (weights u_weight, bias arctanh(r alpha))
     g = torch.Generator().manual_seed(0)
     la_mod = zoo.LearnableActivation(names).double()

@@ -44,7 +44,7 @@ def b21(p) -> Verdict:
     # a non-identity is rejected at exact sample points first (fast); an identity is then proved by simplify
     pts = [{y: sp.Rational(k, 3), z: sp.Rational(1 - k, 4), xs: sp.Rational(2 - k, 5), rho: sp.Rational(1, 5),
             **{al: sp.Rational((-1) ** i * (i % 5 + k), 9) for i, al in enumerate(alpha.values())}} for k in (-2, 1, 4)]
-    sampled = max(abs(sp.N((moa - la).subs(pt), 30)) for pt in pts)
+    sampled = max(abs(sp.N((moa - la).xreplace(pt), 30)) for pt in pts)
     diff = sp.simplify(sp.expand(moa - la)) if sampled < 1e-25 else sampled
     swap_ok = all(
         sp.simplify(_base_sym(names[p], y) * _base_sym(names[q], z) - _base_sym(names[q], z) * _base_sym(names[p], y)) == 0
