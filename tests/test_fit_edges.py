@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -207,3 +208,22 @@ def test_nodes_and_intervals_that_are_not_numbers_are_refused():
     for bad in [(-3, 3, 5), "ab", None]:
         with pytest.raises(ValueError, match="interval must be two finite numbers lo < hi"):
             fit("hermite", "tanh", 3, "minimax", interval=bad, gains=False)
+
+
+@pytest.mark.parametrize("pole", [0.3141, -0.6789, 0.0123])  # off the grids, where a value is not finite
+def test_a_black_box_targets_pole_is_named(pole: float) -> None:
+    with pytest.raises(ValueError, match=r"grows without bound near x = (\S+),") as exc:
+        fit("hermite", lambda x: 1 / (x - pole) ** 2, 4, "l2", interval=(-1, 1), gains=False)
+    near = float(re.search(r"near x = (\S+),", str(exc.value)).group(1))
+    assert abs(near - pole) < 1e-5
+
+
+def test_blowup_finds_poles_and_leaves_bounded_peaks_alone() -> None:
+    from approxlab.fit.quad import _blowup
+
+    assert abs(_blowup(lambda x: 1 / (x - 0.3), -1, 1) - 0.3) < 1e-9
+    assert abs(abs(_blowup(lambda x: np.tan(2 * x)[:, None], -1, 1)) - np.pi / 4) < 1e-9  # one of its two poles
+    assert abs(_blowup(lambda x: np.abs(x + 0.2) ** -0.5, -1, 1) + 0.2) < 1e-9  # integrable, still unbounded
+    assert _blowup(lambda x: np.exp(-((x - 0.123) ** 2) / 1e-6), -1, 1) is None  # a narrow bounded peak
+    assert _blowup(lambda x: np.sign(np.sin(40 * x)), -1, 1) is None  # jumps, bounded
+    assert _blowup(lambda x: np.exp(x), -12, 12) is None  # largest at the end of the range, bounded there

@@ -373,7 +373,8 @@ def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple
                          atol=1e-14)
         tot, err = tot + float(v[0]), err + e
     if not math.isfinite(tot) or err > max(1e-10, 1e-6 * tot):
-        raise ValueError(f"fit: the L2 error quadrature missed its tolerance (estimate {err:.3g}){_why(err)}")
+        raise ValueError(f"fit: the L2 error quadrature missed its tolerance (estimate {err:.3g})"
+                         f"{_why(err, lambda t: _module_eval(module, t) - f(t))}")
     out["l2_normal"] = math.sqrt(max(tot, 0.0))
     out["l2_normal_err"] = err / (2 * out["l2_normal"]) if out["l2_normal"] > 0 else math.sqrt(err)
     inner = sorted({lo, hi, *(k for k in kinks | set(f.breaks(lo, hi)) if lo < k < hi)})

@@ -40,9 +40,42 @@ def _cubature(fun, a: float, b: float, max_subdivisions: int, rtol: float = 1e-1
     return np.asarray(res.estimate), err
 
 
-def _why(err: float) -> str:
-    return ("" if math.isfinite(err) else f": it did not settle within {SUBDIVISIONS} subdivisions a segment, so the "
-            "target may be singular, discontinuous at an unlisted point, or not square-integrable there")
+def _blowup(fun, lo: float, hi: float) -> float | None:
+    """A point of [lo, hi] near which |fun| grows without bound (a pole of a black-box target), or None.
+
+    The largest |fun| on 4001 points is zoomed on eight times, each time 20 times closer; at that point c,
+    a value that is not finite, or |fun| at distance 1e-9 (hi - lo) over |fun| at distance 1e-5 (hi - lo)
+    above 10 (growth at least like |x - c|^(-1/4)), marks a pole; a bounded peak or a jump gives about 1."""
+    def magnitude(x: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            v = np.abs(np.asarray(fun(x), dtype=float)).reshape(len(x), -1).max(axis=1)
+        return np.where(np.isfinite(v), v, math.inf)
+
+    centre, width = 0.5 * (lo + hi), 0.5 * (hi - lo)
+    x = np.linspace(lo, hi, 4001)
+    for _ in range(9):
+        v = magnitude(x)
+        centre = float(x[int(np.argmax(v))])
+        if not math.isfinite(float(v.max())):
+            return centre
+        width = (width if width < 0.5 * (hi - lo) else (hi - lo) / 4000) / 20
+        x = np.clip(centre + np.linspace(-20 * width, 20 * width, 201), lo, hi)
+    h = (hi - lo) * np.array([1e-5, 1e-9])
+    near = magnitude(np.clip(np.array([centre - h[0], centre + h[0], centre - h[1], centre + h[1]]), lo, hi))
+    if not np.all(np.isfinite(near)):
+        return centre
+    return centre if near[2:].max() > 10 * max(near[:2].max(), 1e-300) else None
+
+
+def _why(err: float, fun=None, lo: float = -12.0, hi: float = 12.0) -> str:
+    """Why a quadrature that did not settle may have failed; with ``fun``, where it grows without bound."""
+    if math.isfinite(err):
+        return ""
+    pole = None if fun is None else _blowup(fun, lo, hi)
+    where = (f"; it grows without bound near x = {pole:.6g}, a singularity the quadrature could not integrate"
+             if pole is not None else "")
+    return (f": it did not settle within {SUBDIVISIONS} subdivisions a segment, so the target may be singular, "
+            f"discontinuous at an unlisted point, or not square-integrable there{where}")
 
 
 def _moments(fun, kinks: tuple[float, ...], what: str) -> tuple[np.ndarray, float]:
@@ -54,7 +87,8 @@ def _moments(fun, kinks: tuple[float, ...], what: str) -> tuple[np.ndarray, floa
         val, e = _cubature(lambda t: fun(t) * np.exp(-t * t / 2)[:, None] / math.sqrt(2 * math.pi), a, b, SUBDIVISIONS)
         total, err = total + val, err + e
     if not np.all(np.isfinite(total)) or err > QUAD_TOL:
-        raise ValueError(f"fit: quadrature of {what} missed its tolerance {QUAD_TOL:g} (estimate {err:.3g}){_why(err)}")
+        raise ValueError(f"fit: quadrature of {what} missed its tolerance {QUAD_TOL:g} (estimate {err:.3g})"
+                         f"{_why(err, fun)}")
     return np.asarray(total), float(err)
 
 
@@ -68,7 +102,7 @@ def _interval_mean(fun, pts: list[float], what: str, rel: float = 1e-10) -> np.n
     width = pts[-1] - pts[0]
     if not np.all(np.isfinite(total)) or err / width > max(QUAD_TOL, rel * float(np.max(np.abs(total))) / width):
         raise ValueError(f"fit: quadrature of {what} missed its tolerance {QUAD_TOL:g} (estimate {err / width:.3g})"
-                         f"{_why(err)}")
+                         f"{_why(err, fun, pts[0], pts[-1])}")
     return np.asarray(total) / width
 
 
