@@ -3,7 +3,8 @@
 Backends (the ``backend=`` option of the activation modules):
 
 * ``"auto"`` (default): the fastest available for the tensor's device: the numba kernels on CPU
-  (when numba is installed), the Triton kernels on CUDA (when Triton is installed), else eager;
+  (when numba is installed), the Triton kernels on CUDA (when Triton is installed), else eager; under
+  ``torch.compile`` on CPU, PolyNorm's formula, which inductor fuses faster than its kernel runs;
 * ``"eager"``: the pure-torch autograd Functions of :mod:`approxlab.activations` (the reference;
   any order of derivatives);
 * ``"numba"`` / ``"triton"``: force one kernel backend (an error where it cannot run).
@@ -98,11 +99,24 @@ def apply(name: str, x: torch.Tensor, params: tuple[torch.Tensor, ...], consts: 
     >>> apply("polyrelu", x, (w, b), backend="eager")  # 0.5 + relu(x) + relu(x)^2
     tensor([0.5000, 6.5000], dtype=torch.float64)
     """
-    if resolve(backend, x) == "eager":
+    if resolve(backend, x) == "eager" or (backend == "auto" and _fused_by_compile(name, x)):
         from approxlab.kernels.families import SPECS
 
         return SPECS[name].eager(x, *params, *consts)
     return call(name, x, params, consts)
+
+
+def _fused_by_compile(name: str, x: torch.Tensor) -> bool:
+    """Whether ``torch.compile`` (not ``torch.export``, which keeps the op whole) is tracing a CPU call of a
+    family whose formula inductor fuses faster than its kernel runs (``KernelSpec.fuse_on_cpu_compile``)."""
+    if x.device.type != "cpu" or not torch.compiler.is_compiling():
+        return False
+    is_exporting = getattr(torch.compiler, "is_exporting", None)
+    if is_exporting is not None and is_exporting():
+        return False
+    from approxlab.kernels.families import SPECS
+
+    return SPECS[name].fuse_on_cpu_compile
 
 
 def set_num_threads(n: int) -> None:

@@ -39,13 +39,19 @@ __all__ = ["SPECS", "KernelSpec", "reference_backward", "reference_forward", "wi
 @dataclass(frozen=True)
 class KernelSpec:
     """One kernel family: parameter names, constants (name, schema type "float" | "bool"), the eager
-    evaluation and the reference, each called as ``fn(x, *params, *consts)``."""
+    evaluation and the reference, each called as ``fn(x, *params, *consts)``.
+
+    ``fuse_on_cpu_compile``: under ``torch.compile`` on CPU, ``backend="auto"`` evaluates the eager formula,
+    which inductor fuses with its neighbours, instead of the opaque numba op (PolyNorm: its three RMS
+    norms and weighted sum fused were faster than the kernel at every CPU shape timed, see
+    ``benchmarks/results/llm_ffn_cpu_*``; for the other families the kernel was as fast or faster)."""
 
     name: str
     params: tuple[str, ...]
     consts: tuple[tuple[str, str], ...]
     reference: Callable[..., torch.Tensor]
     eager: Callable[..., torch.Tensor]
+    fuse_on_cpu_compile: bool = False
 
 
 def _ref_polyrelu(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -111,7 +117,7 @@ SPECS: dict[str, KernelSpec] = {
         KernelSpec("max_lines", ("c", "p"), (("scale", "float"),), max_lines_dense, MaxOfLines.apply),
         KernelSpec("max_lines_diff", ("c", "p", "d", "q"), (), max_lines_diff_dense, _eager_lines_diff),
         KernelSpec("polyrelu", ("w", "b"), (), _ref_polyrelu, _eager_polyrelu),
-        KernelSpec("polynorm", ("w", "b"), (("eps", "float"),), _ref_polynorm, _eager_polynorm),
+        KernelSpec("polynorm", ("w", "b"), (("eps", "float"),), _ref_polynorm, _eager_polynorm, fuse_on_cpu_compile=True),
         KernelSpec("rational", ("a", "b"), (("eps", "float"), ("safe", "bool")), _ref_rational, _eager_rational),
         KernelSpec("polyact", ("c",), (), _ref_polyact, _eager_polyact),
     )
