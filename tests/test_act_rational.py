@@ -23,6 +23,9 @@ from approxlab.activations.rational import (
 )
 from approxlab.functional.rational import rational as _rational
 
+# with test_kernels.py on one xdist worker (--dist loadgroup): the rational kernels compile once, not once per worker
+pytestmark = pytest.mark.xdist_group("rational-kernels")
+
 GEN = torch.Generator
 
 

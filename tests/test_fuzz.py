@@ -75,14 +75,15 @@ def test_figures_list_and_hostile_subprocess(tmp_path: Path) -> None:
     assert run_case(["figures", "--list"]) == "result"
     (tmp_path / "f.png").write_text("")
     assert run_case(["figures", "--out", str(tmp_path / "f.png" / "x"), "nonesuch"]) == "error"
+    # one case in a fresh `python -m approxlab` process; the other two in this one (run_case checks the marker too)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    for argv in (["gains", f"__import__('os').system('touch {M}')"],
-                 ["gains", "relu", "--dist", f"normal:__import__('os').system('touch {M}'),1"],
+    proc = subprocess.run([sys.executable, "-m", "approxlab", "gains", f"__import__('os').system('touch {M}')"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2 and proc.stderr.startswith("approxlab: error: ") and proc.stderr.count("\n") == 1
+    assert not MARKER.exists()
+    for argv in (["gains", "relu", "--dist", f"normal:__import__('os').system('touch {M}'),1"],
                  ["gains", "sigmoid", "--dist", "uniform:-1e300,1e300"]):
-        proc = subprocess.run([sys.executable, "-m", "approxlab", *argv], capture_output=True, text=True, env=env,
-                              timeout=120)
-        assert proc.returncode == 2 and proc.stderr.startswith("approxlab: error: ") and proc.stderr.count("\n") == 1
-        assert not MARKER.exists()
+        assert run_case(argv) == "error"
 
 
 # --- long profile (-m slow) ------------------------------------------------------------------------------

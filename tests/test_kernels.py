@@ -18,7 +18,9 @@ from zoo_helpers import NAN_AUDIT, eager_outputs, nan_audit_cases
 from approxlab.kernels._cache import sources_digest
 from approxlab.activations import create
 
-pytestmark = pytest.mark.skipif(not kernels.HAS_NUMBA, reason="numba is not installed")
+# with test_act_rational.py on one xdist worker (--dist loadgroup): the rational kernels compile once, not once per worker
+pytestmark = [pytest.mark.skipif(not kernels.HAS_NUMBA, reason="numba is not installed"),
+              pytest.mark.xdist_group("rational-kernels")]
 
 F64 = torch.float64
 

@@ -18,7 +18,9 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
-SLOW = {p.stem for p in NOTEBOOKS if p.stem.startswith("verify_")}
+#: Executed only under -m slow: the verify_* notebooks (see above), and two demonstrations whose runs (a probe
+#: with its figure; a GPT-2 swap with fine-tuning) take 20-30 s each; by default they are checked statically.
+SLOW = {p.stem for p in NOTEBOOKS if p.stem.startswith("verify_")} | {"moa_separation", "swap_gpt2"}
 
 
 def test_there_are_notebooks() -> None:

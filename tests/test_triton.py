@@ -350,7 +350,9 @@ def _jit_kernels() -> list:
 
 
 @needs_triton
-@pytest.mark.parametrize("dtype", ["fp32", "fp64", "bf16", "fp16"])
+# fp64 and fp16 compile the same kernel bodies as fp32 and bf16 with other pointer types: -m slow
+@pytest.mark.parametrize("dtype", ["fp32", "bf16", pytest.param("fp64", marks=pytest.mark.slow),
+                                   pytest.param("fp16", marks=pytest.mark.slow)])
 def test_kernels_compile_for_cuda(dtype: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every @triton.jit kernel compiles to PTX and a cubin for sm_90 ahead of time (no GPU needed;
     Triton's bundled ptxas): catches what the interpreter accepts but the compiler rejects (types of
