@@ -145,7 +145,7 @@ def misc_argv(draw) -> list[str]:
 
 COMMANDS = {"fit": fit_argv(), "card": card_argv(), "verify": verify_argv(), "sweep": sweep_argv(),
             "scaling": scaling_argv(), "probe": probe_argv(), "bench": bench_argv(), "misc": misc_argv()}
-FAST = {"fit": 8, "card": 5, "verify": 5, "sweep": 8, "scaling": 2, "probe": 4, "bench": 4, "misc": 8}
+FAST = {"fit": 8, "card": 5, "verify": 5, "sweep": 8, "scaling": 2, "probe": 4, "bench": 2, "misc": 8}
 LONG = {"fit": 400, "card": 60, "verify": 150, "sweep": 200, "scaling": 60, "probe": 150, "bench": 150, "misc": 100}
 
 
