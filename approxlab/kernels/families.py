@@ -43,8 +43,9 @@ class KernelSpec:
 
     ``fuse_on_cpu_compile``: under ``torch.compile`` on CPU, ``backend="auto"`` evaluates the eager formula,
     which inductor fuses with its neighbours, instead of the opaque numba op (PolyNorm: its three RMS
-    norms and weighted sum fused were faster than the kernel at every CPU shape timed, see
-    ``benchmarks/results/llm_ffn_cpu_*``; for the other families the kernel was as fast or faster)."""
+    norms and weighted sum fused were faster than the kernel at both CPU shapes timed, see
+    ``benchmarks/results/llm_ffn_cpu_*``; Hermite's formula was slower at the larger one, Hermite 8's by 2x,
+    and PolyReLU's no faster, so the other families keep the op)."""
 
     name: str
     params: tuple[str, ...]
