@@ -110,10 +110,17 @@ def test_bad_arguments_are_named() -> None:
         two_proportions("50", "50", 0)
 
 
-# a task: accuracy a in 5-95 %, b within 4 points of it, n up to 5000 (|z| stays below ~9, where the reference's
-# normal quantiles of one-sided p-values near 1 keep their precision)
+def _task_z(task: tuple[str, str, int]) -> float:
+    a, b, n = float(task[0]) / 100, float(task[1]) / 100, task[2]
+    pool = (a + b) / 2
+    return (a - b) / math.sqrt(pool * (1 - pool) * 2 / n)
+
+
+# a task: accuracy a in 5-95 %, b within 4 points of it, n up to 5000, and its z within 7: the reference combines
+# one-sided p-values through normal quantiles, and a p-value within 1e-16 of 1 (z below about -8.3, as 95 % against
+# 99 % on 2862 examples gives) rounds to 1 and becomes an infinite quantile
 _task = st.tuples(st.integers(500, 9500), st.integers(-400, 400), st.integers(50, 5000)).map(
-    lambda t: (f"{t[0] / 100:.2f}", f"{(t[0] + t[1]) / 100:.2f}", t[2]))
+    lambda t: (f"{t[0] / 100:.2f}", f"{(t[0] + t[1]) / 100:.2f}", t[2])).filter(lambda t: abs(_task_z(t)) < 7)
 
 
 @settings(max_examples=40, deadline=None)
@@ -184,3 +191,17 @@ def test_welch_range_holds_the_box_where_the_degrees_of_freedom_move() -> None:
           for d1 in grid for d2 in grid for e1 in sgrid for e2 in sgrid]
     assert r.p_lo * (1 - 1e-9) <= min(ps) and max(ps) <= r.p_hi * (1 + 1e-9)
     assert min(ps) < 4e-6 < r.p  # an inner point below every corner's p: the corners alone do not bound it
+
+
+def test_mean_of_proportion_differences_with_a_task_far_in_the_tail() -> None:
+    # 95 % against 99 % on 2862 examples has z near -14: its own one-sided p-value is 1 in double precision, yet
+    # the mean over nine tasks has a moderate z, whose p the normal distribution gives directly
+    rows = [("11.79", "15.78", 3441), ("22.11", "25.09", 430), ("20.27", "18.41", 127), ("95.00", "99.00", 2862),
+            ("84.76", "88.10", 2082), ("40.13", "40.61", 1414), ("53.80", "56.70", 4443), ("5.00", "1.10", 531),
+            ("36.35", "37.45", 167)]
+    assert _task_z(rows[3]) < -13
+    se2 = [(float(a) + float(b)) / 200 * (1 - (float(a) + float(b)) / 200) * 2 / n for a, b, n in rows]
+    z = sum(float(a) - float(b) for a, b, _ in rows) / 100 / math.sqrt(sum(se2))
+    r = mean_of_proportion_differences(rows, alternative="greater")
+    assert r.statistic == pytest.approx(z, rel=1e-12)
+    assert r.p == pytest.approx(float(stats.norm.sf(z)), rel=1e-12) and 0.9 < r.p < 0.99
