@@ -51,15 +51,14 @@ def _blowup(fun, lo: float, hi: float) -> float | None:
             v = np.abs(np.asarray(fun(x), dtype=float)).reshape(len(x), -1).max(axis=1)
         return np.where(np.isfinite(v), v, math.inf)
 
-    centre, width = 0.5 * (lo + hi), 0.5 * (hi - lo)
-    x = np.linspace(lo, hi, 4001)
+    x, span = np.linspace(lo, hi, 4001), (hi - lo) / 4000  # span: the current grid's spacing
     for _ in range(9):
         v = magnitude(x)
         centre = float(x[int(np.argmax(v))])
         if not math.isfinite(float(v.max())):
             return centre
-        width = (width if width < 0.5 * (hi - lo) else (hi - lo) / 4000) / 20
-        x = np.clip(centre + np.linspace(-20 * width, 20 * width, 201), lo, hi)
+        x = np.clip(centre + np.linspace(-span, span, 201), lo, hi)  # 20 times finer around the largest value
+        span /= 20
     h = (hi - lo) * np.array([1e-5, 1e-9])
     near = magnitude(np.clip(np.array([centre - h[0], centre + h[0], centre - h[1], centre + h[1]]), lo, hi))
     if not np.all(np.isfinite(near)):
