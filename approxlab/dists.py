@@ -34,6 +34,7 @@ import sympy
 import torch
 
 from approxlab._core.symbols import X
+from approxlab._core.sympy_tables import integrate
 
 __all__ = ["Distribution", "Normal", "Uniform", "StudentT", "Cauchy", "parse_dist", "DIST_SYNTAX"]
 
@@ -130,7 +131,7 @@ class Distribution(ABC):
         a, b = sympy.Max(sympy.sympify(a, strict=True), lo), sympy.Min(sympy.sympify(b, strict=True), hi)
         if (b - a).is_nonpositive:
             return sympy.Integer(0)
-        return sympy.simplify(sympy.integrate(X**k * self.sympy_density(), (X, a, b)))
+        return sympy.simplify(integrate(X**k * self.sympy_density(), (X, a, b)))
 
     def logpdf(self, x: torch.Tensor) -> torch.Tensor:
         """log p(x) for a float tensor (-inf outside the support); used by the divergence check."""

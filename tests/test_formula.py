@@ -540,6 +540,54 @@ def test_time_limit_returns_the_value_passes_errors_and_leaves_nothing_pending()
     assert sum(1 for _ in range(10**5)) == 10**5
 
 
+_TABLE_RUNNER = r"""
+import math, sys
+import mpmath, sympy
+from sympy.integrals import meijerint
+from approxlab._core.symbols import X
+from approxlab._core.sympy_tables import meijerg_table_ready
+from approxlab.gains import compute_gains
+from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
+
+whole = {}
+meijerint._create_lookup_table(whole)
+size = sum(map(len, whole.values()))
+
+def state():
+    t = meijerint._lookup_table
+    return None if not t else sum(map(len, t.values()))
+
+assert meijerint._lookup_table is None, "something built the table at import"
+compute_gains("gelu")  # its exact attempt is cut off after auto_timeout = 0.1 s, about when sympy needs the table
+assert state() in (None, size), f"a partial Meijer G table: {state()} of {size} formulas"
+r = compute_gains(X * sympy.exp(-X**2 / 2), method="exact", timeout=30)
+want = 1 / mpmath.quad(lambda t: t**2 * mpmath.exp(-t**2) * mpmath.npdf(t), [-mpmath.inf, mpmath.inf])
+assert r.forward_gain == 3 * sympy.sqrt(3) and math.isclose(float(r.forward_gain), float(want), rel_tol=1e-14)
+
+meijerint._lookup_table = None  # an interrupted build leaves no table, and the next one is whole
+try:
+    run_with_time_limit(meijerg_table_ready, 0.01)
+    sys.exit("the build finished within 0.01 s: nothing was interrupted")
+except ExactUnavailable:
+    pass
+assert state() is None, f"an interrupted build left {state()} of {size} formulas"
+meijerg_table_ready()
+assert state() == size
+"""
+
+
+def test_an_interrupted_exact_attempt_leaves_sympy_whole_for_later_integrals() -> None:
+    """sympy fills its Meijer G formula table in place on first use; a time limit that cut the fill short
+    left part of a table for the rest of the process, and after compute_gains("gelu") the exact gain
+    3 sqrt(3) of x exp(-x^2/2) ran out of time instead of taking a third of a second. A fresh process
+    (this one's table may already exist)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", _TABLE_RUNNER], capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-3000:] or proc.stdout[-3000:]
+
+
 def test_simplify_leaves_huge_exponents_alone() -> None:
     """tanh under uniform:-1e10,1e10 once made sympy.simplify expand exp(2e10) and exhaust memory (CI crash)."""
     import sympy

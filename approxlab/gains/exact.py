@@ -35,6 +35,7 @@ from fractions import Fraction
 import sympy
 
 from approxlab._core.symbols import X
+from approxlab._core.sympy_tables import integrate
 from approxlab.dists import Distribution
 from approxlab.activations.resolve import pieces
 
@@ -375,7 +376,7 @@ def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: 
                        for i in range(j + 1)) * sympy.exp(s * t)
 
         return (anti(hi) - anti(lo)) * dist.sympy_density()
-    return sympy.integrate(X**j * sympy.exp(s * X) * dist.sympy_density(), (X, a, b))
+    return integrate(X**j * sympy.exp(s * X) * dist.sympy_density(), (X, a, b))
 
 
 FAST_PATH_SECONDS = 30.0
@@ -456,7 +457,7 @@ def integrate_against(g: sympy.Expr, dist: Distribution, a: sympy.Expr, b: sympy
         total, general = integrate_terms(terms, dist, a, b), False
     else:
         try:
-            total = run_with_time_limit(lambda: sympy.integrate(g * dist.sympy_density(), (X, a, b)), timeout)
+            total = run_with_time_limit(lambda: integrate(g * dist.sympy_density(), (X, a, b)), timeout)
         except ExactUnavailable:
             raise  # the time limit
         except Exception as exc:  # noqa: BLE001 - sympy's heuristics fail in many ways; the caller falls back
