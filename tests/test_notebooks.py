@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 from pathlib import Path
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
 #: Executed only under -m slow: the verify_* notebooks (see above), and two demonstrations whose runs (a probe
@@ -42,8 +41,11 @@ def _imports(source: str) -> list[tuple[str, str | None]]:
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_cells_parse_and_their_imports_exist(path: Path) -> None:
-    nb = nbformat.read(path, as_version=4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code"]
+    # the notebook's JSON as it is: nbformat's schema validation costs seconds to set up in every worker
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    assert nb.get("nbformat") == 4, f"{path.name} is not an nbformat 4 notebook"
+    cells = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+             for c in nb["cells"] if c["cell_type"] == "code"]
     assert cells, f"{path.name} has no code cell"
     for source in cells:
         for module, name in _imports(source):
@@ -52,9 +54,14 @@ def test_notebook_cells_parse_and_their_imports_exist(path: Path) -> None:
                 importlib.import_module(f"{module}.{name}")  # a submodule: ImportError if it does not exist
 
 
+# one xdist worker runs the executions: nbformat (with its schema validator) is imported there only
+@pytest.mark.xdist_group("notebook-kernels")
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in SLOW else [])
                                   for p in NOTEBOOKS])
 def test_notebook_executes(path: Path) -> None:
+    import nbformat
+    from nbclient import NotebookClient
+
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
         nb, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
