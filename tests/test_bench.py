@@ -16,7 +16,15 @@ from approxlab.cli import app
 
 
 def test_run_bench_rows_and_meta() -> None:
-    res = run_bench(["hermite", "tropical"], degrees=[2, 5], shape=(16, 8), repeats=2, threads=1)
+    from approxlab.kernels import cpu
+
+    torch_threads, kernel_threads = torch.get_num_threads(), cpu.set_num_threads(3)
+    try:
+        res = run_bench(["hermite", "tropical"], degrees=[2, 5], shape=(16, 8), repeats=2, threads=1)
+        # the run's thread count was its own: the caller's settings are back
+        assert (torch.get_num_threads(), cpu.threads()) == (torch_threads, 3)
+    finally:
+        cpu.set_num_threads(kernel_threads)
     assert [(r.family, r.degree) for r in res.rows] == [("hermite", 2), ("hermite", 5), ("tropical", 2), ("tropical", 5)]
     for r in res.rows:
         assert r.seconds > 0 and r.gelu_seconds > 0 and r.first_call_s > 0
@@ -31,7 +39,7 @@ def test_run_bench_rows_and_meta() -> None:
     assert data["rows"][0]["median_seconds"] == res.rows[0].median_seconds
     # the kernel's share of the run: system CPU within the wall time, page faults counted (POSIX)
     # both are rounded to 0.01 s: the bounds allow for the rounding, never for the machine's load
-    assert 0 <= meta["system_s"] <= (meta["wall_s"] + 0.01) * (torch.get_num_threads() + 1)
+    assert 0 <= meta["system_s"] <= (meta["wall_s"] + 0.01) * (meta["threads"] + 1)
     assert meta["wall_s"] + 0.005 >= sum(r.seconds + r.gelu_seconds for r in res.rows)
     if os.name == "posix":  # counted where resource exists, absent (None) only where it does not
         assert isinstance(meta["minor_faults"], int) and meta["minor_faults"] >= 0

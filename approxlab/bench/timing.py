@@ -34,6 +34,7 @@ import torch
 from torch import nn
 
 from approxlab import kernels
+from approxlab._core.rng import seeded
 
 #: family -> (registry name, fixed options); the degree goes to the entry's ``degree_option``.
 FAMILIES: dict[str, tuple[str, dict[str, object]]] = {
@@ -263,7 +264,8 @@ def run_bench(
 
     ``extra`` maps a row name to a factory ``degree -> module`` timed the same way (e.g. another
     library's activation for comparison); its rows have backend ``"extra"``. ``memory=False`` skips
-    the two peak-memory calls per row (the peaks are then None).
+    the two peak-memory calls per row (the peaks are then None). ``threads`` sets torch's and the numba
+    kernels' thread counts for the run only (:func:`approxlab.kernels.num_threads`).
     """
     unknown = [f for f in families if f not in FAMILIES]
     if unknown or not families:
@@ -282,51 +284,50 @@ def run_bench(
     if device == "cuda" and not torch.cuda.is_available():
         raise ValueError("device='cuda' but CUDA is not available here")
     _check_int_list("repeats", [repeats], 1, 1000)
-    if threads is not None:
-        kernels.set_num_threads(threads)
-    dev = torch.device(device)
-    dt = DTYPES[dtype]
-    gen = torch.Generator().manual_seed(seed)
-    x = torch.randn(shp, generator=gen).to(dev, dt).requires_grad_(True)
-    g = torch.randn(shp, generator=gen).to(dev, dt)
-    gelu = nn.GELU()
-    load_before = [round(v, 2) for v in os.getloadavg()]
-    wall0, sys0, faults0 = time.perf_counter(), os.times().system, _minor_faults()
-    rows: list[BenchRow] = []
-    jobs: list[tuple[str, int, Callable[[], nn.Module], str]] = []
-    for fam in families:
-        for d in degs if degs is not None else [default_degree(fam)]:
-            jobs.append((fam, d, (lambda f=fam, d=d: make_module(f, d, backend)), backend))
-    for name, factory in (extra or {}).items():
-        for d in degs if degs is not None else [3]:
-            jobs.append((name, d, (lambda fn=factory, d=d: fn(d)), "extra"))
-    for fam, d, factory, be in jobs:
-        module = factory().to(dev, dt)
-        resolved = kernels.resolve(module.backend, x) if hasattr(module, "backend") else be
-        t = time_pair(module, gelu, x, g, repeats)
-        peaks = (_peak(module, x, g), _peak(gelu, x, g)) if memory else (None, None)
-        rows.append(BenchRow(fam, d, be, resolved, t.best, t.baseline_best, t.best / t.baseline_best, t.first, *peaks,
-                             t.median, t.baseline_median))
-        del module
-    meta = {
-        "machine": _machine(),
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "torch": torch.__version__,
-        "numba": _numba_version(),
-        "threads": torch.get_num_threads(),
-        "shape": list(shp),
-        "dtype": dtype,
-        "device": device if device == "cpu" else torch.cuda.get_device_name(dev),
-        "repeats": repeats,
-        "loadavg_before": load_before,
-        "loadavg_after": [round(v, 2) for v in os.getloadavg()],
-        # the system CPU time the OS spent for this process (page faults of fresh outputs, memory
-        # reclaim): on a VM under memory pressure it can be most of the run, and the ratios move with it
-        "wall_s": round(time.perf_counter() - wall0, 2),
-        "system_s": round(os.times().system - sys0, 2),
-        "minor_faults": None if faults0 is None else _minor_faults() - faults0,  # type: ignore[operator]
-        "note": "best-of-repeats forward+backward, GELU timed in alternation in the same process",
-    }
+    with kernels.num_threads(threads):  # the caller's thread settings come back afterwards
+        dev = torch.device(device)
+        dt = DTYPES[dtype]
+        gen = torch.Generator().manual_seed(seed)
+        x = torch.randn(shp, generator=gen).to(dev, dt).requires_grad_(True)
+        g = torch.randn(shp, generator=gen).to(dev, dt)
+        gelu = nn.GELU()
+        load_before = [round(v, 2) for v in os.getloadavg()]
+        wall0, sys0, faults0 = time.perf_counter(), os.times().system, _minor_faults()
+        rows: list[BenchRow] = []
+        jobs: list[tuple[str, int, Callable[[], nn.Module], str]] = []
+        for fam in families:
+            for d in degs if degs is not None else [default_degree(fam)]:
+                jobs.append((fam, d, (lambda f=fam, d=d: make_module(f, d, backend)), backend))
+        for name, factory in (extra or {}).items():
+            for d in degs if degs is not None else [3]:
+                jobs.append((name, d, (lambda fn=factory, d=d: fn(d)), "extra"))
+        for fam, d, factory, be in jobs:
+            module = factory().to(dev, dt)
+            resolved = kernels.resolve(module.backend, x) if hasattr(module, "backend") else be
+            t = time_pair(module, gelu, x, g, repeats)
+            peaks = (_peak(module, x, g), _peak(gelu, x, g)) if memory else (None, None)
+            rows.append(BenchRow(fam, d, be, resolved, t.best, t.baseline_best, t.best / t.baseline_best, t.first,
+                                 *peaks, t.median, t.baseline_median))
+            del module
+        meta = {
+            "machine": _machine(),
+            "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "torch": torch.__version__,
+            "numba": _numba_version(),
+            "threads": torch.get_num_threads(),
+            "shape": list(shp),
+            "dtype": dtype,
+            "device": device if device == "cpu" else torch.cuda.get_device_name(dev),
+            "repeats": repeats,
+            "loadavg_before": load_before,
+            "loadavg_after": [round(v, 2) for v in os.getloadavg()],
+            # the system CPU time the OS spent for this process (page faults of fresh outputs, memory
+            # reclaim): on a VM under memory pressure it can be most of the run, and the ratios move with it
+            "wall_s": round(time.perf_counter() - wall0, 2),
+            "system_s": round(os.times().system - sys0, 2),
+            "minor_faults": None if faults0 is None else _minor_faults() - faults0,  # type: ignore[operator]
+            "note": "best-of-repeats forward+backward, GELU timed in alternation in the same process",
+        }
     return BenchResult(rows, meta)
 
 
@@ -348,21 +349,21 @@ def time_mlp(activation: Callable[[], nn.Module], width: int, depth: int, batch:
 
 def _mlp_step(activation: Callable[[], nn.Module], width: int, depth: int, batch: int,
               seed: int) -> Callable[[], None]:
-    torch.manual_seed(seed)
-    layers: list[nn.Module] = []
-    for _ in range(depth):
-        layers += [nn.Linear(width, width), activation()]
-    model = nn.Sequential(*layers, nn.Linear(width, 1))
-    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
-    gen = torch.Generator().manual_seed(seed)
-    x, y = torch.randn(batch, width, generator=gen), torch.randn(batch, 1, generator=gen)
+    with seeded(seed):
+        layers: list[nn.Module] = []
+        for _ in range(depth):
+            layers += [nn.Linear(width, width), activation()]
+        model = nn.Sequential(*layers, nn.Linear(width, 1))
+        opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+        gen = torch.Generator().manual_seed(seed)
+        x, y = torch.randn(batch, width, generator=gen), torch.randn(batch, 1, generator=gen)
 
-    def step() -> None:
-        opt.zero_grad()
-        torch.nn.functional.mse_loss(model(x), y).backward()
-        opt.step()
+        def step() -> None:
+            opt.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            opt.step()
 
-    return step
+        return step
 
 
 def time_mlp_pair(activation: Callable[[], nn.Module], baseline: Callable[[], nn.Module], width: int, depth: int,

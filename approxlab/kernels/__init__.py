@@ -24,7 +24,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+from collections.abc import Iterator
 
 import torch
 
@@ -128,4 +130,36 @@ def set_num_threads(n: int) -> None:
         cpu.set_num_threads(n)
 
 
-__all__ = ["BACKENDS", "HAS_NUMBA", "HAS_TRITON", "check_backend", "resolve", "call", "set_num_threads"]
+@contextlib.contextmanager
+def num_threads(n: int | None) -> Iterator[None]:
+    """Within the block, torch and the numba kernels use ``n`` threads (None: as they are); after it, both
+    have their earlier settings again, so a caller's process keeps its own.
+
+    Examples
+    --------
+    >>> before = torch.get_num_threads()
+    >>> with num_threads(1):
+    ...     torch.get_num_threads()
+    1
+    >>> torch.get_num_threads() == before
+    True
+    """
+    if n is None:
+        yield
+        return
+    old_torch = torch.get_num_threads()
+    torch.set_num_threads(n)
+    old_kernels = None
+    if HAS_NUMBA:
+        from approxlab.kernels import cpu
+
+        old_kernels = cpu.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old_torch)
+        if old_kernels is not None:
+            cpu.set_num_threads(old_kernels)
+
+
+__all__ = ["BACKENDS", "HAS_NUMBA", "HAS_TRITON", "check_backend", "resolve", "call", "num_threads", "set_num_threads"]

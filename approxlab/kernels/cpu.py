@@ -672,10 +672,12 @@ def polyact_bwd(x: torch.Tensor, c: torch.Tensor, g: torch.Tensor) -> tuple[torc
     return gx, _sum(part, c.dtype)
 
 
-def set_num_threads(n: int) -> None:
-    """Threads of the numba kernels (and nothing else); ``n <= 0`` follows ``torch.get_num_threads()``."""
+def set_num_threads(n: int) -> int:
+    """Threads of the numba kernels (and nothing else); ``n <= 0`` follows ``torch.get_num_threads()``.
+    Returns the earlier setting (0: it followed torch)."""
     global _THREADS
-    _THREADS = max(0, int(n))
+    old, _THREADS = _THREADS, max(0, int(n))
+    return old
 
 
 __all__ = ["load", "set_num_threads", "threads"]
