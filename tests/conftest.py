@@ -31,3 +31,4 @@ def _warm_torch_transcendentals() -> None:
     if not torch.equal(first, again):
         print(f"\nnote: torch's first float64 cos of this process differed from later calls by "
               f"{float((first - again).abs().max()):.1e} (torch issue; warmed up)")
+

@@ -75,9 +75,9 @@ def test_erfc_formula_gains_match_mpmath(capsys: pytest.CaptureFixture[str]) -> 
 
     from approxlab.cli import main
 
-    mpmath.mp.dps = 30
-    pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
-    m2 = mpmath.quad(lambda t: (t * mpmath.erfc(t)) ** 2 * pdf(t), [-mpmath.inf, 0, mpmath.inf])
+    with mpmath.workdps(30):
+        pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+        m2 = mpmath.quad(lambda t: (t * mpmath.erfc(t)) ** 2 * pdf(t), [-mpmath.inf, 0, mpmath.inf])
     r = compute_gains("x*erfc(x)", method="quad")
     assert abs(r.second_moment - float(m2)) <= r.errors["second_moment"] + 1e-15
     mc = compute_gains("x*erfc(x)", method="mc", mc_samples=2**14)
@@ -148,9 +148,9 @@ def test_a_users_elementwise_module_gets_quadrature(learn: bool) -> None:
     and E[F^2] matches mpmath."""
     import mpmath
 
-    mpmath.mp.dps = 30
-    pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
-    m2 = mpmath.quad(lambda t: (t / (1 + mpmath.exp(-1.5 * t))) ** 2 * pdf(t), [-mpmath.inf, 0, mpmath.inf])
+    with mpmath.workdps(30):
+        pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+        m2 = mpmath.quad(lambda t: (t / (1 + mpmath.exp(-1.5 * t))) ** 2 * pdf(t), [-mpmath.inf, 0, mpmath.inf])
     for method in ("auto", "quad"):
         r = compute_gains(_Swish(learn), method=method)
         assert r.method == "quad" and r.error < 1e-12
@@ -187,12 +187,12 @@ def test_black_box_callables_with_a_narrow_step_are_integrated(k: float) -> None
     it once read 0) and E[F^2], against mpmath at 30 digits."""
     import mpmath
 
-    mpmath.mp.dps = 30
-    pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
-    w = 1 / mpmath.mpf(k)
-    brk = [-mpmath.inf, 0.7 - 50 * w, 0.7, 0.7 + 50 * w, mpmath.inf]
-    d2 = mpmath.quad(lambda t: (k * mpmath.sech(k * (t - 0.7)) ** 2) ** 2 * pdf(t), brk)
-    m2 = mpmath.quad(lambda t: mpmath.tanh(k * (t - 0.7)) ** 2 * pdf(t), brk)
+    with mpmath.workdps(30):
+        pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+        w = 1 / mpmath.mpf(k)
+        brk = [-mpmath.inf, 0.7 - 50 * w, 0.7, 0.7 + 50 * w, mpmath.inf]
+        d2 = mpmath.quad(lambda t: (k * mpmath.sech(k * (t - 0.7)) ** 2) ** 2 * pdf(t), brk)
+        m2 = mpmath.quad(lambda t: mpmath.tanh(k * (t - 0.7)) ** 2 * pdf(t), brk)
     r = compute_gains(lambda x: torch.tanh(k * (x - 0.7)), method="quad")
     assert abs(r.derivative_second_moment - float(d2)) <= r.errors["derivative_second_moment"] + 1e-12 * float(d2)
     assert abs(r.second_moment - float(m2)) <= r.errors["second_moment"] + 1e-14
@@ -203,11 +203,11 @@ def _mp_moments(f: object, df: object, peaks: list, width: float) -> tuple[objec
     at each peak and at 3 and 30 widths either side of it."""
     import mpmath
 
-    mpmath.mp.dps = 30
-    pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
-    brk = sorted({mpmath.mpf(-14), mpmath.mpf(14)}
-                 | {p + c * width for p in peaks for c in (-30, -3, 0, 3, 30) if -14 < p + c * width < 14})
-    return (mpmath.quad(lambda t: f(t) ** 2 * pdf(t), brk), mpmath.quad(lambda t: df(t) ** 2 * pdf(t), brk))
+    with mpmath.workdps(30):
+        pdf = lambda t: mpmath.exp(-t**2 / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+        brk = sorted({mpmath.mpf(-14), mpmath.mpf(14)}
+                     | {p + c * width for p in peaks for c in (-30, -3, 0, 3, 30) if -14 < p + c * width < 14})
+        return (mpmath.quad(lambda t: f(t) ** 2 * pdf(t), brk), mpmath.quad(lambda t: df(t) ** 2 * pdf(t), brk))
 
 
 def _narrow_cases() -> dict[str, tuple]:

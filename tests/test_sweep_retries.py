@@ -14,6 +14,17 @@ from approxlab.sweep import ResultStore, SweepOptions, backends, run_sweep
 from approxlab.sweep.backends import RAY_RETRIES, RayHeadLost, _execute
 
 
+@pytest.fixture(autouse=True)
+def _worker_threads_stay_with_the_worker() -> Any:
+    """The stand-in runs a Ray worker's ``_execute`` in this process, and a worker sets its own thread count:
+    this process gets its own back."""
+    import torch
+
+    threads = torch.get_num_threads()
+    yield
+    torch.set_num_threads(threads)
+
+
 class NodeDiedError(Exception):
     pass
 
