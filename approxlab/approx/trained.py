@@ -26,6 +26,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from approxlab._core.rng import seeded
 from approxlab._core.validate import check_positive_int
 from approxlab.approx.error import linf_error
 from approxlab.approx.targets import Target
@@ -70,39 +71,39 @@ def fit(
     """Fit an MLP of the given family and size; return params, L_inf error and the final MSE."""
     dev = resolve_device(device)
     gen = torch.Generator().manual_seed(seed)
-    torch.manual_seed(seed)
-    d = target.d
-    model = make_mlp(d, width, activation, depth).double().to(dev)
-    fixed = torch.rand(4096 if d == 1 else 8192, d, generator=gen, dtype=torch.float64) * 2 - 1
-    yfixed = torch.as_tensor(target(fixed.numpy()), dtype=torch.float64)
-    fixed, yfixed = fixed.to(dev), yfixed.to(dev)
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(adam_steps, 1))
-    for _ in range(adam_steps):
-        xb = torch.rand(batch, d, generator=gen, dtype=torch.float64) * 2 - 1
-        yb = torch.as_tensor(target(xb.numpy()), dtype=torch.float64).to(dev)
-        loss = torch.mean((model(xb.to(dev))[:, 0] - yb) ** 2)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-    if lbfgs_steps > 0:
-        lb = torch.optim.LBFGS(model.parameters(), max_iter=lbfgs_steps, line_search_fn="strong_wolfe")
+    with seeded(seed, dev):
+        d = target.d
+        model = make_mlp(d, width, activation, depth).double().to(dev)
+        fixed = torch.rand(4096 if d == 1 else 8192, d, generator=gen, dtype=torch.float64) * 2 - 1
+        yfixed = torch.as_tensor(target(fixed.numpy()), dtype=torch.float64)
+        fixed, yfixed = fixed.to(dev), yfixed.to(dev)
+        opt = torch.optim.Adam(model.parameters(), lr=lr)
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, max(adam_steps, 1))
+        for _ in range(adam_steps):
+            xb = torch.rand(batch, d, generator=gen, dtype=torch.float64) * 2 - 1
+            yb = torch.as_tensor(target(xb.numpy()), dtype=torch.float64).to(dev)
+            loss = torch.mean((model(xb.to(dev))[:, 0] - yb) ** 2)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+        if lbfgs_steps > 0:
+            lb = torch.optim.LBFGS(model.parameters(), max_iter=lbfgs_steps, line_search_fn="strong_wolfe")
 
-        def closure():
-            lb.zero_grad()
-            l = torch.mean((model(fixed)[:, 0] - yfixed) ** 2)
-            l.backward()
-            return l
+            def closure():
+                lb.zero_grad()
+                l = torch.mean((model(fixed)[:, 0] - yfixed) ** 2)
+                l.backward()
+                return l
 
-        lb.step(closure)
-    with torch.no_grad():
-        mse = float(torch.mean((model(fixed)[:, 0] - yfixed) ** 2))
+            lb.step(closure)
+        with torch.no_grad():
+            mse = float(torch.mean((model(fixed)[:, 0] - yfixed) ** 2))
 
-        def approx(x: np.ndarray) -> np.ndarray:
-            out = model(torch.as_tensor(x, dtype=torch.float64, device=dev))[:, 0]
-            return out.cpu().numpy()
+            def approx(x: np.ndarray) -> np.ndarray:
+                out = model(torch.as_tensor(x, dtype=torch.float64, device=dev))[:, 0]
+                return out.cpu().numpy()
 
-        err = linf_error(approx, target, d, grid=4001 if d == 1 else 201)
-    return {"params": count_params(model), "error": err, "mse": mse, "width": width, "depth": depth,
-            "device": str(dev)}
+            err = linf_error(approx, target, d, grid=4001 if d == 1 else 201)
+        return {"params": count_params(model), "error": err, "mse": mse, "width": width, "depth": depth,
+                "device": str(dev)}

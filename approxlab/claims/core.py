@@ -196,14 +196,17 @@ class Claim:
         return self.id.split("/", 1)[1]
 
     def _call(self, printed: Printed | None) -> Verdict:
-        random.seed(SEED)
-        try:
-            import numpy as np
+        import numpy as np
 
-            np.random.seed(SEED)
-        except ImportError:  # pragma: no cover
-            pass
-        verdict = self.check() if self.printed is None else self.check(printed)
+        # each check starts from the same global Python and numpy streams; the caller's come back afterwards
+        py_state, np_state = random.getstate(), np.random.get_state()
+        random.seed(SEED)
+        np.random.seed(SEED)
+        try:
+            verdict = self.check() if self.printed is None else self.check(printed)
+        finally:
+            random.setstate(py_state)
+            np.random.set_state(np_state)
         if not isinstance(verdict, Verdict):
             raise TypeError(f"check of {self.id} returned {type(verdict).__name__}, not Verdict")
         return verdict

@@ -13,6 +13,8 @@ import torch
 from scipy import ndimage
 from torch import nn
 
+from approxlab._core.rng import seeded
+
 DATASETS: tuple[str, ...] = ("classification", "moons", "circles")
 ACTIVATIONS: tuple[str, ...] = ("relu", "hermite", "fourier", "tropical")
 HIDDEN = 32
@@ -54,8 +56,8 @@ def make_dataset(name: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 def make_net(activation: str, seed: int) -> nn.Module:
     from approxlab.activations import create
 
-    torch.manual_seed(seed)
-    return nn.Sequential(nn.Linear(2, HIDDEN), create(activation), nn.Linear(HIDDEN, 2))
+    with seeded(seed):
+        return nn.Sequential(nn.Linear(2, HIDDEN), create(activation), nn.Linear(HIDDEN, 2))
 
 
 def train(net: nn.Module, X: np.ndarray, y: np.ndarray, steps: int = STEPS, device: str = "cpu") -> nn.Module:

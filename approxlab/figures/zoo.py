@@ -15,6 +15,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import torch
 
+from approxlab._core.rng import seeded
 from approxlab.activations import create, entries
 from approxlab.activations.base import forward_arity
 from approxlab.figures.registry import figure
@@ -37,32 +38,31 @@ def zoo_curves(seed: int = 0, n: int = 601, lim: float = 3.0) -> list[dict[str, 
     >>> curves["relu"]["y"]
     [0.0, 0.0, 0.0, 1.5, 3.0]
     """
-    torch.manual_seed(seed)
     x = torch.linspace(-lim, lim, n, dtype=torch.float64)
     direction = torch.randn(RAY_DIM, dtype=torch.float64, generator=torch.Generator().manual_seed(seed))
     direction = direction / direction.abs().max()
     direction[0] = 1.0
     out = []
     for entry in entries():
-        torch.manual_seed(seed)
-        kwargs = {"dim": RAY_DIM} if "dim" in entry.options else {}
-        module = create(entry.name, **kwargs).to(torch.float64)
-        xs = x.clone().requires_grad_(True)
-        inputs = xs if entry.elementwise else xs[:, None] * direction[None, :]
-        y = module(*[inputs] * forward_arity(module))
-        if not entry.elementwise:
-            y = y[..., 0]
-        (dy,) = torch.autograd.grad(y.sum(), xs)
-        out.append(
-            {
-                "name": entry.name,
-                "paper": entry.paper,
-                "elementwise": entry.elementwise,
-                "x": x.tolist(),
-                "y": y.detach().tolist(),
-                "dy": dy.tolist(),
-            }
-        )
+        with seeded(seed):
+            kwargs = {"dim": RAY_DIM} if "dim" in entry.options else {}
+            module = create(entry.name, **kwargs).to(torch.float64)
+            xs = x.clone().requires_grad_(True)
+            inputs = xs if entry.elementwise else xs[:, None] * direction[None, :]
+            y = module(*[inputs] * forward_arity(module))
+            if not entry.elementwise:
+                y = y[..., 0]
+            (dy,) = torch.autograd.grad(y.sum(), xs)
+            out.append(
+                {
+                    "name": entry.name,
+                    "paper": entry.paper,
+                    "elementwise": entry.elementwise,
+                    "x": x.tolist(),
+                    "y": y.detach().tolist(),
+                    "dy": dy.tolist(),
+                }
+            )
     return out
 
 

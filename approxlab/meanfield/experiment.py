@@ -25,6 +25,8 @@ import time
 import torch
 from torch import nn
 
+from approxlab._core.rng import seeded
+
 __all__ = ["run_experiment", "measure", "markdown_table"]
 
 
@@ -65,34 +67,34 @@ def run_experiment(activations: list[str] | None = None, layers: int = 50, width
     rows = []
     for name in names:
         get(name)
-        torch.manual_seed(seed)
-        row: dict = {"activation": name}
-        base = create(name)
-        try:
-            alpha = float(compute_gains(base).value("forward_gain"))
-            m = measure(base, math.sqrt(alpha), layers, width, pairs, seed=seed)
-            row["vp"] = {**m, "passes": _verdict(m), "alpha": alpha}
-        except (ValueError, RuntimeError) as exc:
-            row["vp"] = {"error": str(exc), "passes": False}
-        for label, fn in (("dks", dks), ("tat", tat)):
-            if escalate and (row["vp"]["passes"] or (label == "tat" and row["dks"]["passes"])):
-                row[label] = {"skipped": "not needed", "passes": False}
-                continue
-            t0 = time.perf_counter()
+        with seeded(seed):
+            row: dict = {"activation": name}
+            base = create(name)
             try:
-                t = fn(create(name), depth=layers)
-                m = measure(t, 1.0, layers, width, pairs, seed=seed)
-                p = transform_params(t)
-                row[label] = {**m, "passes": _verdict(m), "seconds": time.perf_counter() - t0,
-                              **{k: p[k] for k in ("method", "alpha", "beta", "gamma", "delta")}}
+                alpha = float(compute_gains(base).value("forward_gain"))
+                m = measure(base, math.sqrt(alpha), layers, width, pairs, seed=seed)
+                row["vp"] = {**m, "passes": _verdict(m), "alpha": alpha}
             except (ValueError, RuntimeError) as exc:
-                row[label] = {"error": str(exc), "passes": False, "seconds": time.perf_counter() - t0}
-        rows.append(row)
-        if log is not None:
-            import json
+                row["vp"] = {"error": str(exc), "passes": False}
+            for label, fn in (("dks", dks), ("tat", tat)):
+                if escalate and (row["vp"]["passes"] or (label == "tat" and row["dks"]["passes"])):
+                    row[label] = {"skipped": "not needed", "passes": False}
+                    continue
+                t0 = time.perf_counter()
+                try:
+                    t = fn(create(name), depth=layers)
+                    m = measure(t, 1.0, layers, width, pairs, seed=seed)
+                    p = transform_params(t)
+                    row[label] = {**m, "passes": _verdict(m), "seconds": time.perf_counter() - t0,
+                                  **{k: p[k] for k in ("method", "alpha", "beta", "gamma", "delta")}}
+                except (ValueError, RuntimeError) as exc:
+                    row[label] = {"error": str(exc), "passes": False, "seconds": time.perf_counter() - t0}
+            rows.append(row)
+            if log is not None:
+                import json
 
-            log.write(json.dumps(row) + "\n")
-            log.flush()
+                log.write(json.dumps(row) + "\n")
+                log.flush()
     return rows
 
 

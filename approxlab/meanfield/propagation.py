@@ -42,6 +42,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from approxlab._core.rng import seeded
 from approxlab.activations.base import forward_arity
 from approxlab.dists import Distribution, Normal, parse_dist
 
@@ -274,67 +275,67 @@ def propagate(activation: str, layers: int = 50, width: int = 512, batch: int = 
     entry = get(activation)
     dist = assumed_dist(entry.name) if dist is None else parse_dist(dist)
     dev = _device(device)
-    torch.manual_seed(seed)  # module inits (gates, rational seeds) are random in some families
-    module = _make(entry.name, width)
-    gen = torch.Generator().manual_seed(seed)
-    if init == "gains":
-        g = gains if gains is not None else compute_gains(module, dist, method=_method(module, entry.elementwise),
-                                                          mc_dim=width, seed=seed, mc_samples=2**16)
-        alpha_w = float(g.value("forward_gain"))
-        stds = math.sqrt(alpha_w / width)
-    else:
-        nl, param = torch_nonlinearity(entry.name, module)
-        gain = torch.nn.init.calculate_gain(nl, param)
-        alpha_w = gain**2
-        stds = gain / math.sqrt(width)
-    arity = forward_arity(module)
-    weights = [[torch.randn(width, width, generator=gen, dtype=torch.float64).mul_(stds).float().to(dev)
-                for _ in range(arity)] for _ in range(layers)]
-    act = module.to(dev)
-    x = dist.sample((batch, width), generator=gen, dtype=torch.float32).mul_(input_scale).to(dev)
-    hs: list[torch.Tensor] = [x.requires_grad_(True)]
-    feed = [x] * arity  # Type-II modules take two projections of the previous output
-    h = x
-    for layer in weights:
-        out = act(*feed)
-        ys = [out @ w.T for w in layer]
-        h = ys[0]
-        h.retain_grad()
-        hs.append(h)
-        feed = ys
-    sign = (torch.randint(0, 2, h.shape, generator=gen) * 2 - 1).to(dev, h.dtype)
-    (h * sign).sum().backward()
-    fwd = [float(t.detach().double().pow(2).mean()) for t in hs]
-    bwd = [float(t.grad.double().pow(2).mean()) if t.grad is not None else math.nan for t in hs]
+    with seeded(seed, dev):  # module inits (gates, rational seeds) are random in some families
+        module = _make(entry.name, width)
+        gen = torch.Generator().manual_seed(seed)
+        if init == "gains":
+            g = gains if gains is not None else compute_gains(module, dist, method=_method(module, entry.elementwise),
+                                                              mc_dim=width, seed=seed, mc_samples=2**16)
+            alpha_w = float(g.value("forward_gain"))
+            stds = math.sqrt(alpha_w / width)
+        else:
+            nl, param = torch_nonlinearity(entry.name, module)
+            gain = torch.nn.init.calculate_gain(nl, param)
+            alpha_w = gain**2
+            stds = gain / math.sqrt(width)
+        arity = forward_arity(module)
+        weights = [[torch.randn(width, width, generator=gen, dtype=torch.float64).mul_(stds).float().to(dev)
+                    for _ in range(arity)] for _ in range(layers)]
+        act = module.to(dev)
+        x = dist.sample((batch, width), generator=gen, dtype=torch.float32).mul_(input_scale).to(dev)
+        hs: list[torch.Tensor] = [x.requires_grad_(True)]
+        feed = [x] * arity  # Type-II modules take two projections of the previous output
+        h = x
+        for layer in weights:
+            out = act(*feed)
+            ys = [out @ w.T for w in layer]
+            h = ys[0]
+            h.retain_grad()
+            hs.append(h)
+            feed = ys
+        sign = (torch.randint(0, 2, h.shape, generator=gen) * 2 - 1).to(dev, h.dtype)
+        (h * sign).sum().backward()
+        fwd = [float(t.detach().double().pow(2).mean()) for t in hs]
+        bwd = [float(t.grad.double().pow(2).mean()) if t.grad is not None else math.nan for t in hs]
 
-    # mean-field prediction
-    mom = _Moments(module.cpu(), entry.elementwise, width, seed)
-    if init == "gains" and input_scale == 1.0:
-        m2_in = (float(g.second_moment), float(g.derivative_second_moment))
-    else:
-        m2_in = _input_moment(module.cpu(), dist, width, seed, entry.elementwise, input_scale)
-    q1 = alpha_w * m2_in[0]
-    qs, chis = mean_field(mom, alpha_w, q1, layers)
-    fpred = [float(input_scale**2 * float(dist.moment(2)))] + qs
-    # backward: g_L = 1; g_{l-1} = chi(q_{l-1}) g_l; chi at the input uses the input distribution
-    bpred = [math.nan] * (layers + 1)
-    bpred[layers] = 1.0
-    for l_ in range(layers, 1, -1):
-        bpred[l_ - 1] = bpred[l_] * chis[l_ - 2]
-    bpred[0] = bpred[1] * alpha_w * m2_in[1]
-    res = PropagationResult(entry.name, init, dist.spec(), alpha_w, layers, width, fwd, fpred, bwd, bpred)
-    try:
-        alpha_normal = alpha_w
-        qstar = fixed_point(mom, alpha_normal)
-        res.q_star = qstar
-        if qstar is not None:
-            hstep = 1e-4 if mom.elementwise else 5e-2
-            m2s, d2s = mom(np.array([qstar, qstar * (1 - hstep), qstar * (1 + hstep)]))
-            res.slope_at_q_star = float(alpha_w * (m2s[2] - m2s[1]) / (2 * hstep * qstar))
-            res.chi1_at_q_star = float(alpha_w * d2s[0])
-    except (ValueError, RuntimeError, OverflowError):
-        pass
-    return res
+        # mean-field prediction
+        mom = _Moments(module.cpu(), entry.elementwise, width, seed)
+        if init == "gains" and input_scale == 1.0:
+            m2_in = (float(g.second_moment), float(g.derivative_second_moment))
+        else:
+            m2_in = _input_moment(module.cpu(), dist, width, seed, entry.elementwise, input_scale)
+        q1 = alpha_w * m2_in[0]
+        qs, chis = mean_field(mom, alpha_w, q1, layers)
+        fpred = [float(input_scale**2 * float(dist.moment(2)))] + qs
+        # backward: g_L = 1; g_{l-1} = chi(q_{l-1}) g_l; chi at the input uses the input distribution
+        bpred = [math.nan] * (layers + 1)
+        bpred[layers] = 1.0
+        for l_ in range(layers, 1, -1):
+            bpred[l_ - 1] = bpred[l_] * chis[l_ - 2]
+        bpred[0] = bpred[1] * alpha_w * m2_in[1]
+        res = PropagationResult(entry.name, init, dist.spec(), alpha_w, layers, width, fwd, fpred, bwd, bpred)
+        try:
+            alpha_normal = alpha_w
+            qstar = fixed_point(mom, alpha_normal)
+            res.q_star = qstar
+            if qstar is not None:
+                hstep = 1e-4 if mom.elementwise else 5e-2
+                m2s, d2s = mom(np.array([qstar, qstar * (1 - hstep), qstar * (1 + hstep)]))
+                res.slope_at_q_star = float(alpha_w * (m2s[2] - m2s[1]) / (2 * hstep * qstar))
+                res.chi1_at_q_star = float(alpha_w * d2s[0])
+        except (ValueError, RuntimeError, OverflowError):
+            pass
+        return res
 
 
 def _method(module: nn.Module, elementwise: bool) -> str:

@@ -244,20 +244,27 @@ def _lost(item: Item, why: str) -> dict[str, Any]:
 
 def run_serial(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult,
                threads: int | None) -> None:
-    """Run each claimed run in this process."""
+    """Run each claimed run in this process (each seeds the global generators; the caller's states and
+    thread count come back afterwards)."""
+    import numpy as np
     import torch
 
     before = torch.get_num_threads()
+    py_state, np_state = random.getstate(), np.random.get_state()
+    cuda = list(range(torch.cuda.device_count())) if torch.cuda.is_available() else []
     try:
-        while not sched.exhausted():
-            item = sched.take()
-            if item is None:
-                sched.idle()
-                continue
-            key, cfg, seed = item
-            on_result(_execute(fn, cfg, key, seed, threads))
+        with torch.random.fork_rng(devices=cuda):
+            while not sched.exhausted():
+                item = sched.take()
+                if item is None:
+                    sched.idle()
+                    continue
+                key, cfg, seed = item
+                on_result(_execute(fn, cfg, key, seed, threads))
     finally:
         _set_threads(before)
+        random.setstate(py_state)
+        np.random.set_state(np_state)
 
 
 def run_local(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult, workers: int | None,

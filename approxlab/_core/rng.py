@@ -1,0 +1,61 @@
+"""Seeded work that leaves the caller's random generators as it found them.
+
+A library function that takes ``seed=`` and builds modules (whose initialisers draw from torch's global
+generator) must seed that generator to be reproducible; seeding it for good would also reset the
+caller's stream, so two calls in a training script would silently share their "random" draws.
+:func:`seeded` seeds inside a block and restores the generators' states after it.
+
+Every layer may use this module.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Iterator
+
+import numpy as np
+import torch
+
+__all__ = ["seeded"]
+
+
+@contextlib.contextmanager
+def seeded(seed: int, device: torch.device | str | None = None, *, numpy: bool = False,
+           python: bool = False) -> Iterator[None]:
+    """Within the block torch's CPU generator (and, for a CUDA ``device``, that device's generator) starts
+    from ``seed``, as do numpy's and Python's global generators when ``numpy`` / ``python`` is set;
+    after the block every one of them is in the state it had before.
+
+    Examples
+    --------
+    >>> state = torch.get_rng_state()
+    >>> with seeded(0):
+    ...     a = torch.rand(2)
+    >>> with seeded(0):
+    ...     b = torch.rand(2)
+    >>> torch.equal(a, b), torch.equal(torch.get_rng_state(), state)
+    (True, True)
+    """
+    dev = None if device is None else torch.device(device)
+    cuda = []
+    if dev is not None and dev.type == "cuda":
+        cuda = [dev.index if dev.index is not None else torch.cuda.current_device()]
+    py_state = random.getstate() if python else None
+    np_state = np.random.get_state() if numpy else None
+    with torch.random.fork_rng(devices=cuda):
+        torch.default_generator.manual_seed(seed)
+        for index in cuda:
+            with torch.cuda.device(index):
+                torch.cuda.manual_seed(seed)
+        if python:
+            random.seed(seed)
+        if numpy:
+            np.random.seed(seed % 2**32)
+        try:
+            yield
+        finally:
+            if py_state is not None:
+                random.setstate(py_state)
+            if np_state is not None:
+                np.random.set_state(np_state)
