@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 import torch
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist, each worker gets its share of the CPUs for torch's (and so the numba kernels')
+    threads: two workers with two threads each on CI's two cores oversubscribe them, and torch's waiting
+    threads made pure-Python tests next to a parallel region several times slower. Tests of thread
+    behaviour set their thread counts themselves."""
+    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT")
+    if workers:
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        torch.set_num_threads(max(1, cpus // int(workers)))
 
 
 def _process_settings() -> dict[str, object]:
