@@ -141,6 +141,40 @@ def test_numba_kernels_run_their_ranges_on_numba_threads(monkeypatch: pytest.Mon
     assert driver.py_func.__code__.co_filename == mark.py_func.__code__.co_filename  # numba's cache checks it
 
 
+def test_a_numba_kernel_on_its_own_thread_count_leaves_torchs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's OpenMP layer shares the OpenMP runtime with torch: setting numba's count for a launch set
+    torch's too, so kernels told to use 2 threads left a torch on 1 thread with 2."""
+    import numpy as np
+
+    from approxlab.kernels._numba._common import kernel
+
+    common = cpu.load()
+    if common.threading_layer() is None or cpu._max_threads() < 2:
+        pytest.skip("numba has no thread-safe threading layer or one CPU here")
+
+    @kernel
+    def count(marks, u0, u1):  # type: ignore[no-untyped-def]
+        for u in range(u0, u1):
+            marks[u] += 1
+
+    def no_pool(workers: int) -> None:
+        raise AssertionError("the Python pool was used for a numba kernel")
+
+    monkeypatch.setattr(cpu, "_pool", no_pool)  # so numba's threading layer ran the ranges
+    monkeypatch.setattr(cpu, "PARALLEL_MIN_SECONDS", 0.0)
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    cpu.set_num_threads(2)
+    try:
+        marks = np.zeros(64, np.int64)
+        cpu._run(count, 64, marks)
+        assert marks.tolist() == [1] * 64
+        assert torch.get_num_threads() == 1
+    finally:
+        cpu.set_num_threads(0)
+        torch.set_num_threads(before)
+
+
 def test_no_numba_threads_without_a_thread_safe_layer(monkeypatch: pytest.MonkeyPatch) -> None:
     """numba's workqueue layer aborts on concurrent launches: asked for it, the kernels keep to the
     Python pool."""

@@ -183,8 +183,14 @@ def _run(fn, units: int, *args) -> None:  # type: ignore[no-untyped-def]
     n_ranges = -(-rest // step)
     driver = load().parallel(fn) if hasattr(fn, "py_func") else None
     if driver is not None:
+        torch_threads = torch.get_num_threads()
         _numba_threads(min(t, _max_threads()))
-        driver(n_ranges, 1, step, units, *args)
+        try:
+            driver(n_ranges, 1, step, units, *args)
+        finally:
+            # numba's OpenMP layer shares the OpenMP runtime with torch: its count became torch's too
+            if torch.get_num_threads() != torch_threads:
+                torch.set_num_threads(torch_threads)
         return
     _run_on_pool(fn, t, n_ranges, step, units, args)
 
