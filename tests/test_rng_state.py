@@ -76,7 +76,7 @@ def _fit() -> object:
     return fit(get_target("sin", 1, 2), "polyrelu", 4, adam_steps=2, lbfgs_steps=1, seed=1, device="cpu")["mse"]
 
 
-def _mlp_step() -> object:
+def _time_mlp() -> object:
     from approxlab.bench.timing import time_mlp
 
     time_mlp(torch.nn.ReLU, width=4, depth=1, batch=2, repeats=1)
@@ -90,7 +90,7 @@ def _claim() -> object:
     return r.verdict
 
 
-@pytest.mark.parametrize("call", [_zoo, _net, _propagate, _experiment, _fit, _mlp_step, _claim],
+@pytest.mark.parametrize("call", [_zoo, _net, _propagate, _experiment, _fit, _time_mlp, _claim],
                          ids=["zoo_curves", "make_net", "propagate", "run_experiment", "fit", "time_mlp", "run_claims"])
 def test_a_seeded_function_gives_the_same_result_and_leaves_the_generators(call: Callable[[], object]) -> None:
     torch.manual_seed(11)

@@ -12,12 +12,38 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import torch
 
-__all__ = ["seeded"]
+__all__ = ["kept", "seeded"]
+
+
+@contextlib.contextmanager
+def kept(cuda: Sequence[int] = (), *, numpy: bool = True, python: bool = True) -> Iterator[None]:
+    """After the block, torch's CPU generator, the generators of the CUDA devices ``cuda`` and (when
+    ``numpy`` / ``python`` is set) numpy's and Python's global generators are in the states they had
+    before it, whatever the block drew or seeded.
+
+    Examples
+    --------
+    >>> state = np.random.get_state()[1].copy()
+    >>> with kept():
+    ...     np.random.seed(3)
+    >>> bool((np.random.get_state()[1] == state).all())
+    True
+    """
+    py_state = random.getstate() if python else None
+    np_state = np.random.get_state() if numpy else None
+    with torch.random.fork_rng(devices=list(cuda)):
+        try:
+            yield
+        finally:
+            if py_state is not None:
+                random.setstate(py_state)
+            if np_state is not None:
+                np.random.set_state(np_state)
 
 
 @contextlib.contextmanager
@@ -25,7 +51,7 @@ def seeded(seed: int, device: torch.device | str | None = None, *, numpy: bool =
            python: bool = False) -> Iterator[None]:
     """Within the block torch's CPU generator (and, for a CUDA ``device``, that device's generator) starts
     from ``seed``, as do numpy's and Python's global generators when ``numpy`` / ``python`` is set;
-    after the block every one of them is in the state it had before.
+    after the block every one of them is in the state it had before (:func:`kept`).
 
     Examples
     --------
@@ -41,9 +67,7 @@ def seeded(seed: int, device: torch.device | str | None = None, *, numpy: bool =
     cuda = []
     if dev is not None and dev.type == "cuda":
         cuda = [dev.index if dev.index is not None else torch.cuda.current_device()]
-    py_state = random.getstate() if python else None
-    np_state = np.random.get_state() if numpy else None
-    with torch.random.fork_rng(devices=cuda):
+    with kept(cuda, numpy=numpy, python=python):
         torch.default_generator.manual_seed(seed)
         for index in cuda:
             with torch.cuda.device(index):
@@ -52,10 +76,4 @@ def seeded(seed: int, device: torch.device | str | None = None, *, numpy: bool =
             random.seed(seed)
         if numpy:
             np.random.seed(seed % 2**32)
-        try:
-            yield
-        finally:
-            if py_state is not None:
-                random.setstate(py_state)
-            if np_state is not None:
-                np.random.set_state(np_state)
+        yield

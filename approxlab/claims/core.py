@@ -198,15 +198,12 @@ class Claim:
     def _call(self, printed: Printed | None) -> Verdict:
         import numpy as np
 
-        # each check starts from the same global Python and numpy streams; the caller's come back afterwards
-        py_state, np_state = random.getstate(), np.random.get_state()
-        random.seed(SEED)
-        np.random.seed(SEED)
-        try:
+        from approxlab._core.rng import kept
+
+        with kept():  # each check starts from the same global Python and numpy streams; the caller's come back
+            random.seed(SEED)
+            np.random.seed(SEED)
             verdict = self.check() if self.printed is None else self.check(printed)
-        finally:
-            random.setstate(py_state)
-            np.random.set_state(np_state)
         if not isinstance(verdict, Verdict):
             raise TypeError(f"check of {self.id} returned {type(verdict).__name__}, not Verdict")
         return verdict

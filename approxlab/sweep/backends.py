@@ -246,14 +246,14 @@ def run_serial(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult,
                threads: int | None) -> None:
     """Run each claimed run in this process (each seeds the global generators; the caller's states and
     thread count come back afterwards)."""
-    import numpy as np
     import torch
 
+    from approxlab._core.rng import kept
+
     before = torch.get_num_threads()
-    py_state, np_state = random.getstate(), np.random.get_state()
-    cuda = list(range(torch.cuda.device_count())) if torch.cuda.is_available() else []
+    cuda = range(torch.cuda.device_count()) if torch.cuda.is_available() else ()
     try:
-        with torch.random.fork_rng(devices=cuda):
+        with kept(cuda):  # _seed_everything seeds every CUDA device
             while not sched.exhausted():
                 item = sched.take()
                 if item is None:
@@ -263,8 +263,6 @@ def run_serial(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult,
                 on_result(_execute(fn, cfg, key, seed, threads))
     finally:
         _set_threads(before)
-        random.setstate(py_state)
-        np.random.set_state(np_state)
 
 
 def run_local(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult, workers: int | None,
