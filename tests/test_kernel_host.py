@@ -121,6 +121,7 @@ def _marking_kernel():  # type: ignore[no-untyped-def]
 def test_numba_kernels_run_their_ranges_on_numba_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """A numba kernel's ranges run on numba's threading layer (not the Python pool): each unit once,
     the calling thread and a second one both take some (numba's static schedule of 8 ranges)."""
+    import numba
     import numpy as np
 
     common = cpu.load()
@@ -133,6 +134,12 @@ def test_numba_kernels_run_their_ranges_on_numba_threads(monkeypatch: pytest.Mon
     monkeypatch.setattr(cpu, "_pool", no_pool)
     monkeypatch.setattr(cpu, "PARALLEL_MIN_SECONDS", 0.0)
     mark = _marking_kernel()
+    # numba.get_thread_id() in a kernel loaded from numba's cache crashes the process when it runs
+    # before numba's threads are started (numba 0.68). get_num_threads() starts them, and starting
+    # them sets the OpenMP runtime's count, which is torch's too: put torch's back
+    torch_threads = torch.get_num_threads()
+    numba.get_num_threads()
+    torch.set_num_threads(torch_threads)
     marks, who = np.zeros(64, np.int64), np.full(64, -1, np.int64)
     cpu._run(mark, 64, marks, who)
     assert marks.tolist() == [1] * 64
