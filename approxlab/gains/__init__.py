@@ -16,7 +16,9 @@ Methods (``method=``):
   a form's narrow features (:mod:`approxlab.gains.features`: ``tanh(1e5 (x - 0.7))`` turns within 1e-5
   of 0.7, ``exp(-1e6 sin(x - 0.5)^2)`` peaks within 1e-3 of 0.5 + k pi) get panels of their own size, so
   the rule cannot step over them; a plain callable's are found by sampling F and F' and refining where
-  they disagree with a smooth F (a jump, or an oscillation faster than the samples, is refused).
+  they disagree with a smooth F (a jump, or an oscillation faster than the samples, is refused). A
+  form's float64 values are checked against exact ones (:mod:`approxlab.gains.integrand`), so terms
+  that cancel (GELU's ``1 + erf(x/sqrt 2)`` for x < -5) do not take the moments outside their error.
 * ``"mc"`` (:mod:`approxlab.gains.mc`): torch Monte Carlo with standard errors; the only method for
   modules whose output depends on the whole vector (PolyNorm, MoA, ...).
 * ``"auto"``: exact when the form is in the closed-form class (piecewise sums of x^j e^{sx}, which

@@ -10,7 +10,11 @@ an absolute error estimate per moment.
 A sympy form's narrow features (:mod:`approxlab.gains.features`: ``tanh(1e5 (x - 0.7))`` changes
 within 1e-5 of 0.7) get panels of their own size, growing geometrically away from them, so no rule can
 step over them; the float64 error bound adds ``2 eps int |x g'(x)| dx`` for each integrand g, the
-rounding of x-dependent terms that cancel inside it (``1e5 x - 7e4`` at x = 0.7).
+rounding of x-dependent terms that cancel inside it (``1e5 x - 7e4`` at x = 0.7). Each panel's float64
+integrand is compared on sample points with its exact value (:mod:`approxlab.gains.integrand`); where
+float64 would move the panel's integral by more than an ulp of the total (GELU's ``1 + erf(x/sqrt 2)``
+cancels for x < -5), the panel is integrated with exact values, and elsewhere the measured difference
+joins the error.
 
 Examples
 --------
@@ -37,7 +41,8 @@ import torch
 from approxlab._core.symbols import X
 from approxlab.dists import Distribution
 from approxlab.gains.features import Unresolved, _numpy_function, geometric_points, numeric_features, sympy_features
-from approxlab.gains.mpeval import TooLarge, mp_function
+from approxlab.gains.integrand import SAMPLE_DIGITS, SAMPLES, NotFinite, evaluation_error, exact_function, float_function
+from approxlab.gains.mpeval import mp_function
 from approxlab.activations.resolve import pieces
 
 DPS = 30
@@ -103,61 +108,6 @@ def quad_moments_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, 
         return tuple(float(v) for v in vals) + tuple(float(e) for e in errs)  # type: ignore[return-value]
 
 
-class _NotFinite(Exception):
-    """The integrand is NaN, infinite or complex at a point (raised instead of handing NaN to scipy)."""
-
-    def __init__(self, t: float, value: object) -> None:
-        super().__init__(t, value)
-        self.t, self.value = t, value
-
-
-@functools.lru_cache(maxsize=256)
-def _float_function(expr: sympy.Expr) -> Callable[[float], float]:
-    """``expr`` in x as a float64 function, built once per expression, never returning NaN.
-
-    The fast path is ``lambdify`` with scipy/numpy. Where float64 gives NaN or inf (an overflow inside a
-    finite value: ``1/(1 + exp(-x))`` at x = -1000, ``log(1 + exp(x))`` at x = 1000, ``exp(x)^2 p(x)`` far
-    out) the point is re-evaluated with mpmath at 30 digits, which cannot overflow; a value that is still
-    not a finite real raises :class:`_NotFinite`, which the caller turns into an error naming the point.
-    """
-    if X not in expr.free_symbols:
-        c = complex(sympy.N(expr, 30))
-        if c.imag != 0 or not math.isfinite(c.real):
-            raise _NotFinite(0.0, c)
-        return lambda t: c.real  # noqa: E731
-    f = sympy.lambdify(X, expr, modules=["scipy", "numpy"])
-    fm = mp_function(expr)
-
-    def slow(t: float) -> float:
-        with mpmath.workdps(DPS):
-            try:
-                v = mpmath.mpmathify(fm(mpmath.mpf(t)))
-            except TooLarge:
-                raise _NotFinite(t, "too large to evaluate") from None
-            except (ValueError, ZeroDivisionError, OverflowError, TypeError, NameError):
-                raise _NotFinite(t, "undefined") from None
-            if isinstance(v, mpmath.mpc):
-                if abs(v.imag) > mpmath.mpf(10) ** (-DPS + 5) * max(1, abs(v.real)):
-                    raise _NotFinite(t, complex(v))
-                v = v.real
-            out = float(v)  # tiny -> 0.0, huge -> inf
-        if not math.isfinite(out):
-            raise _NotFinite(t, out)
-        return out
-
-    def fast(t: float) -> float:
-        try:
-            v = f(t)
-        except (ZeroDivisionError, OverflowError, ValueError, TypeError, NameError):
-            return slow(t)
-        if isinstance(v, complex) or np.iscomplexobj(v):
-            return slow(t)
-        v = float(v)
-        return v if math.isfinite(v) else slow(t)
-
-    return fast
-
-
 def _panel_points(lo: float, hi: float, centers: list[tuple[float, float]]) -> list[float]:
     """Geometric panel ends around each ``(centre, smallest)`` (the origin, the mean, kinks, the form's
     narrow features): c +- smallest * 4^k within (lo, hi), at most 4000 in all.
@@ -208,14 +158,14 @@ def _sensitivity(g: sympy.Expr, panels: list[tuple[float, float]], reach: float)
     bound must include it (``E[F'^2]`` of that form was 6.5e-8 off with panel errors of 1e-9).
     """
     try:
-        h = _float_function(sympy.Abs(X * sympy.diff(g, X)))
-    except _NotFinite:
+        h = float_function(sympy.Abs(X * sympy.diff(g, X)))
+    except NotFinite:
         return math.inf
     total = 0.0
     for lo, hi in panels:
         try:
             v, _ = _panel(h, lo, hi, reach, epsabs=0.0, epsrel=1e-2, limit=10)
-        except _NotFinite:
+        except NotFinite:
             return math.inf
         total += abs(v)
     return total
@@ -260,7 +210,8 @@ def _ranked_features(e: sympy.Expr, de: sympy.Expr, dens: sympy.Expr, cands: lis
 
 def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
                 ) -> tuple[float, float, float, float, float, float]:
-    """scipy quad over scale-aware panels; the error is the sum of |panel error| plus float64 rounding."""
+    """scipy quad over scale-aware panels; the error is the sum of |panel error| plus float64 rounding
+    (of the sum, of x inside the form, and of the form's values where they stay in float64)."""
     dens_expr = dist.sympy_density()
     m, var = dist.mean, dist.variance
     mu = float(m) if m is not None else 0.0
@@ -269,13 +220,16 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
     parts = pieces(expr, dist.support, kinks)
     cuts = [float(a) for a, _, _ in parts[1:]]
     feats = sympy_features(expr)
+    eps = float(np.finfo(float).eps)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", scipy.integrate.IntegrationWarning)
         for a, b, e in parts:
             fa, fb = float(a), float(b)
             de = sympy.diff(e, X)
             gs = (e * dens_expr, e**2 * dens_expr, de**2 * dens_expr)
-            hs = [_float_function(g) for g in gs]
+            hs = [float_function(g) for g in gs]
+            exact = [exact_function(g) for g in gs]
+            guess = [exact_function(g, SAMPLE_DIGITS) for g in gs]
             smallest = min(0.25, sd / 4)
             reach = 40 * sd if dist.tail_index is None else 1e6 * sd
             # features of non-polynomial arguments where the density is not negligible (12 sd: p < 1e-31)
@@ -298,11 +252,18 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
             ends = [fa, *sorted(p for p in set(inner) if fa < p < fb), fb]
             # panels nearest the mean first, so the running total sets a sensible absolute tolerance
             panels = sorted(zip(ends[:-1], ends[1:]), key=lambda ab: min(abs(ab[0] - mu), abs(ab[1] - mu)))
+            samples = SAMPLES if len(panels) <= 200 else SAMPLES[[1, 4]]
             for i, h in enumerate(hs):
                 for lo, hi in panels:
                     try:
                         v, err = _panel(h, lo, hi, reach, epsabs=1e-13 * absum[i])
-                    except _NotFinite as bad:
+                        # float64 values that cancel (GELU's 1 + erf far left): the panel again with exact ones
+                        off, size = evaluation_error(h, guess[i], lo, hi, reach, samples)
+                        if off > eps * max(absum[i] + abs(v), size):
+                            v, err = _panel(exact[i], lo, hi, reach, epsabs=1e-13 * absum[i])
+                        else:
+                            err += 4 * off
+                    except NotFinite as bad:
                         what = ("F", "F^2", "F'^2")[i]
                         raise ValueError(f"the integrand {what}(x) p(x) is not a finite real number at x = {bad.t:.6g} "
                                          f"(value {bad.value}); the activation is undefined or overflows there") from None
@@ -311,7 +272,6 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
                     absum[i] += abs(v)
             for i, g in enumerate(gs):
                 sens[i] += _sensitivity(g, panels, reach)
-    eps = np.finfo(float).eps
     # quadrature error, rounding of the sum, and the rounding of x-dependent terms inside the integrand
     bound = [float(errs[i] + 64 * eps * absum[i] + 2 * eps * sens[i]) for i in range(3)]
     return (*vals, *bound)  # type: ignore[return-value]
