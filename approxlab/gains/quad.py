@@ -149,6 +149,23 @@ def _panel(h: Callable[[float], float], lo: float, hi: float, scale: float, epsa
     return scipy.integrate.quad(h, lo, hi, **kw)
 
 
+def _rounding_of_x(g: sympy.Expr) -> Callable[[float], float]:
+    """``4 eps |x g'(x)|``: how far float64's g(x) may be from its exact value through the rounding of x-dependent
+    terms inside g alone (the bound holds it: :func:`_sensitivity`); 0 where that cannot be evaluated."""
+    try:
+        h = float_function(sympy.Abs(X * sympy.diff(g, X)))
+    except NotFinite:
+        return lambda t: 0.0
+
+    def slack(t: float) -> float:
+        try:
+            return 4 * float(np.finfo(float).eps) * h(t)
+        except NotFinite:
+            return 0.0
+
+    return slack
+
+
 def _sensitivity(g: sympy.Expr, panels: list[tuple[float, float]], reach: float) -> float:
     """``int |x g'(x)| dx`` over the panels, to about 2 digits: how much the integral moves when every x-dependent
     term inside ``g`` is off by one rounding of x.
@@ -208,6 +225,12 @@ def _ranked_features(e: sympy.Expr, de: sympy.Expr, dens: sympy.Expr, cands: lis
     return [cands[j] for j in keep], bounds
 
 
+def _undefined(i: int, bad: NotFinite) -> ValueError:
+    what = ("F", "F^2", "F'^2")[i]
+    return ValueError(f"the integrand {what}(x) p(x) is not a finite real number at x = {bad.t:.6g} "
+                      f"(value {bad.value}); the activation is undefined or overflows there")
+
+
 def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
                 ) -> tuple[float, float, float, float, float, float]:
     """scipy quad over scale-aware panels; the error is the sum of |panel error| plus float64 rounding
@@ -216,7 +239,7 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
     m, var = dist.mean, dist.variance
     mu = float(m) if m is not None else 0.0
     sd = math.sqrt(float(var)) if var is not None else float(getattr(dist, "scale", 1))
-    vals, errs, absum, sens = [0.0] * 3, [0.0] * 3, [0.0] * 3, [0.0] * 3
+    vals, errs, absum, sens, sizes = [0.0] * 3, [0.0] * 3, [0.0] * 3, [0.0] * 3, [0.0] * 3
     parts = pieces(expr, dist.support, kinks)
     cuts = [float(a) for a, _, _ in parts[1:]]
     feats = sympy_features(expr)
@@ -230,6 +253,7 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
             hs = [float_function(g) for g in gs]
             exact = [exact_function(g) for g in gs]
             guess = [exact_function(g, SAMPLE_DIGITS) for g in gs]
+            slack = [_rounding_of_x(g) for g in gs]
             smallest = min(0.25, sd / 4)
             reach = 40 * sd if dist.tail_index is None else 1e6 * sd
             # features of non-polynomial arguments where the density is not negligible (12 sd: p < 1e-31)
@@ -252,24 +276,33 @@ def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
             ends = [fa, *sorted(p for p in set(inner) if fa < p < fb), fb]
             # panels nearest the mean first, so the running total sets a sensible absolute tolerance
             panels = sorted(zip(ends[:-1], ends[1:]), key=lambda ab: min(abs(ab[0] - mu), abs(ab[1] - mu)))
-            samples = SAMPLES if len(panels) <= 200 else SAMPLES[[1, 4]]
+            samples = SAMPLES if len(panels) <= 200 else SAMPLES[1:2]
             for i, h in enumerate(hs):
+                done = []
                 for lo, hi in panels:
                     try:
                         v, err = _panel(h, lo, hi, reach, epsabs=1e-13 * absum[i])
-                        # float64 values that cancel (GELU's 1 + erf far left): the panel again with exact ones
-                        off, size = evaluation_error(h, guess[i], lo, hi, reach, samples)
-                        if off > eps * max(absum[i] + abs(v), size):
-                            v, err = _panel(exact[i], lo, hi, reach, epsabs=1e-13 * absum[i])
-                        else:
-                            err += 4 * off
+                        off, size = evaluation_error(h, guess[i], lo, hi, reach, samples, slack[i])
                     except NotFinite as bad:
-                        what = ("F", "F^2", "F'^2")[i]
-                        raise ValueError(f"the integrand {what}(x) p(x) is not a finite real number at x = {bad.t:.6g} "
-                                         f"(value {bad.value}); the activation is undefined or overflows there") from None
+                        raise _undefined(i, bad) from None
+                    done.append((lo, hi, v, err, off))
+                    absum[i] += abs(v)
+                    sizes[i] += size
+                # float64 values that cancel (GELU's 1 + erf far left): those panels again with exact values
+                # where they are off by more than a few ulps of the total (64 eps of it are in the bound)
+                total = max(absum[i], sizes[i])
+                for lo, hi, v, err, off in done:
+                    if off > 16 * eps * total:
+                        try:
+                            redone, err = _panel(exact[i], lo, hi, reach, epsabs=1e-13 * total)
+                        except NotFinite as bad:
+                            raise _undefined(i, bad) from None
+                        absum[i] += abs(redone) - abs(v)
+                        v = redone
+                    else:
+                        err += 4 * off
                     vals[i] += v
                     errs[i] += abs(err)
-                    absum[i] += abs(v)
             for i, g in enumerate(gs):
                 sens[i] += _sensitivity(g, panels, reach)
     # quadrature error, rounding of the sum, and the rounding of x-dependent terms inside the integrand
