@@ -398,8 +398,9 @@ def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribu
         if int(bad.sum()) > MAX_FLAGGED:
             raise ValueError(f"the callable changes faster than its samples resolve in {int(bad.sum())} intervals "
                              f"of width {float((xr - xl)[bad].max()):.2g} (level {level} of refinement) within "
-                             f"[{a:.6g}, {b:.6g}]: it oscillates too fast for quadrature to certify its moments; "
-                             f"use method='mc' or pass its sympy form")
+                             f"[{a:.6g}, {b:.6g}]: it oscillates too fast, or its float64 values are noisy there "
+                             f"(terms that cancel, as torch.special.ndtr(x) for x < -6), for quadrature to certify "
+                             f"its moments; use method='mc' or pass its sympy form")
         jump = np.abs(fr[0] - fl[0])[bad]
         xl, xr = xl[bad], xr[bad]
         # each run of adjacent flagged intervals is a feature: panels of a quarter of its width at its
@@ -441,7 +442,7 @@ def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Dist
     refining where they disagree with a smooth F (:func:`_sampled_features`: the step of
     ``lambda x: torch.tanh(1e7 * (x - 0.7))``, E[F'^2] = 4.16e6), and each gets panels of its own size. A
     jump is refused (F' holds a Dirac delta), and so is an oscillation faster than the samples almost
-    everywhere (``sin(1e4 x)``). The error adds to the rules' estimates the float64 rounding of the sum
+    everywhere (``sin(1e4 x)``), or float64 noise as large (``torch.special.ndtr`` far left). The error adds to the rules' estimates the float64 rounding of the sum
     and ``2 eps int |x g'(x)| dx`` from the samples, the rounding of x inside F. A bump narrower than the
     samples' spacing that leaves F and F' unchanged on both sides cannot be seen: every zoo activation has
     a sympy form; for your own, pass one (a formula string or a sympy expression).
