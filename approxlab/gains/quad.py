@@ -12,7 +12,7 @@ within 1e-5 of 0.7) get panels of their own size, growing geometrically away fro
 step over them; the float64 error bound adds ``2 eps int |x g'(x)| dx`` for each integrand g, the
 rounding of x-dependent terms that cancel inside it (``1e5 x - 7e4`` at x = 0.7). Each panel's float64
 integrand is compared on sample points with its exact value (:mod:`approxlab.gains.integrand`); where
-float64 would move the panel's integral by more than an ulp of the total (GELU's ``1 + erf(x/sqrt 2)``
+float64 would move the piece's integral by more than 16 ulps of it (GELU's ``1 + erf(x/sqrt 2)``
 cancels for x < -5), the panel is integrated with exact values, and elsewhere the measured difference
 joins the error.
 
@@ -41,7 +41,8 @@ import torch
 from approxlab._core.symbols import X
 from approxlab.dists import Distribution
 from approxlab.gains.features import Unresolved, _numpy_function, geometric_points, numeric_features, sympy_features
-from approxlab.gains.integrand import SAMPLE_DIGITS, SAMPLES, NotFinite, evaluation_error, exact_function, float_function
+from approxlab.gains.integrand import (SAMPLE_DIGITS, SAMPLES, NotFinite, evaluation_error, exact_function,
+                                      float_function, panel_points)
 from approxlab.gains.mpeval import mp_function
 from approxlab.activations.resolve import pieces
 
@@ -137,29 +138,35 @@ def _panel(h: Callable[[float], float], lo: float, hi: float, scale: float, epsa
     if math.isinf(hi) and math.isinf(lo):
         raise ValueError("a panel needs at least one finite end")
     if math.isinf(hi) or math.isinf(lo):
-        end, sign = (lo, 1.0) if math.isinf(hi) else (hi, -1.0)
-
         def g(t: float) -> float:
             if t <= 0.0:
                 return 0.0
-            v = h(end + sign * scale * (1 / t**2 - 1))
-            return 0.0 if v == 0.0 else v * (2 * scale / t**3)
+            x, dx = panel_points(lo, hi, scale, t)
+            v = h(x)
+            return 0.0 if v == 0.0 else v * dx
 
         return scipy.integrate.quad(g, 0.0, 1.0, **kw)
     return scipy.integrate.quad(h, lo, hi, **kw)
+
+
+@functools.lru_cache(maxsize=256)
+def _x_dg(g: sympy.Expr) -> Callable[[float], float]:
+    """``|x g'(x)|`` as a float64 function (:func:`_sensitivity` integrates it, :func:`_rounding_of_x` samples it)."""
+    return float_function(sympy.Abs(X * sympy.diff(g, X)))
 
 
 def _rounding_of_x(g: sympy.Expr) -> Callable[[float], float]:
     """``4 eps |x g'(x)|``: how far float64's g(x) may be from its exact value through the rounding of x-dependent
     terms inside g alone (the bound holds it: :func:`_sensitivity`); 0 where that cannot be evaluated."""
     try:
-        h = float_function(sympy.Abs(X * sympy.diff(g, X)))
+        h = _x_dg(g)
     except NotFinite:
         return lambda t: 0.0
+    four_eps = 4 * float(np.finfo(float).eps)
 
     def slack(t: float) -> float:
         try:
-            return 4 * float(np.finfo(float).eps) * h(t)
+            return four_eps * h(t)
         except NotFinite:
             return 0.0
 
@@ -175,7 +182,7 @@ def _sensitivity(g: sympy.Expr, panels: list[tuple[float, float]], reach: float)
     bound must include it (``E[F'^2]`` of that form was 6.5e-8 off with panel errors of 1e-9).
     """
     try:
-        h = float_function(sympy.Abs(X * sympy.diff(g, X)))
+        h = _x_dg(g)
     except NotFinite:
         return math.inf
     total = 0.0
@@ -442,7 +449,8 @@ def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Dist
     refining where they disagree with a smooth F (:func:`_sampled_features`: the step of
     ``lambda x: torch.tanh(1e7 * (x - 0.7))``, E[F'^2] = 4.16e6), and each gets panels of its own size. A
     jump is refused (F' holds a Dirac delta), and so is an oscillation faster than the samples almost
-    everywhere (``sin(1e4 x)``), or float64 noise as large (``torch.special.ndtr`` far left). The error adds to the rules' estimates the float64 rounding of the sum
+    everywhere (``sin(1e4 x)``), or float64 noise as large (``torch.special.ndtr`` far left). The error
+    adds to the rules' estimates the float64 rounding of the sum
     and ``2 eps int |x g'(x)| dx`` from the samples, the rounding of x inside F. A bump narrower than the
     samples' spacing that leaves F and F' unchanged on both sides cannot be seen: every zoo activation has
     a sympy form; for your own, pass one (a formula string or a sympy expression).
