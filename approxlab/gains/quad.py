@@ -1,11 +1,10 @@
-"""Moments by adaptive quadrature: mpmath for sympy forms, scipy for plain callables.
+"""Moments by adaptive quadrature (``scipy.integrate.quad``) with an absolute error bound per moment.
 
 With a sympy form, each smooth piece between kinks (:func:`approxlab.activations.resolve.pieces`) is
-integrated with ``mpmath.quad`` (tanh-sinh) at 30 significant digits against the exact density, with
-the derivative from ``sympy.diff``; infinite ranges are further split at mu, mu +- 3 sigma and
-mu +- 8 sigma of the distribution. For a callable without a sympy form, ``scipy.integrate.quad``
-integrates in float64, split at the callable's ``kinks()``, with F' from torch autograd. Both return
-an absolute error estimate per moment.
+integrated against the exact density, with the derivative from ``sympy.diff``; its range is split at
+mu, mu +- 3 sigma and mu +- 8 sigma of the distribution and around the features below. For a callable
+without a sympy form, the integration runs in float64, split at the callable's ``kinks()``, with F'
+from torch autograd.
 
 A sympy form's narrow features (:mod:`approxlab.gains.features`: ``tanh(1e5 (x - 0.7))`` changes
 within 1e-5 of 0.7) get panels of their own size, growing geometrically away from them, so no rule can
@@ -32,7 +31,6 @@ import math
 import warnings
 from collections.abc import Callable
 
-import mpmath
 import numpy as np
 import scipy.integrate
 import sympy
@@ -43,10 +41,7 @@ from approxlab.dists import Distribution
 from approxlab.gains.features import Unresolved, _numpy_function, geometric_points, numeric_features, sympy_features
 from approxlab.gains.integrand import (SAMPLE_DIGITS, SAMPLES, NotFinite, evaluation_error, exact_function,
                                       float_function, panel_points)
-from approxlab.gains.mpeval import mp_function
 from approxlab.activations.resolve import pieces
-
-DPS = 30
 
 
 def _splits(dist: Distribution, a: float, b: float) -> list[float]:
@@ -56,57 +51,6 @@ def _splits(dist: Distribution, a: float, b: float) -> list[float]:
     sd = math.sqrt(float(var)) if var is not None else 1.0
     pts = [mu + c * sd for c in (-8, -3, 0, 3, 8)]
     return [a, *[p for p in pts if a < p < b], b]
-
-
-def quad_moments_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...] = (),
-                      engine: str = "scipy") -> tuple[float, float, float, float, float, float]:
-    """(E[F], E[F^2], E[F'^2], err_mean, err_m2, err_dm2) of a sympy form.
-
-    ``engine="scipy"`` (default, fast): ``scipy.integrate.quad`` on the float64 lambdified pieces;
-    ``engine="mpmath"``: ``mpmath.quad`` at 30 digits (slower; for reference values).
-    """
-    if engine == "scipy":
-        return _scipy_expr(expr, dist, kinks)
-    if engine != "mpmath":
-        raise ValueError(f"engine must be 'scipy' or 'mpmath', got {engine!r}")
-    dens = sympy.lambdify(X, dist.sympy_density(), modules="mpmath")
-    vals = [mpmath.mpf(0)] * 3
-    errs = [mpmath.mpf(0)] * 3
-    feats = sympy_features(expr)
-    with mpmath.workdps(DPS):
-        for a, b, e in pieces(expr, dist.support, kinks):
-            fa = float(a) if a.is_finite else (-math.inf if a == -sympy.oo else math.inf)
-            fb = float(b) if b.is_finite else (-math.inf if b == -sympy.oo else math.inf)
-            de = sympy.diff(e, X)
-            f = mp_function(e)
-            df = mp_function(de)
-            # narrow features get intervals of their own size, out to 1e4 widths on either side; those of
-            # non-polynomial arguments as in the scipy engine (ranked, a bound for the rest)
-            mu = float(dist.mean) if dist.mean is not None else 0.0
-            sd = math.sqrt(float(dist.variance)) if dist.variance is not None else 1.0
-            span = 12 * sd if dist.tail_index is None else 1e4 * sd
-            slo, shi = max(fa, mu - span), min(fb, mu + span)
-            try:
-                found = list(numeric_features(e, slo, shi, min(0.25, sd / 4), min(max(mu, slo), shi))) if slo < shi else []
-            except Unresolved as exc:
-                raise ValueError(f"{exc}; quadrature cannot certify the moments: use method='mc'") from None
-            extra, dropped = _ranked_features(e, de, dist.sympy_density(), found)
-            errs = [v + d for v, d in zip(errs, dropped)]
-            near = {p for r, w in (*feats, *extra)
-                    for p in geometric_points(r, w / 4, max(fa, r - 1e4 * w), min(fb, r + 1e4 * w))}
-            ends = sorted({*_splits(dist, fa, fb)[1:-1], *near})
-            pts = [mpmath.mpf(p) if math.isfinite(p) else (mpmath.inf if p > 0 else -mpmath.inf)
-                   for p in [fa, *ends, fb]]
-            if a.is_finite:
-                pts[0] = mpmath.mpf(sympy.N(a, DPS + 5))
-            if b.is_finite:
-                pts[-1] = mpmath.mpf(sympy.N(b, DPS + 5))
-            integrands = (lambda t: f(t) * dens(t), lambda t: f(t) ** 2 * dens(t), lambda t: df(t) ** 2 * dens(t))
-            for i, g in enumerate(integrands):
-                v, err = mpmath.quad(g, pts, error=True, maxdegree=8)
-                vals[i] += v
-                errs[i] += abs(err)
-        return tuple(float(v) for v in vals) + tuple(float(e) for e in errs)  # type: ignore[return-value]
 
 
 def _panel_points(lo: float, hi: float, centers: list[tuple[float, float]]) -> list[float]:
@@ -238,10 +182,13 @@ def _undefined(i: int, bad: NotFinite) -> ValueError:
                       f"(value {bad.value}); the activation is undefined or overflows there")
 
 
-def _scipy_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
-                ) -> tuple[float, float, float, float, float, float]:
-    """scipy quad over scale-aware panels; the error is the sum of |panel error| plus float64 rounding
-    (of the sum, of x inside the form, and of the form's values where they stay in float64)."""
+def quad_moments_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...] = ()
+                      ) -> tuple[float, float, float, float, float, float]:
+    """(E[F], E[F^2], E[F'^2], err_mean, err_m2, err_dm2) of a sympy form, each error an absolute bound.
+
+    scipy quad over scale-aware panels; the error is the sum of |panel error| plus float64 rounding (of
+    the sum, of x inside the form, and of the form's values where they stay in float64).
+    """
     dens_expr = dist.sympy_density()
     m, var = dist.mean, dist.variance
     mu = float(m) if m is not None else 0.0
