@@ -11,12 +11,24 @@ has, in the wide limit, Gaussian pre-activations (Poole et al. 2016; Schoenholz 
   C'(0) = sigma_w^2 E[F'(u)]^2;
 * depth scales xi_q = -1 / log M'(q*) and xi_c = -1 / log C'(c*), c* the stable fixed point of C
   (c* = 1 when chi_1 <= 1);
-* the edge of chaos: sigma_w(sigma_b) with chi_1 = 1.
+* the edge of chaos: sigma_w(sigma_b) with chi_1 = 1 (:func:`approxlab.meanfield.edge.edge_of_chaos`).
+
+Jumps. Where F itself jumps at a kink k (``sign(x)``, ``Heaviside(x - 0.3)``), by J_k = F(k+) - F(k-), its
+derivative is the distribution F' = F'_reg + sum_k J_k delta(x - k), and Price's theorem gives
+
+  E[F'(u) F'(v)] = E[F'_reg(u) F'_reg(v)] + 2 sum_k J_k p(k) E[F'_reg(v) | u = k] + sum_{k,l} J_k J_l p_uv(k, l),
+
+p the N(0, q) density, v | u = k ~ N(c k, q (1 - c^2)), p_uv the density of (u, v); likewise
+E[u F F'] gains sum_k k p(k) (F(k+)^2 - F(k-)^2) / 2 and E[F'] gains sum_k J_k p(k). chi_1 and C''(1) are
+then +inf (the delta squared): the ordered phase is lost, and c* < 1 is the root of C(c) = c. The one-sided
+limits F(k+-) are those of the sympy form's branches at k (exact), or else extrapolated to k from F on
+each side.
 
 Methods: exact for polynomial activations (Mehler/Hermite, :mod:`approxlab.meanfield.exact`) and the
 ReLU family (arc-cosine kernel); otherwise the split Gauss-Legendre rules of
 :mod:`approxlab.meanfield.gauss`, which give each number an error estimate. The fixed point's error is
-propagated as delta q* = delta M / |1 - M'(q*)|. Vector modules (PolyNorm, MoA) have no scalar mean field:
+propagated as delta q* = delta M / |1 - M'(q*)|, and on into every quantity A evaluated at q* as
+|dA/dq| delta q* (a central difference in q). Vector modules (PolyNorm, MoA) have no scalar mean field:
 :class:`MeanField` raises ``ValueError`` for them.
 
 Examples
@@ -27,12 +39,15 @@ Examples
 (0.96084427974, True)
 >>> round(mf.chi1().value, 6)
 1.060981
+>>> MeanField("sign(x)", 1.0, 0.5).chi1().value  # sign jumps at 0: F' has a delta there
+inf
 """
 
 from __future__ import annotations
 
 import copy
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -45,20 +60,43 @@ from torch import nn
 from approxlab._core.symbols import X
 from approxlab.gains.features import sympy_features
 from approxlab.meanfield import exact as ex
-from approxlab.meanfield.gauss import Estimate, expect_1d, expect_2d
+from approxlab.meanfield.gauss import NODES, Estimate, expect_1d, expect_2d
 
-__all__ = ["MeanField", "edge_of_chaos", "Estimate"]
+__all__ = ["MeanField", "Estimate"]
 
 _Fn = Callable[[torch.Tensor], torch.Tensor]
+_EPS = float(np.finfo(np.float64).eps)
+_INF = Estimate(math.inf, 0.0)
 
 
 def _real(name: str, value: object, positive: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {value!r}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:
+        v = math.inf
     if not math.isfinite(v) or v < 0 or (positive and v == 0):
         raise ValueError(f"{name} must be a finite real number {'> 0' if positive else '>= 0'}, got {value}")
     return v
+
+
+def _sigma(name: str, value: object, positive: bool = False) -> float:
+    v = _real(name, value, positive)
+    if not math.isfinite(v * v):
+        raise ValueError(f"{name} = {value} is too large: {name}^2 overflows float64")
+    return v
+
+
+def _finite(value: float, what: str) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"{what} is {value} in float64: it overflows there")
+    return value
+
+
+def _density(x: float, q: float) -> float:
+    """The N(0, q) density at x."""
+    return math.exp(-x * x / (2 * q)) / math.sqrt(2 * math.pi * q)
 
 
 @dataclass
@@ -66,6 +104,20 @@ class _Funcs:
     f: _Fn
     d1: _Fn
     d2: _Fn
+
+
+@dataclass(frozen=True)
+class _Jump:
+    """F jumps at ``x`` from ``left`` = F(x-) to ``right`` = F(x+); ``error`` bounds each limit's error."""
+
+    x: float
+    left: float
+    right: float
+    error: float
+
+    @property
+    def size(self) -> float:
+        return self.right - self.left
 
 
 def _functions(fn: Callable) -> _Funcs:
@@ -80,13 +132,19 @@ def _functions(fn: Callable) -> _Funcs:
     def d1(x: torch.Tensor) -> torch.Tensor:
         with torch.enable_grad():
             x = x.detach().clone().requires_grad_(True)
-            (g,) = torch.autograd.grad(fn(x).sum(), x, allow_unused=True)
+            y = fn(x)
+            if not y.requires_grad:  # F constant to autograd (a step): F'_reg = 0
+                return torch.zeros_like(x.detach())
+            (g,) = torch.autograd.grad(y.sum(), x, allow_unused=True)
         return torch.zeros_like(x) if g is None else g.detach()
 
     def d2(x: torch.Tensor) -> torch.Tensor:
         with torch.enable_grad():
             x = x.detach().clone().requires_grad_(True)
-            (g,) = torch.autograd.grad(fn(x).sum(), x, create_graph=True, allow_unused=True)
+            y = fn(x)
+            if not y.requires_grad:
+                return torch.zeros_like(x.detach())
+            (g,) = torch.autograd.grad(y.sum(), x, create_graph=True, allow_unused=True)
             if g is None or not g.requires_grad:
                 return torch.zeros_like(x)
             (h,) = torch.autograd.grad(g.sum(), x, allow_unused=True)
@@ -105,8 +163,15 @@ def _floats(expr: sympy.Basic) -> sympy.Basic:
     return expr.func(*[_floats(a) for a in expr.args])
 
 
+def _heaviside(u: torch.Tensor, at_zero: float = 0.5) -> torch.Tensor:
+    """H(u), H(0) = ``at_zero``: a constant to autograd (its derivative, a delta, is carried as a jump);
+    torch's heaviside has no derivative and takes H(0) only as a tensor."""
+    u = torch.as_tensor(u, dtype=torch.float64)
+    return torch.heaviside(u.detach(), torch.as_tensor(at_zero, dtype=u.dtype))
+
+
 def _torch_fn(expr: sympy.Expr) -> Callable:
-    return sympy.lambdify(X, _floats(expr), modules="torch")
+    return sympy.lambdify(X, _floats(expr), modules=[{"heaviside": _heaviside}, "torch"])
 
 
 class MeanField:
@@ -124,8 +189,8 @@ class MeanField:
     def __init__(self, activation: object, sigma_w: float = 1.0, sigma_b: float = 0.0, **options: object) -> None:
         from approxlab.activations.resolve import resolve
 
-        self.sigma_w = _real("sigma_w", sigma_w, positive=True)
-        self.sigma_b = _real("sigma_b", sigma_b)
+        self.sigma_w = _sigma("sigma_w", sigma_w, positive=True)
+        self.sigma_b = _sigma("sigma_b", sigma_b)
         tgt = resolve(activation, **options)
         if not tgt.elementwise:
             raise ValueError(f"activation {tgt.name!r} depends on the whole vector: it has no scalar mean field "
@@ -138,20 +203,112 @@ class MeanField:
         self.name = tgt.name
         self.expr = tgt.expr
         self.kinks = tuple(sorted(set(float(k) for k in tgt.kinks)))
+        self._exact_kinks = {float(k): k for k in tgt.kinks if isinstance(k, sympy.Basic) and k.is_number}
         self.features = sympy_features(tgt.expr) if tgt.expr is not None else ()
         fn = tgt.fn if tgt.module is not None or tgt.expr is None else _torch_fn(tgt.expr)
         self.fns = _functions(fn)
         self.poly = tgt.expr is not None and tgt.expr.is_polynomial(X)
         self.relu = ex.relu_like(tgt.expr)
         self._qstar: Estimate | None = None
+        self._identity = False
+        # what depends on F alone (jumps, one-sided branches, Hermite C-maps): shared by the copies of at()
+        self._cache: dict[object, object] = {}
 
     def at(self, sigma_w: float, sigma_b: float | None = None) -> MeanField:
         """The same activation at other (sigma_w, sigma_b), without resolving it again."""
         other = copy.copy(self)
-        other.sigma_w = _real("sigma_w", sigma_w, positive=True)
-        other.sigma_b = self.sigma_b if sigma_b is None else _real("sigma_b", sigma_b)
+        other.sigma_w = _sigma("sigma_w", sigma_w, positive=True)
+        other.sigma_b = self.sigma_b if sigma_b is None else _sigma("sigma_b", sigma_b)
         other._qstar = None
+        other._identity = False
         return other
+
+    @property
+    def _w2(self) -> float:
+        return self.sigma_w * self.sigma_w
+
+    @property
+    def _b2(self) -> float:
+        return self.sigma_b * self.sigma_b
+
+    # --- one-sided limits and jumps of F ----------------------------------------------------------------
+
+    def _exact(self, x: float) -> sympy.Expr:
+        return self._exact_kinks.get(x, sympy.Rational(x))
+
+    def _gap(self, x: float) -> float:
+        """Half the distance from ``x`` to the nearest other kink (1 when there is none)."""
+        others = [abs(x - k) for k in self.kinks if k != x]
+        return min(others) / 2 if others else 1.0
+
+    def _branches(self, x: float) -> tuple[sympy.Expr, sympy.Expr] | None:
+        """The smooth sympy forms F takes just left and just right of ``x``; None without a sympy form or
+        where sympy cannot decide a branch."""
+        key = ("branches", x)
+        if key not in self._cache:
+            from approxlab.activations.resolve import resolve_at
+
+            out = None
+            if self.expr is not None:
+                d, xe = sympy.Rational(self._gap(x)) / 2, self._exact(x)
+                try:
+                    out = (resolve_at(self.expr, xe - d), resolve_at(self.expr, xe + d))
+                except Exception:  # noqa: BLE001 - Unresolvable, or sympy failing to compare: no exact form
+                    out = None
+            self._cache[key] = out
+        return self._cache[key]  # type: ignore[return-value]
+
+    def _limits(self, k: float) -> _Jump:
+        """F(k-) and F(k+): the sympy branches' values at k (30 digits), else extrapolated from either side."""
+        br = self._branches(k)
+        if br is not None:
+            try:
+                left, right = (sympy.N(b.subs(X, self._exact(k)), 30) for b in br)
+                ok = all(v.is_real and v.is_finite for v in (left, right))
+            except Exception:  # noqa: BLE001 - a branch sympy cannot evaluate at k: use the numeric limits
+                ok = False
+            if ok:
+                lf, rf = float(left), float(right)
+                if abs(float(sympy.N(right - left, 30))) <= 1e-25 * (1 + abs(lf) + abs(rf)):
+                    rf = lf  # equal to 30 digits: F is continuous at k
+                return _Jump(k, lf, rf, _EPS * max(abs(lf), abs(rf)))
+        return self._limits_numeric(k)
+
+    def _limits_numeric(self, k: float) -> _Jump:
+        """F(k+-) by linear extrapolation to k from k +- h, k +- 2h, at two steps h; the error is the change
+        between the steps plus rounding. A change in F below that error counts as no jump."""
+        h = min(1e-6 * max(1.0, abs(k)), self._gap(k) / 4)
+        x = torch.tensor([k - 2 * h, k - h, k - h / 2, k + h / 2, k + h, k + 2 * h], dtype=torch.float64)
+        y = self.fns.f(x).tolist()
+        if not all(math.isfinite(v) for v in y):
+            raise ValueError(f"{self.name!r} is not finite next to its kink x = {k:g}")
+        l1, l2 = 2 * y[1] - y[0], 2 * y[2] - y[1]  # F(k-) extrapolated from steps h and h/2
+        r1, r2 = 2 * y[4] - y[5], 2 * y[3] - y[4]
+        err = max(abs(l1 - l2), abs(r1 - r2)) + 16 * _EPS * max(abs(v) for v in y)
+        if abs(r2 - l2) <= 2 * err:
+            r2 = l2
+        return _Jump(k, l2, r2, err)
+
+    def _jumps(self) -> tuple[_Jump, ...]:
+        """The kinks where F itself jumps (F(k+) != F(k-))."""
+        if "jumps" not in self._cache:
+            cont = self.relu is not None or self.poly
+            self._cache["jumps"] = () if cont else tuple(j for j in map(self._limits, self.kinks) if j.size != 0)
+        return self._cache["jumps"]  # type: ignore[return-value]
+
+    def _cond_d1(self, k: float, c: float, var: float, nodes: int) -> Estimate:
+        """E[F'_reg(v) | u = k] = E[F'_reg(c k + sqrt(var) z)], var = q (1 - c^2)."""
+        d1, m = self.fns.d1, c * k
+        if var == 0:  # c = -1, v = -k; at a kink, the mean of the one-sided values (the limit c -> -1)
+            if any(abs(m - x) <= 1e-12 * max(1.0, abs(x)) for x in self.kinks):
+                h = 1e-7 * max(1.0, abs(m))
+                g = d1(torch.tensor([m - 2 * h, m - h, m + h, m + 2 * h], dtype=torch.float64)).tolist()
+                return Estimate((g[1] + g[2]) / 2, (abs(g[0] - g[1]) + abs(g[3] - g[2])) / 2
+                                + 4 * _EPS * (abs(g[1]) + abs(g[2])))
+            val = float(d1(torch.tensor([m], dtype=torch.float64))[0])
+            return Estimate(val, 2 * _EPS * abs(val))
+        return expect_1d(lambda x: d1(x + m), var, tuple(x - m for x in self.kinks), nodes,
+                         tuple((r - m, w) for r, w in self.features))
 
     # --- Q-map -------------------------------------------------------------------------------------
 
@@ -160,19 +317,36 @@ class MeanField:
         return expect_1d(lambda x: f(x) ** 2, q, self.kinks, features=self.features)
 
     def qmap(self, q: float) -> Estimate:
-        """M(q) = sigma_w^2 E[F(sqrt(q) z)^2] + sigma_b^2."""
+        """M(q) = sigma_w^2 E[F(sqrt(q) z)^2] + sigma_b^2 (exact for the ReLU family: E[F^2] = q (a^2 + b^2) / 2)."""
         q = _real("q", q)
+        w2 = self._w2
+        if self.relu is not None:
+            a, b = (float(v) for v in self.relu)
+            val = _finite(w2 * (q * (a * a + b * b) / 2) + self._b2, f"M(q) of {self.name!r} at q={q:g}")
+            return Estimate(val, 4 * _EPS * val)
         e = self._m2(q)
-        w2 = self.sigma_w**2
-        return Estimate(w2 * e.value + self.sigma_b**2, w2 * e.error)
+        return Estimate(w2 * e.value + self._b2, w2 * e.error)
 
     def qmap_slope(self, q: float) -> Estimate:
-        """M'(q) = sigma_w^2 E[u F(u) F'(u)] / q, u ~ N(0, q) (Gaussian integration by parts)."""
-        q = _real("q", q, positive=True)
+        """M'(q) = sigma_w^2 E[u F(u) F'(u)] / q, u ~ N(0, q) (Gaussian integration by parts); a jump of F
+        at k adds k p(k) (F(k+)^2 - F(k-)^2) / 2 to the expectation."""
+        return self._qslope(_real("q", q, positive=True))
+
+    def _qslope(self, q: float) -> Estimate:
+        w2 = self._w2
+        if self.relu is not None:
+            a, b = (float(v) for v in self.relu)
+            val = w2 * (a * a + b * b) / 2
+            return Estimate(val, 4 * _EPS * val)
         f, d1 = self.fns.f, self.fns.d1
         e = expect_1d(lambda x: x * f(x) * d1(x), q, self.kinks, features=self.features)
-        w2 = self.sigma_w**2
-        return Estimate(w2 * e.value / q, w2 * e.error / q)
+        val, err = e.value, e.error
+        for j in self._jumps():
+            p = _density(j.x, q)
+            t = j.x * p * (j.right**2 - j.left**2) / 2  # E[u (F^2)'(u)] / 2: the delta of F^2 at k
+            val += t
+            err += abs(j.x) * p * (abs(j.right) + abs(j.left) + j.error) * j.error + 4 * _EPS * abs(t)
+        return Estimate(w2 * val / q, w2 * err / q)
 
     def q_star(self) -> Estimate:
         """The fixed point of the Q-map nearest q = 1 (on a log scale), with its error estimate.
@@ -180,8 +354,9 @@ class MeanField:
         :meth:`qmap_slope` at it says whether it is stable (< 1); polynomial activations of degree > 1
         have an unstable one (q runs off to 0 or infinity from either side).
 
-        ``q* = 1`` with error 0 when M is the identity (e.g. ReLU at sigma_w^2 = 2, sigma_b = 0: every q
-        is a fixed point). ``q* = 0`` when sigma_b = 0 and M(q) < q for every q > 0 (the signal dies).
+        ``q* = 1`` with error 0 when M is the identity to within its error and two ulps of q (e.g. ReLU
+        at sigma_w^2 = 2, sigma_b = 0: every q is a fixed point). ``q* = 0`` when sigma_b = 0 and
+        M(q) < q for every q > 0 (the signal dies).
 
         Raises
         ------
@@ -196,9 +371,15 @@ class MeanField:
         local = self._roots(np.logspace(-0.6, 0.6, 5))  # a root within [1/4, 4] is nearer 1 than any outside
         if isinstance(local, Estimate) or local:
             return local if isinstance(local, Estimate) else self._refined(min(local, key=lambda r: abs(math.log(r))))
-        found = self._roots(np.logspace(-8, 8, 97))
+        wide, stop, why = self._computable(np.logspace(-8, 8, 97))
+        found = self._roots(wide) if len(wide) > 1 else []
         if isinstance(found, Estimate):
             return found
+        if why:  # a root beyond the first q where M cannot be computed might be nearer 1 than those found
+            best = min(found, key=lambda r: abs(math.log(r))) if found else None
+            if best is None or abs(math.log(best)) > stop:
+                raise ValueError(f"no fixed point of the Q-map of {self.name!r} within a factor {math.exp(stop):.3g} of "
+                                 f"q = 1, where it can be computed; {why}")
         if not found:
             f_last = self.qmap(1e8).value - 1e8
             if f_last > 0:
@@ -209,12 +390,31 @@ class MeanField:
             raise ValueError(f"no fixed point of the Q-map of {self.name!r} found on [1e-8, 1e8]")
         return self._refined(min(found, key=lambda r: abs(math.log(r))))
 
+    def _computable(self, grid: np.ndarray) -> tuple[np.ndarray, float, str]:
+        """The grid points, outward from q = 1 either way, before the first where the Q-map cannot be computed
+        (``sin(x)`` at q = 1e8 turns 4e4 times on the Gaussian's range); that point's |log q| (inf if none) and
+        the reason ('' if none)."""
+        mid = int(np.argmin(np.abs(np.log(grid))))
+        lo, hi, stop, why = 0, len(grid), math.inf, ""
+        for side in (range(mid, len(grid)), range(mid - 1, -1, -1)):
+            for i in side:
+                try:
+                    self.qmap(float(grid[i]))
+                except ValueError as exc:
+                    lo, hi = (lo, i) if i >= mid else (i + 1, hi)
+                    if abs(math.log(grid[i])) < stop:
+                        stop, why = abs(math.log(grid[i])), f"at q = {grid[i]:.3g}: {exc}"
+                    break
+        return grid[lo:hi], stop, why
+
     def _roots(self, grid: np.ndarray) -> list[float] | Estimate:
-        """Roots of M(q) - q between grid points, or Estimate(1, 0) when M is the identity on the grid."""
+        """Roots of M(q) - q between grid points, or Estimate(1, 0) when M is the identity on the grid:
+        |M(q) - q| within M's error plus two ulps of q at every point."""
         vals = [self.qmap(float(q)) for q in grid]
         f = np.array([v.value - q for v, q in zip(vals, grid)])
-        tol = np.array([v.error + 1e-13 * q for v, q in zip(vals, grid)])
+        tol = np.array([v.error + 2 * _EPS * q for v, q in zip(vals, grid)])
         if np.all(np.abs(f) <= tol):
+            self._identity = True
             return Estimate(1.0, 0.0)
         roots: list[float] = []
         g = lambda lq: self.qmap(math.exp(lq)).value - math.exp(lq)  # noqa: E731
@@ -228,9 +428,29 @@ class MeanField:
 
     def _refined(self, q: float) -> Estimate:
         m = self.qmap(q)
-        slope = self.qmap_slope(q).value
+        slope = self._qslope(q).value
         err = (m.error + 4 * np.finfo(float).eps * q) / max(abs(1 - slope), 1e-300)
         return Estimate(float(q), float(err))
+
+    def _at_q_star(self, fn: Callable[[float, int], Estimate], nodes: int = NODES) -> Estimate:
+        """A = fn(q*, NODES) with the fixed point's error carried in: + (|A'| + err(A')) err(q*) + |A''| err(q*)^2,
+        A' and A'' by central differences of step h = max(1e-3 q*, err(q*)) (at most q* / 2), fn evaluated
+        there with ``nodes`` Gauss-Legendre nodes per piece (the derivatives only scale the small err(q*))."""
+        qs = self.q_star()
+        q, dq = qs.value, qs.error
+        a = fn(q, NODES)
+        if dq == 0 or q == 0 or not math.isfinite(a.value):
+            return a
+        h = min(max(1e-3 * q, dq), q / 2)
+        try:
+            hi, lo = fn(q + h, nodes), fn(q - h, nodes)
+        except ValueError:  # A cannot be evaluated next to q*: its sensitivity to q* is unknown
+            return Estimate(a.value, math.inf)
+        if not all(math.isfinite(v) for v in (hi.value, lo.value, hi.error, lo.error)):
+            return Estimate(a.value, math.inf)
+        d1 = (hi.value - lo.value) / (2 * h)
+        d2 = (abs(hi.value - 2 * a.value + lo.value) + hi.error + lo.error + 2 * a.error) / (h * h)
+        return Estimate(a.value, a.error + (abs(d1) + (hi.error + lo.error) / (2 * h)) * dq + d2 * dq * dq)
 
     # --- C-map ---------------------------------------------------------------------------------------
 
@@ -241,114 +461,221 @@ class MeanField:
                              f"the correlation map is undefined (add a bias or raise sigma_w)")
         return q.value
 
+    def _hermite(self, q: float) -> sympy.Expr:
+        """E[F(u) F(v)] as a polynomial in c at variance q (Mehler), cached per q."""
+        key = ("hermite", q)
+        if key not in self._cache:
+            if sum(1 for k in self._cache if isinstance(k, tuple) and k[0] == "hermite") > 16:
+                for k in [k for k in self._cache if isinstance(k, tuple) and k[0] == "hermite"]:
+                    del self._cache[k]
+            self._cache[key] = ex.hermite_cmap_poly(self.expr, sympy.Float(q, 30))
+        return self._cache[key]
+
     def pair_moment(self, q: float, c: float) -> Estimate:
-        """E[F(u) F(v)] for (u, v) with variances q and correlation c (exact for polynomials and the ReLU family)."""
+        """E[F(u) F(v)] for (u, v) with variances q and correlation c (exact for polynomials and the ReLU family).
+
+        Raises
+        ------
+        ValueError
+            When the value overflows float64.
+        """
         return self._pair(self._c(c), _real("q", q, positive=True))
 
-    def _pair(self, c: float, q: float | None = None) -> Estimate:
+    def _pair(self, c: float, q: float | None = None, nodes: int = NODES) -> Estimate:
         """E[F(u) F(v)] at q (default q*), correlation c."""
         q = self._qs() if q is None else q
+        what = f"E[F(u) F(v)] of {self.name!r} at q={q:g}, c={c:g}"
         if self.relu is not None:
             a, b = (float(v) for v in self.relu)
-            val = ex.relu_cmap(a, b, q, c)
-            return Estimate(val, 8 * np.finfo(float).eps * (abs(val) + q))
+            val = _finite(ex.relu_cmap(a, b, q, c), what)
+            return Estimate(val, 8 * _EPS * (abs(val) + q))
         if self.poly:
-            p = ex.hermite_cmap_poly(self.expr, sympy.Float(q, 30))
-            val = float(p.subs(ex.C, sympy.Float(c, 30)))
-            return Estimate(val, 8 * np.finfo(float).eps * float(sum(abs(t) for t in sympy.Poly(p, ex.C).coeffs())))
+            p = self._hermite(q)
+            val = _finite(float(p.subs(ex.C, sympy.Float(c, 30))), what)
+            return Estimate(val, 8 * _EPS * float(sum(abs(t) for t in sympy.Poly(p, ex.C).coeffs())))
         if c == 0.0:  # independent: E[F(u)] E[F(v)]
-            m = expect_1d(self.fns.f, q, self.kinks, features=self.features)
+            m = expect_1d(self.fns.f, q, self.kinks, nodes, self.features)
             return Estimate(m.value**2, 2 * abs(m.value) * m.error + m.error**2)
-        return expect_2d(self.fns.f, self.fns.f, q, c, self.kinks, features=self.features)
+        return expect_2d(self.fns.f, self.fns.f, q, c, self.kinks, nodes, self.features)
+
+    def _cmap_at(self, q: float, c: float, nodes: int = NODES) -> Estimate:
+        e = self._pair(c, q, nodes)
+        w2, b2 = self._w2, self._b2
+        val = (w2 * e.value + b2) / q
+        return Estimate(val, (w2 * e.error + 4 * _EPS * (w2 * abs(e.value) + b2)) / q)
 
     def cmap(self, c: float) -> Estimate:
         """C(c) = (sigma_w^2 E[F(u) F(v)] + sigma_b^2) / q* on [-1, 1]; C(1) = 1 at the fixed point."""
         c = self._c(c)
-        q = self.q_star()
-        e = self._pair(c)
-        w2 = self.sigma_w**2
-        val = (w2 * e.value + self.sigma_b**2) / q.value
-        # first-order propagation of the fixed point's error (C depends on q* through both terms)
-        return Estimate(val, w2 * e.error / q.value + abs(val) * q.error / q.value * 2)
+        self._qs()
+        return self._at_q_star(lambda q, n: self._cmap_at(q, c, n), NODES // 2)
 
     @staticmethod
     def _c(c: object) -> float:
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not -1.0 <= float(c) <= 1.0:
+        real = isinstance(c, numbers.Real) and not isinstance(c, (bool, np.bool_))
+        if not real or not -1.0 <= float(c) <= 1.0:  # type: ignore[arg-type]
             raise ValueError(f"c must be a correlation in [-1, 1], got {c!r}")
-        return float(c)
+        return float(c)  # type: ignore[arg-type]
 
-    def cmap_slope(self, c: float) -> Estimate:
-        """C'(c) = sigma_w^2 E[F'(u) F'(v)] at q*; C'(1) = chi_1."""
-        c = self._c(c)
-        q = self._qs()
-        w2 = self.sigma_w**2
+    def _dpair(self, q: float, c: float, nodes: int = NODES) -> Estimate:
+        """E[F'(u) F'(v)] at variance q and correlation c, the deltas of F' at its jumps included (Price)."""
         if self.relu is not None:
             a, b = (float(v) for v in self.relu)
             val = ex.relu_cmap_slope(a, b, c)
-            return Estimate(w2 * val, w2 * 8 * np.finfo(float).eps * (abs(val) + 1))
+            return Estimate(val, 8 * _EPS * (abs(val) + 1))
         if self.poly:
-            p = ex.hermite_cmap_poly(self.expr, sympy.Float(q, 30))
-            dp = sympy.diff(p, ex.C)
-            val = float(dp.subs(ex.C, sympy.Float(c, 30))) / q
-            return Estimate(w2 * val, w2 * 8 * np.finfo(float).eps * (abs(val) + 1))
-        e = expect_2d(self.fns.d1, self.fns.d1, q, c, self.kinks, features=self.features)
-        return Estimate(w2 * e.value, w2 * e.error)
+            dp = sympy.diff(self._hermite(q), ex.C)
+            val = _finite(float(dp.subs(ex.C, sympy.Float(c, 30))) / q,
+                          f"E[F'(u) F'(v)] of {self.name!r} at q={q:g}, c={c:g}")
+            return Estimate(val, 8 * _EPS * (abs(val) + 1))
+        d1 = self.fns.d1
+        e = expect_2d(d1, d1, q, c, self.kinks, nodes, self.features)
+        jumps = self._jumps()
+        if not jumps:
+            return e
+        if c == 1.0 or (c == -1.0 and any(j.x == -i.x for j in jumps for i in jumps)):
+            return _INF  # delta(u - k) delta(v - l) on the line v = +-u through (k, l)
+        var = q * (1 - c) * (1 + c)
+        val, err, terms = e.value, e.error, abs(e.value)
+        for j in jumps:
+            p = _density(j.x, q)
+            cond = self._cond_d1(j.x, c, var, nodes)
+            t = 2 * j.size * p * cond.value  # E[J delta(u - k) F'_reg(v)] and its mirror image
+            val, terms = val + t, terms + abs(t)
+            err += 2 * p * (abs(j.size) * cond.error + 2 * j.error * (abs(cond.value) + cond.error))
+            if var > 0:
+                for i in jumps:
+                    # the bivariate N(0, q [[1, c], [c, 1]]) density at (k, l)
+                    puv = math.exp(-(j.x**2 - 2 * c * j.x * i.x + i.x**2) / (2 * var)) / (2 * math.pi * math.sqrt(q * var))
+                    t = j.size * i.size * puv
+                    val, terms = val + t, terms + abs(t)
+                    err += puv * 2 * (abs(j.size) * i.error + abs(i.size) * j.error + 2 * i.error * j.error)
+        return Estimate(val, err + 16 * _EPS * terms)
+
+    def cmap_slope(self, c: float) -> Estimate:
+        """C'(c) = sigma_w^2 E[F'(u) F'(v)] at q*; C'(1) = chi_1. +inf at c = 1 where F jumps (and at
+        c = -1 where it jumps at k and -k)."""
+        c = self._c(c)
+        self._qs()
+        w2 = self._w2
+        if self.relu is not None:  # independent of q
+            e = self._dpair(1.0, c)
+            return Estimate(w2 * e.value, w2 * e.error)
+        return self._at_q_star(lambda q, n: self._scaled(self._dpair(q, c, n)), NODES // 2)
+
+    def _scaled(self, e: Estimate, factor: float = 1.0) -> Estimate:
+        s = self._w2 * factor
+        return e if math.isinf(e.value) else Estimate(s * e.value, s * e.error)
 
     def chi1(self) -> Estimate:
         """chi_1 = sigma_w^2 E[F'(sqrt(q*) z)^2] (Schoenholz et al. 2017, Eq. 5), the C-map slope at c = 1.
 
         For the ReLU family (F = b x for x > 0, a x for x < 0) it is sigma_w^2 (a^2 + b^2) / 2 at every q*.
         At q* = 0 it is the limit q -> 0, sigma_w^2 (F'(0-)^2 + F'(0+)^2) / 2 (:meth:`slope_at_zero`):
-        the Gaussian of vanishing width puts half its mass on each side of a kink at 0.
+        the Gaussian of vanishing width puts half its mass on each side of a kink at 0. +inf (error 0) when
+        F jumps: F' has a delta there.
 
         Examples
         --------
         >>> MeanField("relu", 1.0, 0.0).chi1().value
         0.5
         """
-        w2 = self.sigma_w**2
         if self.relu is not None:
-            a, b = (float(v) for v in self.relu)
-            val = ex.relu_cmap_slope(a, b, 1.0)
-            return Estimate(w2 * val, w2 * 8 * np.finfo(float).eps * (abs(val) + 1))
-        q = self.q_star().value
-        if q == 0:
+            return self._relu_chi1()
+        if self.q_star().value == 0:
             return self.slope_at_zero()
+        return self._at_q_star(lambda q, n: self._chi1_at(q))
+
+    def _relu_chi1(self) -> Estimate:
+        a, b = (float(v) for v in self.relu)  # type: ignore[union-attr]
+        val = ex.relu_cmap_slope(a, b, 1.0)
+        return Estimate(self._w2 * val, self._w2 * 8 * _EPS * (abs(val) + 1))
+
+    def _chi1_at(self, q: float) -> Estimate:
+        if self._jumps():
+            return _INF
         d1 = self.fns.d1
-        e = expect_1d(lambda x: d1(x) ** 2, q, self.kinks, features=self.features)
-        w2 = self.sigma_w**2
-        return Estimate(w2 * e.value, w2 * e.error)
+        return self._scaled(expect_1d(lambda x: d1(x) ** 2, q, self.kinks, features=self.features))
+
+    def _chi1_value(self) -> float:
+        """chi_1 without the propagation of err(q*) (for root finding in sigma_w)."""
+        if self.relu is not None:
+            return self._relu_chi1().value
+        q = self.q_star().value
+        return self.slope_at_zero().value if q == 0 else self._chi1_at(q).value
+
+    def _one_sided_slopes_at_zero(self) -> tuple[sympy.Expr, sympy.Expr] | None:
+        """F'(0-), F'(0+) exactly, from the sympy branches at 0 (None where there are none)."""
+        br = self._branches(0.0)
+        if br is None:
+            return None
+        try:
+            out = tuple(sympy.diff(b, X).subs(X, 0) for b in br)
+            vals = [sympy.N(v, 20) for v in out]
+        except Exception:  # noqa: BLE001 - sympy cannot differentiate or evaluate: use the numeric slopes
+            return None
+        if any(v.is_infinite for v in vals):
+            raise ValueError(f"F' of {self.name!r} is not finite next to 0, so chi_1 at q* = 0 is undefined")
+        return out if all(v.is_real and v.is_finite for v in vals) else None
 
     def slope_at_zero(self) -> Estimate:
         """lim_{q -> 0} sigma_w^2 E[F'(sqrt(q) z)^2] = sigma_w^2 (F'(0-)^2 + F'(0+)^2) / 2: chi_1 and the
         Q-map slope M'(0) at the fixed point q* = 0 (sigma_b = 0, F(0) = 0), kink at 0 or not. The one-sided
-        derivatives are extrapolated linearly to 0 from +-1e-9 and +-2e-9; the error bar is the size of that
-        step plus rounding.
+        derivatives are those of the sympy form's branches at 0 (exact; the error is the rounding to
+        float64), else extrapolated linearly to 0 from +-1e-9 and +-2e-9 (the error bar is then the size of
+        that step plus rounding).
 
         Examples
         --------
         >>> round(MeanField("leaky-relu", 1.0, 0.0).slope_at_zero().value, 12)
         0.50005
         """
+        exact = self._one_sided_slopes_at_zero()
+        if exact is not None:
+            s = float(sympy.N(self._exact_slope_at_zero(exact), 30))
+            if not math.isfinite(s):
+                raise ValueError(f"F' of {self.name!r} is not finite next to 0, so chi_1 at q* = 0 is undefined")
+            return Estimate(s, _EPS * abs(s))
         h = 1e-9
         g = self.fns.d1(torch.tensor([-2 * h, -h, h, 2 * h], dtype=torch.float64)).tolist()
-        w2 = self.sigma_w**2
+        w2 = self._w2
         left, right = 2 * g[1] - g[0], 2 * g[2] - g[3]
         val = (left**2 + right**2) / 2
-        err = abs(val - (g[1] ** 2 + g[2] ** 2) / 2) + 8 * np.finfo(float).eps * (val + 1)
+        err = abs(val - (g[1] ** 2 + g[2] ** 2) / 2) + 8 * _EPS * (val + 1)
         if not math.isfinite(val):
             raise ValueError(f"F' of {self.name!r} is not finite next to 0, so chi_1 at q* = 0 is undefined")
         return Estimate(w2 * val, w2 * err)
 
+    def _exact_slope_at_zero(self, slopes: tuple[sympy.Expr, sympy.Expr]) -> sympy.Expr:
+        sw = sympy.Rational(self.sigma_w)  # the float sigma_w, exactly
+        return sw**2 * (slopes[0] ** 2 + slopes[1] ** 2) / 2
+
+    def _depth_at_zero(self) -> Estimate:
+        """-1 / log chi_1 at q* = 0, from the exact one-sided slopes at 40 digits where there are some
+        (chi_1 - 1 = -1.6e-16 for erf at the float sigma_w nearest sqrt(pi) / 2 is lost in float64)."""
+        exact = self._one_sided_slopes_at_zero()
+        if exact is None:
+            return _depth(self.slope_at_zero())
+        s = self._exact_slope_at_zero(exact)
+        gap = sympy.N(s - 1, 40)
+        if gap == 0:
+            return _INF
+        if sympy.N(s, 40) <= 0:
+            return Estimate(0.0, 0.0)
+        xi = abs(float(sympy.N(-1 / sympy.log(s), 40)))
+        return Estimate(xi, 2 * _EPS * xi)
+
     def curvature_at_1(self) -> Estimate:
-        """C''(1) = sigma_w^2 q* E[F''(u)^2]; +inf when F' jumps at a kink the Gaussian reaches."""
-        q = self._qs()
-        if self.kinks and any(self._jump(k) for k in self.kinks):
-            return Estimate(math.inf, 0.0)
+        """C''(1) = sigma_w^2 q* E[F''(u)^2]; +inf when F or F' jumps at a kink the Gaussian reaches."""
+        self._qs()
+        if self._jumps() or (self.kinks and any(self._jump(k) for k in self.kinks)):
+            return _INF
         d2 = self.fns.d2
-        e = expect_1d(lambda x: d2(x) ** 2, q, self.kinks, features=self.features)
-        w2 = self.sigma_w**2
-        return Estimate(w2 * q * e.value, w2 * q * e.error)
+
+        def curv(q: float, nodes: int) -> Estimate:
+            return self._scaled(expect_1d(lambda x: d2(x) ** 2, q, self.kinks, features=self.features), q)
+
+        return self._at_q_star(curv)
 
     def _jump(self, k: float) -> bool:
         h = 1e-7 * max(1.0, abs(k))
@@ -357,44 +684,80 @@ class MeanField:
         return bool(abs(float(g[1] - g[0])) > 1e-5)
 
     def at_zero(self) -> tuple[Estimate, Estimate]:
-        """(C(0), C'(0)) = ((sigma_w^2 E[F(u)]^2 + sigma_b^2) / q*, sigma_w^2 E[F'(u)]^2)."""
-        q = self.q_star()
-        m = expect_1d(self.fns.f, q.value, self.kinks, features=self.features)
-        d = expect_1d(self.fns.d1, q.value, self.kinks, features=self.features)
-        w2 = self.sigma_w**2
-        c0 = (w2 * m.value**2 + self.sigma_b**2) / q.value
-        return (Estimate(c0, w2 * 2 * abs(m.value) * m.error / q.value + c0 * q.error / q.value),
-                Estimate(w2 * d.value**2, w2 * 2 * abs(d.value) * d.error))
+        """(C(0), C'(0)) = ((sigma_w^2 E[F(u)]^2 + sigma_b^2) / q*, sigma_w^2 E[F'(u)]^2); a jump J_k of F
+        adds J_k p(k) to E[F'(u)].
+
+        Raises
+        ------
+        ValueError
+            At q* = 0, where the C-map is undefined (as in :meth:`cmap`).
+        """
+        self._qs()
+        f, d1 = self.fns.f, self.fns.d1
+        w2, b2 = self._w2, self._b2
+
+        def c0(q: float, nodes: int) -> Estimate:
+            m = expect_1d(f, q, self.kinks, features=self.features)
+            val = (w2 * m.value**2 + b2) / q
+            return Estimate(val, (w2 * (2 * abs(m.value) * m.error + m.error**2) + 4 * _EPS * q * val) / q)
+
+        def s0(q: float, nodes: int) -> Estimate:
+            d = expect_1d(d1, q, self.kinks, features=self.features)
+            val, err = d.value, d.error
+            for j in self._jumps():
+                p = _density(j.x, q)
+                val, err = val + j.size * p, err + 2 * j.error * p + 2 * _EPS * abs(j.size) * p
+            return Estimate(w2 * val**2, w2 * (2 * abs(val) * err + err**2) + 4 * _EPS * w2 * val**2)
+
+        return self._at_q_star(c0), self._at_q_star(s0)
 
     def c_star(self) -> Estimate:
-        """The stable fixed point of the C-map: 1 when chi_1 <= 1, else the root of C(c) = c in [-1, 1)."""
+        """The stable fixed point of the C-map: 1 when chi_1 <= 1, else the root of C(c) = c in [-1, 1)
+        (also where chi_1 = +inf: F jumps)."""
         chi = self.chi1()
         if chi.value <= 1:
             return Estimate(1.0, 0.0)
         c0, _ = self.at_zero()
-        g = lambda c: self.cmap(c).value - c  # noqa: E731
+        q = self._qs()
+
+        def g(c: float) -> float:
+            return self._cmap_at(q, c).value - c
+
         hi = 1 - 1e-9
         if g(hi) >= 0:
             return Estimate(1.0, 0.0)
         lo = 0.0 if c0.value > 0 else -1.0
         if c0.value == 0 and self.sigma_b == 0:
             return Estimate(0.0, c0.error)
-        root = brentq(g, lo, hi, xtol=1e-12)
-        slope = self.cmap_slope(root).value
-        return Estimate(root, self.cmap(root).error / max(abs(1 - slope), 1e-300) + 1e-14)
+        root = brentq(g, lo, hi, xtol=1e-15, rtol=4 * _EPS)
+        slope = self._scaled(self._dpair(q, root)).value
+        return Estimate(root, self.cmap(root).error / max(abs(1 - slope), 1e-300) + 2 * (1e-15 + 4 * _EPS * abs(root)))
 
     def depth_scales(self) -> dict[str, Estimate]:
-        """xi_q = -1 / log M'(q*), xi_c = -1 / log C'(c*) (Schoenholz et al. 2017, Eqs. 6, 9); inf at 1."""
-        ms = self.qmap_slope(self.q_star().value) if self.q_star().value > 0 else self.slope_at_zero()
+        """xi_q = -1 / log M'(q*), xi_c = -1 / log C'(c*) (Schoenholz et al. 2017, Eqs. 6, 9); inf at 1.
+
+        Both are +inf (error 0) when the Q-map is the identity (:meth:`q_star`): M' = 1, and F, positively
+        homogeneous, has chi_1 = M' = 1. Where the slope's error bar contains 1 but the slope is not 1, the
+        value is -1 / log of the computed slope with an infinite error bar.
+        """
+        qs = self.q_star()
+        if self._identity:
+            return {"xi_q": _INF, "xi_c": _INF}
+        at_zero = qs.value == 0
+        xi_q = self._depth_at_zero() if at_zero else _depth(self._at_q_star(lambda q, n: self._qslope(q)))
         cs = self.c_star()
         if cs.value == 1.0:
-            cp = self.chi1()
+            xi_c = xi_q if at_zero else _depth(self.chi1())
         else:  # C'(c*) also moves with c*'s own error: add |C''(c*)| err(c*), C'' by central differences
             cp = self.cmap_slope(cs.value)
             h = min(1e-4, 1 - cs.value, 1 + cs.value)
-            curv = (self.cmap_slope(cs.value + h).value - self.cmap_slope(cs.value - h).value) / (2 * h) if h > 0 else 0.0
-            cp = Estimate(cp.value, cp.error + abs(curv) * cs.error)
-        return {"xi_q": _depth(ms), "xi_c": _depth(cp)}
+
+            def slope(c: float) -> float:
+                return self._scaled(self._dpair(qs.value, c)).value
+
+            curv = (slope(cs.value + h) - slope(cs.value - h)) / (2 * h) if h > 0 else 0.0
+            xi_c = _depth(Estimate(cp.value, cp.error + abs(curv) * cs.error))
+        return {"xi_q": xi_q, "xi_c": xi_c}
 
     def cmap_table(self, cs: list[float] | None = None) -> list[tuple[float, Estimate]]:
         """C(c) at ``cs`` (default -1, -0.9, ..., 1 with 0 and 1 included)."""
@@ -403,73 +766,13 @@ class MeanField:
 
 
 def _depth(slope: Estimate) -> Estimate:
+    """-1 / log s (its absolute value); infinite error where the bar of s contains 1 but s != 1."""
     s = slope.value
     if s <= 0:
         return Estimate(0.0, 0.0)
-    if abs(math.log(s)) <= slope.error / s:
-        return Estimate(math.inf, 0.0)
+    if s == 1:
+        return Estimate(math.inf, 0.0 if slope.error == 0 else math.inf)
     v = -1.0 / math.log(s)
+    if abs(math.log(s)) <= slope.error / s:  # 1 is inside the bar: xi is anything from 1 / (|log s| + err / s) up
+        return Estimate(abs(v), math.inf)
     return Estimate(abs(v), v * v * slope.error / s)
-
-
-def _flat_width(g: Callable[[float], float], root: float, tol: float, start: float) -> float:
-    """How far from ``root`` |g| stays within its noise (4 (tol + 1e-15)) on either side, by doubling steps
-    from ``start``: where g only touches 0 (tanh at sigma_b = 0, chi_1 - 1 = O((sigma_w - 1)^2) above 1)
-    the derivative's error bar is far too small, and this width is the honest one."""
-    noise = 4 * (tol + 1e-15)
-    widest = 0.0
-    for side in (-1.0, 1.0):
-        h = max(start, 1e-13 * abs(root))
-        while h < 0.1 * abs(root) and abs(g(root + side * h)) <= noise:
-            h *= 2
-        widest = max(widest, h)
-    return widest
-
-
-def edge_of_chaos(activation: object, sigma_b: float = 0.0, bracket: tuple[float, float] = (0.05, 20.0),
-                  **options: object) -> dict[str, Estimate]:
-    """sigma_w on the edge of chaos at ``sigma_b``: chi_1(q*(sigma_w), sigma_w) = 1 (Schoenholz et al. 2017).
-
-    ``activation`` is anything :class:`MeanField` accepts, or a MeanField. The first sign change of
-    chi_1 - 1 on a log grid of ``bracket`` is refined by Brent's method; the
-    error adds the chi_1 error divided by d chi_1 / d sigma_w.
-
-    Returns
-    -------
-    dict
-        ``sigma_w``, ``q_star`` (at that point), each an :class:`Estimate`.
-
-    Raises
-    ------
-    ValueError
-        When chi_1 - 1 does not change sign on ``bracket`` (e.g. ReLU with sigma_b > 0, whose q* is
-        infinite at chi_1 = 1).
-
-    Examples
-    --------
-    >>> round(edge_of_chaos("tanh", 0.3)["sigma_w"].value, 6)
-    1.395...
-    """
-    sigma_b = _real("sigma_b", sigma_b)
-    base = activation if isinstance(activation, MeanField) else MeanField(activation, 1.0, sigma_b, **options)
-
-    def chi_minus_1(sw: float) -> float:
-        try:
-            return base.at(sw, sigma_b).chi1().value - 1
-        except ValueError:
-            return math.inf  # q diverges: beyond the chaotic side of any transition
-
-    grid = np.logspace(math.log10(bracket[0]), math.log10(bracket[1]), 40)
-    vals = [chi_minus_1(float(s)) for s in grid]
-    for i in range(len(grid) - 1):
-        if math.isfinite(vals[i]) and math.isfinite(vals[i + 1]) and vals[i] < 0 <= vals[i + 1]:
-            sw = brentq(chi_minus_1, float(grid[i]), float(grid[i + 1]), xtol=1e-14, rtol=1e-14)
-            mf = base.at(sw, sigma_b)
-            chi = mf.chi1()
-            h = 1e-6 * sw
-            dchi = (chi_minus_1(sw + h) - chi_minus_1(sw - h)) / (2 * h)
-            err = (chi.error + abs(chi.value - 1)) / max(abs(dchi), 1e-300) + 1e-14 * sw
-            err = max(err, _flat_width(chi_minus_1, sw, chi.error, err))
-            return {"sigma_w": Estimate(sw, err), "q_star": mf.q_star()}
-    raise ValueError(f"chi_1 of {base.name!r} does not cross 1 for sigma_w in {bracket} at sigma_b={sigma_b}: "
-                     f"no edge of chaos there")
