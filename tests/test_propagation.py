@@ -40,18 +40,18 @@ def test_variance_map_matches_independent_reference():
     alpha = compute_gains("tanh").value("forward_gain")
     m = variance_map("tanh", 1.0)
     ref = _tanh_reference(1.0, alpha)
-    assert m["M"] == pytest.approx(1.0, abs=1e-9)  # q* = 1 by construction of the gain
-    assert m["slope"] == pytest.approx(ref[1], rel=1e-6)
-    assert m["chi1"] == pytest.approx(ref[2], rel=1e-9)
+    assert m["M"].value == pytest.approx(1.0, abs=1e-9)  # q* = 1 by construction of the gain
+    assert m["slope"].value == pytest.approx(ref[1], rel=1e-6)
+    assert m["chi1"].value == pytest.approx(ref[2], rel=1e-9)
     r = variance_map("relu", 1.0)
-    assert (r["M"], r["q_star"]) == (pytest.approx(1.0), 1.0) and r["slope"] == pytest.approx(1.0, abs=1e-6)
+    assert (r["M"].value, r["q_star"].value) == (pytest.approx(1.0), 1.0) and r["slope"].value == pytest.approx(1.0, abs=1e-6)
 
 
 def test_torch_tanh_fixed_point_is_a_fixed_point():
     nl, _ = torch_nonlinearity("tanh")
     alpha = (5 / 3) ** 2
     m = variance_map("tanh", 1.0, alpha=alpha)
-    qs = m["q_star"]
+    qs = m["q_star"].value
     assert nl == "tanh" and qs > 1
     e2 = compute_gains("tanh", f"normal:0,{math.sqrt(qs)!r}", method="quad").value("second_moment")
     assert alpha * e2 == pytest.approx(qs, rel=1e-3)

@@ -18,14 +18,21 @@ Predicted (mean field; Poole et al. 2016, Schoenholz et al. 2017): pre-activatio
 ``g_{l-1} = chi(q_{l-1}) g_l`` with ``chi(q) = alpha_W E[F'(sqrt(q) z)^2]``; alpha_W = width Var[W].
 At the fixed point q* = M(q*), the slope M'(q*) says whether it is stable (< 1) and chi_1 = chi(q*) is the
 per-layer gradient growth. Equal forward and backward gains under N(0, 1) give q* = 1 and chi_1 = 1.
-Gaussian expectations use 200-node Gauss-Hermite quadrature for elementwise activations (vectorised over
-q) and seeded Monte Carlo (common random numbers across q) for vector modules.
+Gaussian expectations of elementwise activations are those of :class:`approxlab.meanfield.MeanField` (split
+Gauss-Legendre rules with break points at kinks, each with an error estimate; M'(q) = alpha_W E[u F F'(u)] / q);
+vector modules use seeded Monte Carlo (common random numbers across q), whose errors are 3 standard errors
+over 32 rows. Every prediction carries an error estimate (``forward_predicted_error``,
+``backward_predicted_error``, ``errors``): err q_{l+1} = |M'(q_l)| err q_l + err M(q_l), and chi(q_l) and
+the values at q* are widened by how much they move over q's own error.
 
 Correlations (:func:`propagate_correlation`): two inputs with correlation c_0 go through the same network
 (with biases b ~ N(0, sigma_b^2)); the measured correlation of their pre-activations per layer is compared
 with the mean-field recursion q_{l+1} = M(q_l), c_{l+1} = (sigma_w^2 E[F(u) F(v)] + sigma_b^2) / q_{l+1}
-((u, v) with variances q_l, correlation c_l), computed by :class:`approxlab.meanfield.MeanField` with its
-error estimate.
+((u, v) with variances q_l, correlation c_l), computed by :class:`approxlab.meanfield.MeanField`. Its error
+is carried through the layers (:func:`_correlation_recursion`): the error of c_l is multiplied by a bound on
+|C'| over c_l +- its error (the C-map of a chaotic network stretches distances from c = 1 by chi_1 > 1 per
+layer, so a rounding of c_1 can grow to 1e-7 in 30 layers), q_l's error enters through dC/dq, and each
+layer adds its quadrature error and the rounding of c.
 
 The figure ``propagation`` (:mod:`approxlab.figures.propagation`) computes everything from scratch (no
 stored data) with :func:`compute_all` for :data:`FIGURE_ACTIVATIONS` at L = 50, width 256, batch 64 (one to
@@ -45,11 +52,14 @@ from torch import nn
 from approxlab._core.rng import seeded
 from approxlab.activations.base import forward_arity
 from approxlab.dists import Distribution, Normal, parse_dist
+from approxlab.meanfield.gauss import Estimate, expect_1d
 
 __all__ = ["propagate", "PropagationResult", "variance_map", "assumed_dist", "torch_nonlinearity",
-           "mean_field", "GH_NODES", "propagate_correlation", "compute_all", "FIGURE_ACTIVATIONS"]
+           "mean_field", "propagate_correlation", "compute_all", "FIGURE_ACTIVATIONS"]
 
-GH_NODES = 200
+_EPS = float(np.finfo(np.float64).eps)
+#: How far toward 1 the secant that bounds the C-map's slope reaches (:func:`_correlation_recursion`).
+SECANT = 0.05
 _FOURIER = ("fourier", "fourier-scaled", "fourier-amp-phase")
 
 
@@ -79,75 +89,234 @@ def _make(name: str, width: int, **options: object) -> nn.Module:
 
 
 class _Moments:
-    """alpha-free Gaussian moments E[F(sqrt q z)^2], E[F'(sqrt q z)^2] for arrays of q."""
+    """Seeded Monte Carlo moments of a vector module (common random numbers across q): per row of
+    ``width`` entries, the means of F(sqrt q z)^2 and (for a Rademacher cotangent) of the squared input gradient."""
 
-    def __init__(self, module: nn.Module, elementwise: bool, width: int, seed: int = 0) -> None:
+    ROWS = 32
+
+    def __init__(self, module: nn.Module, width: int, seed: int = 0) -> None:
         self.module = copy.deepcopy(module).double()
         self.arity = forward_arity(self.module)
-        self.elementwise = elementwise and self.arity == 1
-        self.width = width
-        if self.elementwise:
-            z, w = np.polynomial.hermite_e.hermegauss(GH_NODES)
-            self.z = torch.tensor(z, dtype=torch.float64)
-            self.w = torch.tensor(w / math.sqrt(2 * math.pi), dtype=torch.float64)
-        else:
-            gen = torch.Generator().manual_seed(seed)
-            self.z = [torch.randn(32, width, generator=gen, dtype=torch.float64) for _ in range(self.arity)]
-            self.sign = torch.randint(0, 2, (32, width), generator=gen).double() * 2 - 1
+        gen = torch.Generator().manual_seed(seed)
+        self.z = [torch.randn(self.ROWS, width, generator=gen, dtype=torch.float64) for _ in range(self.arity)]
+        self.sign = torch.randint(0, 2, (self.ROWS, width), generator=gen).double() * 2 - 1
 
-    def __call__(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        q = np.atleast_1d(np.asarray(q, dtype=np.float64))
-        s = torch.tensor(np.sqrt(np.maximum(np.nan_to_num(q, nan=0.0), 0.0)), dtype=torch.float64)
-        if self.elementwise:  # all q at once: x[i, j] = sqrt(q_i) z_j
-            x = (s[:, None] * self.z[None, :]).requires_grad_(True)
+    def rows(self, q: float) -> tuple[np.ndarray, np.ndarray]:
+        """Per-row means of F^2 and of the squared gradient at variance q (arrays of :data:`ROWS`)."""
+        s = math.sqrt(q)
+        xs = [(s * z).requires_grad_(True) for z in self.z]
+        y = self.module(*xs)
+        gs = torch.autograd.grad((y * self.sign).sum(), xs)
+        return ((y.detach() ** 2).mean(dim=-1).numpy().reshape(-1),
+                sum((g**2).mean(dim=-1) for g in gs).numpy().reshape(-1))
+
+
+def _mc(rows: np.ndarray, scale: float) -> Estimate:
+    """scale times the mean of the rows, with 3 standard errors over the rows as its error."""
+    if not np.all(np.isfinite(rows)):
+        raise ValueError("the Monte Carlo moment is not finite (the module overflows at this variance)")
+    return Estimate(scale * float(rows.mean()), 3 * abs(scale) * float(rows.std(ddof=1)) / math.sqrt(len(rows)))
+
+
+class _GaussMap:
+    """M(q) = alpha E[F(sqrt q z)^2], M'(q) and chi(q) = alpha E[F'(sqrt q z)^2] of an elementwise activation, by
+    :class:`approxlab.meanfield.MeanField` (split Gauss-Legendre rules: kinks and narrow features get break points),
+    each an :class:`Estimate`."""
+
+    def __init__(self, activation: object, alpha: float) -> None:
+        from approxlab.meanfield import MeanField
+
+        self.alpha = alpha
+        self.mf = MeanField(activation, math.sqrt(alpha), 0.0)
+
+    def m(self, q: float) -> Estimate:
+        return self.mf.qmap(q)
+
+    def slope(self, q: float) -> Estimate:
+        return self.mf.qmap_slope(q) if q > 0 else self.mf.slope_at_zero()
+
+    def chi(self, q: float) -> Estimate:
+        if q == 0:
+            return self.mf.slope_at_zero()
+        d1 = self.mf.fns.d1
+        e = expect_1d(lambda x: d1(x) ** 2, q, self.mf.kinks, features=self.mf.features)
+        return Estimate(self.alpha * e.value, self.alpha * e.error)
+
+    def q_star(self) -> Estimate:
+        """The fixed point nearest q = 1 (:meth:`MeanField.q_star`); ValueError when q grows without bound."""
+        return self.mf.q_star()
+
+
+class _MonteCarloMap:
+    """The same maps for a vector module, by :class:`_Moments`; each error is 3 standard errors over the rows
+    (a statistical error, not a bound), plus for M'(q) the truncation of its central difference."""
+
+    STEP = 5e-2
+
+    def __init__(self, module: nn.Module, alpha: float, width: int, seed: int = 0) -> None:
+        self.alpha = alpha
+        self.moments = _Moments(module, width, seed)
+
+    def m(self, q: float) -> Estimate:
+        return _mc(self.moments.rows(q)[0], self.alpha)
+
+    def chi(self, q: float) -> Estimate:
+        return _mc(self.moments.rows(q)[1], self.alpha)
+
+    def slope(self, q: float) -> Estimate:
+        """Central differences of M with steps h and h / 2 (common random numbers): the value at h, its error
+        3 standard errors plus 4/3 |D(h) - D(h/2)| (the O(h^2) truncation of D(h))."""
+        if not q > 0:
+            raise ValueError(f"the Q-map slope needs q > 0, got {q}")
+        d = []
+        for h in (self.STEP, self.STEP / 2):
+            lo, hi = self.moments.rows(q * (1 - h))[0], self.moments.rows(q * (1 + h))[0]
+            d.append((hi - lo) / (2 * h * q))
+        full, half = _mc(d[0], self.alpha), _mc(d[0] - d[1], self.alpha)
+        return Estimate(full.value, full.error + 4 / 3 * (abs(half.value) + half.error))
+
+    def q_star(self) -> Estimate:
+        """The fixed point of the sampled map nearest q = 1 on [1e-6, 1e6]: sign changes of log M(q) - log q on
+        a 49-point log grid refined by Brent's method; error 3 standard errors of M(q*) / |1 - M'(q*)|."""
+        from scipy.optimize import brentq
+
+        m1 = self.m(1.0)
+        if abs(m1.value - 1.0) < 1e-9:
+            return Estimate(1.0, 0.0)
+
+        def f(lq: float) -> float:
             with np.errstate(all="ignore"):
-                y = self.module(x)
-                (g,) = torch.autograd.grad(y.sum(), x)
-            m2 = (self.w * y.detach() ** 2).sum(dim=1).numpy()
-            d2 = (self.w * g**2).sum(dim=1).numpy()
-        else:
-            m2, d2 = np.empty_like(q), np.empty_like(q)
-            for i, si in enumerate(s.tolist()):
-                xs = [(si * z).requires_grad_(True) for z in self.z]
-                y = self.module(*xs)
-                gs = torch.autograd.grad((y * self.sign).sum(), xs)
-                m2[i] = float((y.detach() ** 2).mean())
-                d2[i] = float(sum((g**2).mean() for g in gs))
-        m2 = np.where(np.isnan(q), np.nan, m2)
-        d2 = np.where(np.isnan(q), np.nan, d2)
-        return m2, d2
+                return math.log(self.alpha * float(self.moments.rows(math.exp(lq))[0].mean())) - lq
+
+        lg = np.log(np.logspace(-6, 6, 49))
+        vals = []
+        for v in lg:
+            try:
+                vals.append(f(float(v)))
+            except (ValueError, OverflowError):
+                vals.append(math.nan)
+        best = None
+        for i in range(len(lg) - 1):
+            if math.isfinite(vals[i]) and math.isfinite(vals[i + 1]) and vals[i] * vals[i + 1] <= 0 and vals[i] != vals[i + 1]:
+                cand = math.exp(brentq(f, lg[i], lg[i + 1], xtol=1e-14))
+                if best is None or abs(math.log(cand)) < abs(math.log(best)):
+                    best = cand
+        if best is None:
+            raise ValueError("no fixed point of the sampled Q-map on [1e-6, 1e6]")
+        m, s = self.m(best), self.slope(best)
+        gap = abs(1 - s.value) - s.error
+        return Estimate(best, (m.error + 4 * _EPS * best) / gap if gap > 0 else math.inf)
 
 
-def mean_field(moments: _Moments, alpha_w: float, q1: float, layers: int) -> tuple[list[float], list[float]]:
-    """Predicted q_1..q_L (iterating M from q_1) and the per-layer chi(q_l), l = 1..L."""
-    qs = [q1]
-    for _ in range(layers - 1):
-        m2, _ = moments(np.array([qs[-1]]))
-        nxt = alpha_w * float(m2[0])
-        qs.append(nxt if math.isfinite(nxt) else math.inf)
-        if not math.isfinite(nxt) or nxt > 1e300:
-            qs += [math.inf] * (layers - len(qs))
+def _map_of(module: nn.Module, elementwise: bool, alpha: float, width: int, seed: int) -> _GaussMap | _MonteCarloMap:
+    if elementwise and forward_arity(module) == 1:
+        return _GaussMap(module, alpha)
+    return _MonteCarloMap(module, alpha, width, seed)
+
+
+def _moved(fn: object, x: float, dx: float, value: Estimate) -> Estimate:
+    """``value`` = fn(x) widened by how much fn moves over [x - dx, x + dx] (first order: central difference with
+    step max(dx, 1e-4 x), times dx)."""
+    if not dx > 0:
+        return value
+    if not math.isfinite(dx):
+        return Estimate(value.value, math.inf)
+    h = min(max(dx, 1e-4 * x), 0.5 * x) if x > 0 else dx
+    lo, hi = fn(max(x - h, 0.0)), fn(x + h)
+    deriv = (abs(hi.value - lo.value) + hi.error + lo.error) / (x + h - max(x - h, 0.0))
+    return Estimate(value.value, value.error + deriv * dx)
+
+
+def mean_field(vmap: _GaussMap | _MonteCarloMap, q1: Estimate, layers: int
+               ) -> tuple[list[Estimate], list[Estimate], list[str]]:
+    """Predicted q_1..q_L (iterating M from q_1) and the per-layer chi(q_l), l = 1..L, with errors:
+    err q_{l+1} = |M'(q_l)| err q_l + err M(q_l), err chi(q_l) = its own + |chi'(q_l)| err q_l.
+
+    A q past 1e300 (or not finite) and every later one is inf; where a moment cannot be computed (it
+    overflows float64 on the Gaussian's range, or its quadrature does not converge) it and every later q is
+    nan. Both with an infinite error, and the third list says why."""
+    qs, notes = [q1], []
+    while len(qs) < layers:
+        q = qs[-1]
+        try:
+            m = vmap.m(q.value)
+            s = vmap.slope(q.value) if q.error > 0 else Estimate(0.0, 0.0)
+        except (ValueError, OverflowError) as exc:
+            notes.append(f"M(q_{len(qs)}) at q = {q.value:.6g}: {exc}")
+            m = Estimate(math.nan, math.inf)
+        if not (math.isfinite(m.value) and m.value <= 1e300):
+            fill = math.nan if math.isnan(m.value) else math.inf
+            qs += [Estimate(fill, math.inf)] * (layers - len(qs))
             break
-    _, d2 = moments(np.array([q if math.isfinite(q) else np.nan for q in qs]))
-    return qs, [alpha_w * float(v) for v in d2]
+        qs.append(Estimate(m.value, (abs(s.value) + s.error) * q.error + m.error + 2 * _EPS * m.value))
+    chis = []
+    for l_, q in enumerate(qs, start=1):
+        if not math.isfinite(q.value):
+            chis.append(Estimate(math.nan, math.inf))
+            continue
+        try:
+            chis.append(_moved(vmap.chi, q.value, q.error, vmap.chi(q.value)))
+        except (ValueError, OverflowError) as exc:
+            notes.append(f"chi(q_{l_}) at q = {q.value:.6g}: {exc}")
+            chis.append(Estimate(math.nan, math.inf))
+    return qs, chis, notes
+
+
+def _at_fixed_point(vmap: _GaussMap | _MonteCarloMap) -> dict[str, Estimate | str | None]:
+    """q*, M'(q*) and chi(q*), each widened by q*'s own error; q* None (and ``q_star_note`` why) without one."""
+    try:
+        qs = vmap.q_star()
+    except ValueError as exc:
+        return {"q_star": None, "q_star_note": str(exc)}
+    out: dict[str, Estimate | str | None] = {"q_star": qs}
+    if not math.isfinite(qs.error):
+        out["slope_at_q_star"] = out["chi1_at_q_star"] = None
+        return out
+    for key, fn in (("slope_at_q_star", vmap.slope), ("chi1_at_q_star", vmap.chi)):
+        try:
+            out[key] = _moved(fn, qs.value, qs.error, fn(qs.value))
+        except ValueError as exc:
+            out[key] = None
+            out[f"{key}_note"] = str(exc)
+    return out
 
 
 def variance_map(activation: object, q: float, alpha: float | None = None, width: int = 256, seed: int = 0
-                 ) -> dict[str, float]:
-    """M(q), its slope M'(q), chi(q) and the fixed point q* nearest 1 (see the module docstring).
+                 ) -> dict[str, object]:
+    """M(q), its slope M'(q), chi(q) and the fixed point q* nearest 1 (see the module docstring), each an
+    :class:`~approxlab.meanfield.gauss.Estimate` (value and error).
 
-    ``alpha`` defaults to the forward gain under N(0, 1). The slope is a central difference of M
-    (step 1e-4 q for Gauss-Hermite, 5e-2 q with common random numbers for Monte Carlo).
+    ``alpha`` defaults to the forward gain under N(0, 1). Elementwise activations: the split Gauss-Legendre
+    rules of :class:`approxlab.meanfield.MeanField` (kinks and narrow features handled), with M'(q) =
+    alpha E[u F(u) F'(u)] / q. Vector modules: seeded Monte Carlo (32 rows of ``width``, common random numbers
+    across q), errors of 3 standard errors, M'(q) by central differences. ``slope_at_q_star`` and
+    ``chi1_at_q_star`` carry q*'s error too. Without a fixed point (q grows without bound) ``q_star`` is None
+    and ``q_star_note`` says why.
+
+    Returns
+    -------
+    dict
+        ``q``, ``alpha`` (floats), ``M``, ``slope``, ``chi1``, ``q_star`` (Estimate or None) and, with a finite
+        q*, ``slope_at_q_star``, ``chi1_at_q_star``.
+
+    Raises
+    ------
+    ValueError
+        For q not a finite number > 0, or when a moment diverges or its quadrature cannot converge.
 
     Examples
     --------
     >>> m = variance_map("relu", 1.0)
-    >>> [round(float(m[k]), 6) for k in ("M", "slope", "chi1")]
+    >>> [round(m[k].value, 12) for k in ("M", "slope", "chi1")]
     [1.0, 1.0, 1.0]
+    >>> bool(m["M"].error < 1e-13)
+    True
     """
     from approxlab.activations import get
     from approxlab.gains import compute_gains
 
+    if isinstance(q, bool) or not isinstance(q, (int, float)) or not (math.isfinite(q) and q > 0):
+        raise ValueError(f"q must be a finite variance > 0, got {q!r}")
     if isinstance(activation, str):
         entry = get(activation)
         module, elementwise = _make(entry.name, width), entry.elementwise
@@ -155,16 +324,11 @@ def variance_map(activation: object, q: float, alpha: float | None = None, width
         module, elementwise = activation, not hasattr(activation, "forward") or _is_elementwise(activation)
     if alpha is None:
         alpha = compute_gains(module if not isinstance(activation, str) else activation).value("forward_gain")
-    mom = _Moments(module, elementwise, width, seed)
-    h = 1e-4 if mom.elementwise else 5e-2
-    m2, d2 = mom(np.array([q, q * (1 - h), q * (1 + h)]))
-    slope = alpha * (m2[2] - m2[1]) / (2 * h * q)
-    qstar = fixed_point(mom, alpha)
-    out = {"q": q, "alpha": alpha, "M": alpha * m2[0], "slope": slope, "chi1": alpha * d2[0], "q_star": qstar}
-    if qstar is not None and math.isfinite(qstar):
-        m2s, d2s = mom(np.array([qstar, qstar * (1 - h), qstar * (1 + h)]))
-        out["slope_at_q_star"] = alpha * (m2s[2] - m2s[1]) / (2 * h * qstar)
-        out["chi1_at_q_star"] = alpha * d2s[0]
+    alpha = float(alpha)
+    vmap = _map_of(module, elementwise, alpha, width, seed)
+    out: dict[str, object] = {"q": float(q), "alpha": alpha, "M": vmap.m(q), "slope": vmap.slope(q),
+                              "chi1": vmap.chi(q)}
+    out.update(_at_fixed_point(vmap))
     return out
 
 
@@ -172,31 +336,6 @@ def _is_elementwise(module: object) -> bool:
     from approxlab.activations.base import Elementwise
 
     return isinstance(module, Elementwise) or not isinstance(module, nn.Module)
-
-
-def fixed_point(moments: _Moments, alpha: float) -> float | None:
-    """The fixed point q* of q -> alpha E[F(sqrt q z)^2] nearest to q = 1 on [1e-6, 1e6] (None if none).
-
-    q = 1 itself is returned when |M(1) - 1| < 1e-9 (e.g. ReLU, whose map is the identity); otherwise
-    the sign changes of log M(q) - log q on a log grid (Gauss-Hermite: 481 points; Monte Carlo: 49) are
-    refined by linear interpolation in log q.
-    """
-    m1, _ = moments(np.array([1.0]))
-    if abs(alpha * m1[0] - 1.0) < 1e-9:
-        return 1.0
-    grid = np.logspace(-6, 6, 481 if moments.elementwise else 49)
-    m2, _ = moments(grid)
-    with np.errstate(all="ignore"):
-        f = np.log(alpha * m2) - np.log(grid)
-    best = None
-    lg = np.log(grid)
-    for i in range(len(grid) - 1):
-        if np.isfinite(f[i]) and np.isfinite(f[i + 1]) and f[i] * f[i + 1] <= 0 and f[i] != f[i + 1]:
-            t = f[i] / (f[i] - f[i + 1])
-            cand = float(np.exp(lg[i] + t * (lg[i + 1] - lg[i])))
-            if best is None or abs(math.log(cand)) < abs(math.log(best)):
-                best = cand
-    return best
 
 
 @dataclass
@@ -217,6 +356,9 @@ class PropagationResult:
     slope_at_q_star: float | None = None
     chi1_at_q_star: float | None = None
     extra: dict = field(default_factory=dict)
+    forward_predicted_error: list[float] = field(default_factory=list)   # error estimates of forward_predicted
+    backward_predicted_error: list[float] = field(default_factory=list)
+    errors: dict[str, float] = field(default_factory=dict)  # of q_star, slope_at_q_star, chi1_at_q_star
 
     @staticmethod
     def _growth(seq: list[float], first: int, last: int) -> float:
@@ -308,33 +450,36 @@ def propagate(activation: str, layers: int = 50, width: int = 512, batch: int = 
         fwd = [float(t.detach().double().pow(2).mean()) for t in hs]
         bwd = [float(t.grad.double().pow(2).mean()) if t.grad is not None else math.nan for t in hs]
 
-        # mean-field prediction
-        mom = _Moments(module.cpu(), entry.elementwise, width, seed)
+        # mean-field prediction, with error estimates
+        vmap = _map_of(module.cpu(), entry.elementwise, alpha_w, width, seed)
         if init == "gains" and input_scale == 1.0:
-            m2_in = (float(g.second_moment), float(g.derivative_second_moment))
+            m2_in = _gain_moments(g)
         else:
             m2_in = _input_moment(module.cpu(), dist, width, seed, entry.elementwise, input_scale)
-        q1 = alpha_w * m2_in[0]
-        qs, chis = mean_field(mom, alpha_w, q1, layers)
-        fpred = [float(input_scale**2 * float(dist.moment(2)))] + qs
+        q1 = Estimate(alpha_w * m2_in[0].value, alpha_w * m2_in[0].error)
+        qs, chis, notes = mean_field(vmap, q1, layers)
+        fpred = [float(input_scale**2 * float(dist.moment(2)))] + [q.value for q in qs]
+        ferr = [0.0] + [q.error for q in qs]
         # backward: g_L = 1; g_{l-1} = chi(q_{l-1}) g_l; chi at the input uses the input distribution
-        bpred = [math.nan] * (layers + 1)
-        bpred[layers] = 1.0
-        for l_ in range(layers, 1, -1):
-            bpred[l_ - 1] = bpred[l_] * chis[l_ - 2]
-        bpred[0] = bpred[1] * alpha_w * m2_in[1]
-        res = PropagationResult(entry.name, init, dist.spec(), alpha_w, layers, width, fwd, fpred, bwd, bpred)
-        try:
-            alpha_normal = alpha_w
-            qstar = fixed_point(mom, alpha_normal)
-            res.q_star = qstar
-            if qstar is not None:
-                hstep = 1e-4 if mom.elementwise else 5e-2
-                m2s, d2s = mom(np.array([qstar, qstar * (1 - hstep), qstar * (1 + hstep)]))
-                res.slope_at_q_star = float(alpha_w * (m2s[2] - m2s[1]) / (2 * hstep * qstar))
-                res.chi1_at_q_star = float(alpha_w * d2s[0])
-        except (ValueError, RuntimeError, OverflowError):
-            pass
+        bpred, berr = [math.nan] * (layers + 1), [math.nan] * (layers + 1)
+        bpred[layers], berr[layers] = 1.0, 0.0
+        steps = {l_ - 1: chis[l_ - 2] for l_ in range(layers, 1, -1)}
+        steps[0] = Estimate(alpha_w * m2_in[1].value, alpha_w * m2_in[1].error)
+        for l_ in range(layers, 0, -1):  # err(g chi) = |chi| err g + |g| err chi
+            ch = steps[l_ - 1]
+            bpred[l_ - 1] = bpred[l_] * ch.value
+            berr[l_ - 1] = abs(ch.value) * berr[l_] + abs(bpred[l_]) * ch.error
+        res = PropagationResult(entry.name, init, dist.spec(), alpha_w, layers, width, fwd, fpred, bwd, bpred,
+                                forward_predicted_error=ferr, backward_predicted_error=berr)
+        fixed = _at_fixed_point(vmap)
+        for key in ("q_star", "slope_at_q_star", "chi1_at_q_star"):
+            est = fixed.get(key)
+            if isinstance(est, Estimate):
+                setattr(res, key, est.value)
+                res.errors[key] = est.error
+        res.extra.update({k: v for k, v in fixed.items() if k.endswith("_note")})
+        if notes:
+            res.extra["prediction_notes"] = notes
         return res
 
 
@@ -343,8 +488,15 @@ def _method(module: nn.Module, elementwise: bool) -> str:
     return "quad" if elementwise and forward_arity(module) == 1 else "mc"
 
 
+def _gain_moments(r: object) -> tuple[Estimate, Estimate]:
+    """E[F(x)^2], E[F'(x)^2] of a GainResult with their errors (3 standard errors for Monte Carlo)."""
+    k = 3.0 if r.method == "mc" else 1.0
+    return tuple(Estimate(float(getattr(r, name)), k * float(r.errors.get(name, 0.0)))
+                 for name in ("second_moment", "derivative_second_moment"))
+
+
 def _input_moment(module: nn.Module, dist: Distribution, width: int, seed: int, elementwise: bool,
-                  input_scale: float) -> tuple[float, float]:
+                  input_scale: float) -> tuple[Estimate, Estimate]:
     """E[F(x)^2], E[F'(x)^2] for the network input x (scaled), by quadrature (elementwise) or Monte Carlo."""
     from approxlab.gains import compute_gains
 
@@ -360,7 +512,7 @@ def _input_moment(module: nn.Module, dist: Distribution, width: int, seed: int, 
         r = compute_gains(module, dist, method=method, mc_dim=width, seed=seed, mc_samples=2**16)
     except ValueError:
         r = compute_gains(module, dist, method="mc", mc_dim=width, seed=seed, mc_samples=2**16)
-    return float(r.second_moment), float(r.derivative_second_moment)
+    return _gain_moments(r)
 
 
 def propagate_correlation(activation: object, layers: int = 50, width: int = 256, pairs: int = 32,
@@ -376,8 +528,14 @@ def propagate_correlation(activation: object, layers: int = 50, width: int = 256
     Returns
     -------
     dict
-        ``c_measured``, ``c_predicted``, ``c_error`` (mean-field error estimate), ``q_measured``,
-        ``q_predicted`` for layers 1..L, plus the settings.
+        ``c_measured``, ``c_predicted``, ``c_error`` (error bound of the mean-field recursion, carried
+        through the layers), ``q_measured``, ``q_predicted``, ``q_error`` for layers 1..L, plus the settings.
+
+    Raises
+    ------
+    ValueError
+        For c0 outside (-1, 1), an activation that jumps (its C-map is not Lipschitz at c = 1), or a
+        mean-field variance that leaves (0, inf).
 
     Examples
     --------
@@ -418,20 +576,92 @@ def propagate_correlation(activation: object, layers: int = 50, width: int = 256
             qm.append(float(h.double().pow(2).mean()))
             corr = (ha * hb).sum(1) / ((ha * ha).sum(1) * (hb * hb).sum(1)).sqrt()
             cm.append(float(corr.mean()))
-    q, c = sigma_w**2 + sigma_b**2, (sigma_w**2 * c0 + sigma_b**2) / (sigma_w**2 + sigma_b**2)
-    qp, cp, ce = [q], [c], [0.0]
+    qp, cp, qe, ce = _correlation_recursion(mf, float(c0), layers)
+    return {"activation": mf.name, "layers": layers, "width": width, "pairs": pairs, "sigma_w": sigma_w,
+            "sigma_b": sigma_b, "c0": c0, "seed": seed, "q_measured": qm, "q_predicted": qp, "q_error": qe,
+            "c_measured": cm, "c_predicted": cp, "c_error": ce}
+
+
+def _jumps(mf: object) -> list[float]:
+    """The kinks of ``mf``'s activation where F itself (not only F') jumps."""
+    out = []
+    for k in mf.kinks:
+        h = 1e-9 * max(1.0, abs(k))
+        v = mf.fns.f(torch.tensor([k - h, k + h], dtype=torch.float64))
+        if not abs(float(v[1] - v[0])) <= 1e-6 * (1 + abs(float(v[0]))):
+            out.append(k)
+    return out
+
+
+def _correlation_recursion(mf: object, c0: float, layers: int
+                           ) -> tuple[list[float], list[float], list[float], list[float]]:
+    """q_l, c_l (l = 1..layers) of the mean-field recursion from unit-variance inputs with correlation c0,
+    and their error bounds, to first order in the errors.
+
+    With P(q, c) = E[F(u) F(v)] and c_{l+1} = (sigma_w^2 P(q_l, c_l) + sigma_b^2) / M(q_l), each step's error
+    is the quadrature error of P and M, the rounding of c, and the carried errors times the sensitivities:
+
+    * |d c_{l+1} / d c_l| = sigma_w^2 |dP/dc| / q_{l+1}, bounded on [c_l - err, c_l + err] by dP/dc at
+      r = |c_l| + err: P is a power series in c with nonnegative coefficients (Mehler), so |P'(x)| <= P'(|x|),
+      P' increases on [0, 1], and by convexity P'(r) <= (P(r_2) - P(|c_l|)) / (r_2 - r) for r < r_2 <= 1
+      (r_2 = 1 and r_2 = r + :data:`SECANT` (1 - r)), and P'(r) <= P'(1) = q_l E[F'(u)^2]; the smallest
+      is used;
+    * d c_{l+1} / d q_l = (sigma_w^2 dP/dq - c_{l+1} M'(q_l)) / q_{l+1}
+      = sigma_w^2 E[u F'(u) (F(v) - c_{l+1} F(u))] / (q_l q_{l+1}) (dP/dq = E[u F'(u) F(v)] / q,
+      M'(q) = sigma_w^2 E[u F'(u) F(u)] / q), bounded by Cauchy-Schwarz with
+      E[(F(v) - c' F(u))^2] = (1 + c'^2) P(q_l, 1) - 2 c' P(q_l, c_l), small as c_l -> 1;
+    * err q_{l+1} = sup |M'| err q_l + err M(q_l) + rounding.
+
+    Raises
+    ------
+    ValueError
+        When F itself jumps (C is not Lipschitz at c = 1 then and these bounds do not hold).
+    """
+    jumps = _jumps(mf)
+    if jumps:
+        raise ValueError(f"{mf.name!r} jumps at x = {', '.join(f'{k:g}' for k in jumps)}: its correlation map is "
+                         f"not Lipschitz near c = 1, and the mean-field recursion's error cannot be propagated")
+    w2, b2 = mf.sigma_w**2, mf.sigma_b**2
+    d1 = mf.fns.d1
+    q = w2 + b2
+    c = (w2 * c0 + b2) / q
+    dq = 2 * _EPS * q
+    dc = 4 * _EPS * (w2 * abs(c0) + b2) / q  # rounding of c_1 (c0 itself is taken as exact)
+    qs, cs, qe, ce = [q], [c], [dq], [dc]
     for _ in range(layers - 1):
         m = mf.qmap(q)
         pair = mf.pair_moment(q, c)
         q_new = m.value
-        c_new = (sigma_w**2 * pair.value + sigma_b**2) / q_new
-        ce.append(ce[-1] + sigma_w**2 * pair.error / q_new + abs(c_new) * m.error / q_new)  # errors of each step, summed
-        q, c = q_new, min(1.0, c_new)
-        qp.append(q)
-        cp.append(c)
-    return {"activation": mf.name, "layers": layers, "width": width, "pairs": pairs, "sigma_w": sigma_w,
-            "sigma_b": sigma_b, "c0": c0, "seed": seed, "q_measured": qm, "q_predicted": qp,
-            "c_measured": cm, "c_predicted": cp, "c_error": ce}
+        if not (math.isfinite(q_new) and q_new > 0):
+            raise ValueError(f"the mean-field variance of {mf.name!r} leaves (0, inf) at layer {len(qs) + 1}: {q_new}")
+        c_new = (w2 * pair.value + b2) / q_new
+        # sup |M'| over [q - dq, q + dq]: M' at the ends too when the interval is not tiny
+        probes = (q,) if dq <= 1e-6 * q else (q, max(q - dq, 1e-300), q + dq)
+        ms = max(abs(s.value) + s.error for s in (mf.qmap_slope(p) for p in probes))
+        r = abs(c) + dc
+        p_abs = pair if c >= 0 else mf.pair_moment(q, -c)
+        p_one = (m.value - b2 + m.error) / w2  # P(1) = E[F(u)^2], upper bound
+        secant = math.inf
+        if r < 1:
+            r2 = r + SECANT * (1 - r)
+            p_r2 = mf.pair_moment(q, r2)
+            secant = min((p_one - p_abs.value + p_abs.error) / (1 - r),
+                         (p_r2.value + p_r2.error - p_abs.value + p_abs.error) / (r2 - r))
+        d_one = expect_1d(lambda x: d1(x) ** 2, q, mf.kinks, features=mf.features)
+        dc_dc = w2 * min(secant, q * (d_one.value + d_one.error)) / q_new
+        e_uf = expect_1d(lambda x: (x * d1(x)) ** 2, q, mf.kinks, features=mf.features)
+        # E[(F(v) - c' F(u))^2] = (1 + c'^2) P(1) - 2 c' P(c), an upper bound from the errors
+        spread = (1 + c_new**2) * p_one - 2 * c_new * pair.value + 2 * abs(c_new) * pair.error
+        dc_dq = w2 * math.sqrt(max(e_uf.value + e_uf.error, 0.0) * max(spread, 0.0)) / (q * q_new)
+        own = (w2 * pair.error + abs(c_new) * m.error) / q_new + 4 * _EPS * (w2 * abs(pair.value) + b2) / q_new
+        dc = min(2.0, dc_dc * dc + dc_dq * dq + own)  # a correlation is never off by more than 2
+        dq = ms * dq + m.error + 2 * _EPS * q_new
+        q, c = q_new, max(-1.0, min(1.0, c_new))
+        qs.append(q)
+        cs.append(c)
+        qe.append(dq)
+        ce.append(dc)
+    return qs, cs, qe, ce
 
 
 def _row(r: PropagationResult) -> dict:

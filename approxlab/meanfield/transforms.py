@@ -24,7 +24,11 @@ C'(1)^L and, when C'(1) = 1, its curvature at 1 is L C''(1).
 The conditions are solved with ``scipy.optimize.root`` (TAT: from the brackets of a scan; DKS: from a few
 starting points); every expectation is
 the split Gauss-Legendre rule of :mod:`approxlab.meanfield.gauss`, and the residuals at the solution are
-returned, so a transform that does not satisfy its conditions is never returned silently.
+returned with their error estimates (``info["residuals"]``, ``info["residual_errors"]``); a condition
+not met is named in ``info["unmet"]`` and warned about (:class:`ConditionWarning`; ``strict=True`` raises), so a
+transform that does not satisfy its conditions is never returned silently. The ReLU family cannot meet
+DKS's Q'(1) condition (:func:`dks`: positive homogeneity leaves one free parameter, beta / alpha, for Q'(1) and
+C'(1)); its DKS transform meets C'(1) and reports Q'(1).
 
 Examples
 --------
@@ -38,6 +42,7 @@ from __future__ import annotations
 import copy
 import itertools
 import math
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -49,9 +54,17 @@ from torch import nn
 from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise
 from approxlab.meanfield.exact import relu_cmap
-from approxlab.meanfield.gauss import expect_1d
+from approxlab.meanfield.gauss import Estimate, expect_1d
 
-__all__ = ["Transformed", "dks", "tat", "transform_params"]
+__all__ = ["CONDITION_TOL", "ConditionWarning", "Transformed", "dks", "tat", "transform_params"]
+
+#: A condition counts as met when |residual| <= CONDITION_TOL + the residual's error estimate.
+CONDITION_TOL = 1e-9
+_EPS = float(np.finfo(np.float64).eps)
+
+
+class ConditionWarning(UserWarning):
+    """A transform is returned although one of the conditions it is named for is not met (see ``info["unmet"]``)."""
 
 
 class Transformed(Elementwise):
@@ -97,7 +110,12 @@ class Transformed(Elementwise):
 
     def local_maps(self) -> dict[str, float]:
         """Q(1), Q'(1), C(0), C'(1), C''(1) of this activation at input q = 1 (module docstring)."""
-        return _local_maps(_fn(self.base), self.base_kinks(), self.alpha, self.beta, self.gamma, self.delta)
+        return {k: v.value for k, v in self.local_map_estimates().items()}
+
+    def local_map_estimates(self) -> dict[str, Estimate]:
+        """:meth:`local_maps` with their error estimates."""
+        return _local_map_estimates(_fn(self.base), self.base_kinks(), self.alpha, self.beta, self.gamma,
+                                    self.delta)
 
     def base_kinks(self) -> tuple[float, ...]:
         return tuple(self.base.kinks()) if isinstance(self.base, Elementwise) else ()
@@ -139,17 +157,38 @@ def _jet(f: Callable, x: torch.Tensor) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def _local_maps(f: Callable, kinks: tuple[float, ...], a: float, b: float, g: float, d: float,
                 curvature: bool = True) -> dict[str, float]:
+    """The values of :func:`_local_map_estimates`."""
+    return {k: v.value for k, v in _local_map_estimates(f, kinks, a, b, g, d, curvature).items()}
+
+
+def _local_map_estimates(f: Callable, kinks: tuple[float, ...], a: float, b: float, g: float, d: float,
+                         curvature: bool = True) -> dict[str, Estimate]:
+    """Q(1), Q'(1), C(0), C'(1) (and C''(1)) of gamma (F(alpha x + beta) + delta) with error estimates
+    (module docstring); the ratios carry the errors of numerator and denominator to first order."""
     ks = tuple((k - b) / a for k in kinks) if a != 0 else ()
     psi = lambda x: f(a * x + b)
-    m1 = expect_1d(psi, 1.0, ks).value
-    m2 = expect_1d(lambda x: (psi(x) + d) ** 2, 1.0, ks).value
-    q1 = g * g * m2
-    qs = g * g * expect_1d(lambda x: x * (psi(x) + d) * _derivs(psi, x, 1), 1.0, ks).value
-    cs1 = g * g * expect_1d(lambda x: _derivs(psi, x, 1) ** 2, 1.0, ks).value / q1
-    out = {"q_1": q1, "q_slope_1": qs, "c_0": (g * (m1 + d)) ** 2 / q1, "c_slope_1": cs1}
+    m1 = expect_1d(psi, 1.0, ks)
+    m2 = expect_1d(lambda x: (psi(x) + d) ** 2, 1.0, ks)
+    if not m2.value > 0:
+        raise ValueError("the transformed activation is identically zero under N(0, 1)")
+    qs = expect_1d(lambda x: x * (psi(x) + d) * _derivs(psi, x, 1), 1.0, ks)
+    s1 = expect_1d(lambda x: _derivs(psi, x, 1) ** 2, 1.0, ks)
+
+    def ratio(num: float, num_err: float) -> Estimate:  # num / E[(psi + delta)^2]
+        v = num / m2.value
+        return Estimate(v, (num_err + abs(v) * m2.error) / m2.value + 4 * _EPS * abs(v))
+
+    g2 = g * g
+    out = {"q_1": Estimate(g2 * m2.value, g2 * m2.error + 2 * _EPS * g2 * m2.value),
+           "q_slope_1": Estimate(g2 * qs.value, g2 * qs.error + 2 * _EPS * g2 * abs(qs.value)),
+           "c_0": ratio((m1.value + d) ** 2, 2 * abs(m1.value + d) * m1.error + m1.error**2),
+           "c_slope_1": ratio(s1.value, s1.error)}
     if curvature:
-        out["c_curv_1"] = (math.inf if any(_slope_jump(f, k) for k in kinks) else
-                           g * g * expect_1d(lambda x: _derivs(psi, x, 2) ** 2, 1.0, ks).value / q1)
+        if any(_slope_jump(f, k) for k in kinks):
+            out["c_curv_1"] = Estimate(math.inf, 0.0)
+        else:
+            s2 = expect_1d(lambda x: _derivs(psi, x, 2) ** 2, 1.0, ks)
+            out["c_curv_1"] = ratio(s2.value, s2.error)
     return out
 
 
@@ -211,17 +250,27 @@ def _module(activation: object, **options: object) -> nn.Module:
     return tgt.module
 
 
-def dks(activation: object, depth: int = 50, zeta: float = 1.5, q_slope: float = 1.0,
+def dks(activation: object, depth: int = 50, zeta: float = 1.5, q_slope: float = 1.0, strict: bool = False,
         **options: object) -> Transformed:
     """The DKS transform of ``activation`` for a chain of ``depth`` layers (module docstring).
 
-    ReLU-family activations (F = b x or a x on the half-lines) are positively homogeneous, so alpha and
-    gamma trade off and Q'(1) = 1 always; there beta is solved for C'(1) = zeta^(1/depth) with alpha = 1.
+    Conditions: Q(1) = 1, C(0) = 0, Q'(1) = ``q_slope`` and C'(1) = zeta^(1/depth). Every one's residual is
+    in ``info["residuals"]`` (its error estimate in ``info["residual_errors"]``), and those not met
+    (|residual| > :data:`CONDITION_TOL` + error) in ``info["unmet"]``.
+
+    **ReLU family** (F = b x for x > 0, a x for x < 0): F is positively homogeneous, so for alpha > 0
+    gamma (F(alpha x + beta) + delta) = gamma alpha (F(x + beta / alpha) + delta / alpha): only beta / alpha
+    matters, one parameter for the two conditions Q'(1) = q_slope and C'(1) = zeta^(1/depth), which in
+    general have no common solution (ReLU: Q'(1) = 1 only at beta = 0, where C'(1) = 1.4669). As the dks
+    package does for ReLU (it turns Q'(1) off there, and advises Leaky ReLUs instead), the shift beta
+    (alpha = 1) is solved for C'(1) alone; among the roots in [-3, 3] the one whose Q'(1) is nearest ``q_slope`` is
+    returned, and the unmet Q'(1) condition is reported: a :class:`ConditionWarning`, or a ``ValueError``
+    with ``strict=True``. (ReLU, depth 20: Q'(1) = 0.8958; leaky ReLU with slope 0.2: 1.0786.)
 
     Raises
     ------
     ValueError
-        ``zeta <= 1``, ``depth < 1``, a vector module, or no solution.
+        ``zeta <= 1``, ``depth < 1``, a vector module, no solution, or (``strict``) a condition not met.
     """
     if not (isinstance(depth, int) and depth >= 1):
         raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
@@ -235,18 +284,21 @@ def dks(activation: object, depth: int = 50, zeta: float = 1.5, q_slope: float =
         g, d = _output(f, kinks, a, b, center=True)
         return _local_maps(f, kinks, a, b, g, d, curvature=False)
 
+    why = ""
     if _relu_family(module) is not None:
         def r1(b: float) -> float:
             return maps(1.0, b)["c_slope_1"] - target
         grid = np.linspace(-3, 3, 25)
         vals = [r1(b) for b in grid]
-        for i in range(len(grid) - 1):
-            if vals[i] * vals[i + 1] <= 0:
-                b = brentq(r1, grid[i], grid[i + 1], xtol=1e-14)
-                a = 1.0
-                break
-        else:
+        roots = [brentq(r1, grid[i], grid[i + 1], xtol=1e-14) for i in range(len(grid) - 1)
+                 if vals[i] * vals[i + 1] <= 0 and vals[i] != 0]
+        roots += [float(grid[-1])] if vals[-1] == 0 else []
+        if not roots:
             raise ValueError(f"DKS: no input shift gives C'(1) = {target:.6g} for this ReLU-family activation")
+        a, b = 1.0, min(roots, key=lambda r: abs(maps(1.0, r)["q_slope_1"] - q_slope))
+        why = ("A ReLU-family activation is positively homogeneous: only beta / alpha is free, too few parameters "
+               "for both Q'(1) and C'(1); C'(1) is met, Q'(1) is not. Use a smooth activation, or TAT's leaky "
+               "ReLU (tat).")
     else:
         def res(p: np.ndarray) -> np.ndarray:
             m = maps(float(p[0]), float(p[1]))
@@ -254,12 +306,15 @@ def dks(activation: object, depth: int = 50, zeta: float = 1.5, q_slope: float =
         starts = list(itertools.product((1.0, 0.5, 0.1, 2.0, 0.2, 0.05), (0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0)))
         a, b = _solve(res, starts, "DKS")
     g, d = _output(f, kinks, a, b, center=True)
-    t = Transformed(module, a, b, g, d, "dks", {"depth": depth, "zeta": zeta, "local_c_slope_1": target})
-    t.info["residuals"] = _residuals(t, {"q_1": 1.0, "c_0": 0.0, "c_slope_1": target})
+    t = Transformed(module, a, b, g, d, "dks", {"depth": depth, "zeta": zeta, "local_c_slope_1": target,
+                                                 "q_slope": q_slope})
+    _residuals(t, {"q_1": 1.0, "q_slope_1": q_slope, "c_0": 0.0, "c_slope_1": target})
+    _refuse_or_warn(t, strict, why)
     return t
 
 
-def tat(activation: object, depth: int = 50, tau: float = 0.3, eta: float = 0.9, **options: object) -> Transformed:
+def tat(activation: object, depth: int = 50, tau: float = 0.3, eta: float = 0.9, strict: bool = False,
+        **options: object) -> Transformed:
     """The TAT transform for a chain of ``depth`` layers (module docstring).
 
     Smooth activations: C''(1) = tau / depth with Q(1) = Q'(1) = C'(1) = 1. The ReLU family is replaced by
@@ -279,6 +334,10 @@ def tat(activation: object, depth: int = 50, tau: float = 0.3, eta: float = 0.9,
     alpha = 0.10972, |beta| = 1.1139, gamma = 25.275 (deviation 0.093, Q(q) > q on both sides of 1: from
     q = 4, ten layers reach q = 40). Among a mirror pair the one with beta >= 0 is returned.
     Where the scan brackets nothing, the solver's fixed starting points give the solution.
+
+    Every condition's residual and error estimate are in ``info["residuals"]`` and ``info["residual_errors"]``
+    (the leaky ReLU's also for Q'(1) = C'(1) = 1, which its homogeneity gives, and ``network_c_0``); one not
+    met is named in ``info["unmet"]`` with a :class:`ConditionWarning` (``strict=True``: a ``ValueError``).
 
     Examples
     --------
@@ -306,7 +365,12 @@ def tat(activation: object, depth: int = 50, tau: float = 0.3, eta: float = 0.9,
         s = brentq(lambda s: c_net(s) - eta, 0.0, 1.0 - 1e-12, xtol=1e-14)
         t = Transformed(LeakyReLU(s), 1.0, 0.0, math.sqrt(2 / (1 + s * s)), 0.0, "tat-leaky",
                         {"depth": depth, "eta": eta, "negative_slope": s})
-        t.info["residuals"] = {"q_1": t.local_maps()["q_1"] - 1.0, "network_c_0": c_net(s) - eta}
+        _residuals(t, {"q_1": 1.0, "q_slope_1": 1.0, "c_slope_1": 1.0})
+        t.info["residuals"]["network_c_0"] = c_net(s) - eta
+        t.info["residual_errors"]["network_c_0"] = 8 * depth * _EPS  # rounding of the closed-form C-map, per layer
+        if not abs(c_net(s) - eta) <= CONDITION_TOL + t.info["residual_errors"]["network_c_0"]:
+            t.info["unmet"]["network_c_0"] = c_net(s) - eta
+        _refuse_or_warn(t, strict, "")
         return t
     if not (isinstance(tau, (int, float)) and tau > 0 and math.isfinite(tau)):
         raise ValueError(f"tau must be a real number > 0, got {tau!r}")
@@ -336,7 +400,8 @@ def tat(activation: object, depth: int = 50, tau: float = 0.3, eta: float = 0.9,
     sols = [chosen] + sorted((s for s in sols if s is not chosen), key=lambda s: s["q_map_deviation"])
     t = Transformed(module, chosen["alpha"], chosen["beta"], chosen["gamma"], chosen["delta"], "tat",
                     {"depth": depth, "tau": tau, "local_c_curv_1": target})
-    t.info["residuals"] = _residuals(t, {"q_1": 1.0, "q_slope_1": 1.0, "c_slope_1": 1.0, "c_curv_1": target})
+    _residuals(t, {"q_1": 1.0, "q_slope_1": 1.0, "c_slope_1": 1.0, "c_curv_1": target})
+    _refuse_or_warn(t, strict, "")
     t.info["solutions"] = sols
     t.info["selection"] = SELECTION
     return t
@@ -433,9 +498,30 @@ def _tat_solutions(f: Callable, kinks: tuple[float, ...], res: Callable[[np.ndar
     return found
 
 
-def _residuals(t: Transformed, targets: dict[str, float]) -> dict[str, float]:
-    m = t.local_maps()
-    return {k: m[k] - v for k, v in targets.items()}
+def _residuals(t: Transformed, targets: dict[str, float]) -> None:
+    """Record every condition's residual (``info["residuals"]``), its error estimate (``info["residual_errors"]``)
+    and the conditions not met (``info["unmet"]``: |residual| > :data:`CONDITION_TOL` + its error)."""
+    m = t.local_map_estimates()
+    t.info["residuals"] = {k: m[k].value - v for k, v in targets.items()}
+    t.info["residual_errors"] = {k: m[k].error for k in targets}
+    t.info["unmet"] = {k: r for k, r in t.info["residuals"].items()
+                       if not abs(r) <= CONDITION_TOL + t.info["residual_errors"][k]}
+
+
+def _refuse_or_warn(t: Transformed, strict: bool, why: str) -> None:
+    """Raise (``strict``) or warn with :class:`ConditionWarning` when ``t.info["unmet"]`` names a condition."""
+    if not t.info["unmet"]:
+        return
+    msg = (f"{t.method.upper()} transform of {_name(t.base)}: condition(s) not met: "
+           + ", ".join(f"{k} off by {r:.3g}" for k, r in t.info["unmet"].items()) + "." + (f" {why}" if why else ""))
+    if strict:
+        raise ValueError(msg)
+    warnings.warn(msg, ConditionWarning, stacklevel=3)
+
+
+def _name(module: nn.Module) -> str:
+    rep = module.extra_repr() if isinstance(module, nn.Module) else ""
+    return type(module).__name__ + (f"({rep})" if rep else "")
 
 
 def transform_params(t: Transformed) -> dict:
