@@ -10,11 +10,8 @@ import mpmath as mp
 import pytest
 
 from approxlab.meanfield.gauss import Estimate
-from approxlab.meanfield.propagation import (
-    propagate,
-    propagate_correlation,
-    variance_map,
-)
+from approxlab.meanfield.correlation import propagate_correlation
+from approxlab.meanfield.propagation import propagate, variance_map
 from approxlab.meanfield.transforms import ConditionWarning, dks
 
 

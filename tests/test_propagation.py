@@ -88,7 +88,7 @@ def test_bad_arguments():
 def test_correlation_follows_the_cmap():
     """Measured correlations of two inputs (c0 = 0.5) track the C-map recursion: ReLU's rises towards 1,
     tanh at its gains init (chi_1 > 1, odd) falls towards 0; both within finite-width noise."""
-    from approxlab.meanfield.propagation import propagate_correlation
+    from approxlab.meanfield.correlation import propagate_correlation
 
     r = propagate_correlation("relu", layers=12, width=256, pairs=16, seed=0)
     assert np.max(np.abs(np.array(r["c_measured"]) - np.array(r["c_predicted"]))) < 0.05

@@ -289,6 +289,16 @@ class MeanField:
             r2 = l2
         return _Jump(k, l2, r2, err)
 
+    def jumps(self) -> tuple[float, ...]:
+        """The kinks where F itself jumps (F(k+) != F(k-)): ``sign(x)`` at 0; none for ReLU.
+
+        Examples
+        --------
+        >>> MeanField("sign(x)").jumps(), MeanField("relu").jumps()
+        ((0.0,), ())
+        """
+        return tuple(j.x for j in self._jumps())
+
     def _jumps(self) -> tuple[_Jump, ...]:
         """The kinks where F itself jumps (F(k+) != F(k-))."""
         if "jumps" not in self._cache:
