@@ -9,7 +9,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy.optimize import brentq
 
-from approxlab.meanfield.core import MeanField, _sigma
+from approxlab.meanfield.core import MeanField
+from approxlab.meanfield.forms import _sigma
 from approxlab.meanfield.gauss import Estimate
 
 __all__ = ["edge_of_chaos"]
