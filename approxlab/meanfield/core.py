@@ -274,8 +274,8 @@ class MeanField:
         local = self._roots(np.logspace(-0.6, 0.6, 5))  # a root within [1/4, 4] is nearer 1 than any outside
         if isinstance(local, Estimate) or local:
             return local if isinstance(local, Estimate) else self._refined(min(local, key=lambda r: abs(math.log(r))))
-        wide, stop, why = self._computable(np.logspace(-8, 8, 97))
-        found = self._roots(wide) if len(wide) > 1 else []
+        wide, known, stop, why = self._computable(np.logspace(-8, 8, 97))
+        found = self._roots(wide, known) if len(wide) > 1 else []
         if isinstance(found, Estimate):
             return found
         if why:  # a root beyond the first q where M cannot be computed might be nearer 1 than those found
@@ -293,27 +293,28 @@ class MeanField:
             raise ValueError(f"no fixed point of the Q-map of {self.name!r} found on [1e-8, 1e8]")
         return self._refined(min(found, key=lambda r: abs(math.log(r))))
 
-    def _computable(self, grid: np.ndarray) -> tuple[np.ndarray, float, str]:
+    def _computable(self, grid: np.ndarray) -> tuple[np.ndarray, list[Estimate], float, str]:
         """The grid points, outward from q = 1 either way, before the first where the Q-map cannot be computed
-        (``sin(x)`` at q = 1e8 turns 4e4 times on the Gaussian's range); that point's |log q| (inf if none) and
-        the reason ('' if none)."""
+        (``sin(x)`` at q = 1e8 turns 4e4 times on the Gaussian's range), M at them, that point's |log q| (inf if
+        none) and the reason ('' if none)."""
         mid = int(np.argmin(np.abs(np.log(grid))))
         lo, hi, stop, why = 0, len(grid), math.inf, ""
+        vals: dict[int, Estimate] = {}
         for side in (range(mid, len(grid)), range(mid - 1, -1, -1)):
             for i in side:
                 try:
-                    self.qmap(float(grid[i]))
+                    vals[i] = self.qmap(float(grid[i]))
                 except ValueError as exc:
                     lo, hi = (lo, i) if i >= mid else (i + 1, hi)
                     if abs(math.log(grid[i])) < stop:
                         stop, why = abs(math.log(grid[i])), f"at q = {grid[i]:.3g}: {exc}"
                     break
-        return grid[lo:hi], stop, why
+        return grid[lo:hi], [vals[i] for i in range(lo, hi)], stop, why
 
-    def _roots(self, grid: np.ndarray) -> list[float] | Estimate:
+    def _roots(self, grid: np.ndarray, known: list[Estimate] | None = None) -> list[float] | Estimate:
         """Roots of M(q) - q between grid points, or Estimate(1, 0) when M is the identity on the grid:
-        |M(q) - q| within M's error plus two ulps of q at every point."""
-        vals = [self.qmap(float(q)) for q in grid]
+        |M(q) - q| within M's error plus two ulps of q at every point. ``known``: M at the grid, if computed."""
+        vals = known if known is not None else [self.qmap(float(q)) for q in grid]
         f = np.array([v.value - q for v, q in zip(vals, grid)])
         tol = np.array([v.error + 2 * _EPS * q for v, q in zip(vals, grid)])
         if np.all(np.abs(f) <= tol):

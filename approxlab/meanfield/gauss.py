@@ -173,6 +173,22 @@ def _not_finite(what: str) -> ValueError:
     return ValueError(f"{what} is not finite (the activation overflows or is undefined on the Gaussian's range)")
 
 
+def _tail_rule() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Nodes (both sides) and density-weights of 32-node rules on the ladder's steps, then the decay points."""
+    edges = np.array(LADDER)
+    t, w = np.polynomial.legendre.leggauss(NODES)
+    half = (edges[1:, None] - edges[:-1, None]) / 2
+    z = edges[:-1, None] + half * (t + 1)
+    wt = half * w * np.exp(-z * z / 2 - _LOG_SQRT_2PI)
+    return np.concatenate([z.ravel(), -z.ravel(), _FAR, -_FAR]), np.concatenate([wt, wt]), wt.shape
+
+
+#: Where the decay of |g| p beyond the ladder is measured (:func:`_tails`).
+_FAR = np.array([29.0, 31.0, 33.0, 37.0])
+_TAIL_Z, _TAIL_W, _TAIL_SHAPE = _tail_rule()
+_FAR_LOG_P = -_FAR * _FAR / 2
+
+
 def _tails(y_of_z: Callable[[np.ndarray], np.ndarray], what: str) -> np.ndarray:
     """Upper estimates of int_{|z| > L} |y(z)| p(z) dz for each L of :data:`LADDER` (p the N(0, 1) density).
 
@@ -181,34 +197,26 @@ def _tails(y_of_z: Callable[[np.ndarray], np.ndarray], what: str) -> np.ndarray:
     exponential tail, an overestimate for a Gaussian one). Raises where w does not decay there (the
     expectation diverges: ``exp(x^2/4)^2``) or y is not finite (it overflows float64).
     """
-    edges = np.array(LADDER)
-    t, w = _rule(NODES)
-    half = (edges[1:, None] - edges[:-1, None]) / 2
-    z = edges[:-1, None] + half * (t + 1)
-    wt = half * w * np.exp(-z * z / 2 - _LOG_SQRT_2PI)
-    y = np.abs(y_of_z(np.concatenate([z, -z]).ravel())).reshape(2 * len(z), -1)
-    far = np.array([29.0, 31.0, 33.0, 37.0])
-    yf = np.abs(y_of_z(np.concatenate([far, -far])))
-    if not (np.all(np.isfinite(y)) and np.all(np.isfinite(yf))):
+    both = np.abs(y_of_z(_TAIL_Z))  # one call for every point: torch's overhead per call is the cost
+    if not np.all(np.isfinite(both)):
         raise ValueError(f"{what}: the activation overflows float64 (or is undefined) in the Gaussian's tail, "
                          f"|z| in [{LADDER[0]:g}, {LADDER[-1]:g}] standard deviations; the expectation cannot be "
                          f"computed in float64")
-    steps = _weighted(np.concatenate([wt, wt]), y).sum(axis=1)
-    mass = steps[: len(z)] + steps[len(z):]
+    steps, n = _TAIL_SHAPE
+    mass = _weighted(_TAIL_W, both[: 2 * steps * n].reshape(2 * steps, n)).sum(axis=1)
+    mass = mass[:steps] + mass[steps:]
+    far = both[2 * steps * n:].reshape(2, len(_FAR))
     beyond = 0.0
-    for side in (yf[:4], yf[4:]):
-        if side[3] == 0.0:
-            continue
+    for side in far[far[:, -1] > 0]:
         with np.errstate(divide="ignore"):
-            logs = np.log(side) - far * far / 2
+            logs = np.log(side) + _FAR_LOG_P
         # the least steep decay from 29, 31 or 33 to 37 (a zero of y at one of them does not hide the tail)
-        rate = float(np.min((logs[:3] - logs[3]) / (37.0 - far[:3])))
-        last = float(logs[3])
+        rate = float(np.min((logs[:3] - logs[3]) / (_FAR[3] - _FAR[:3])))
         if not rate > 1.0:
             raise ValueError(f"{what} diverges or cannot be bounded: |activation| times the Gaussian density does "
                              f"not decay at |z| = 37 standard deviations (the tail beyond float64's range matters)")
-        beyond += 2.0 * math.exp(last - _LOG_SQRT_2PI) / rate
-    return np.array([float(np.sum(mass[i:])) + beyond for i in range(len(mass))] + [beyond])
+        beyond += 2.0 * math.exp(float(logs[3]) - _LOG_SQRT_2PI) / rate
+    return np.append(np.cumsum(mass[::-1])[::-1] + beyond, beyond)
 
 
 def _converge(integrate: Callable[[int], tuple[float, float]], nodes: int, cap: int, what: str
