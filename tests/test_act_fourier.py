@@ -196,3 +196,14 @@ def test_invalid_options(name: str, kwargs: dict, exc: type, match: str) -> None
 def test_i0_2_constant_of_corollary_3_14() -> None:
     assert float(i0(2.0)) == pytest.approx(sum(1 / math.factorial(k) ** 2 for k in range(30)), rel=1e-15)
     assert f"{float(i0(2.0)):.4f}" == "2.2796"  # the paper prints "I_0(2) ~ 2.2795..." (truncated, not rounded)
+
+
+@pytest.mark.parametrize("n", [98, 99, 170, 171, 1024])
+def test_init_past_the_float64_factorials(n: int) -> None:
+    """(k!)^2 leaves float64 from k = 99 and k! from k = 171; the terms they divide round to 0 there, so every
+    init is finite and equals its value at n = 98 (balanced) or 1 (1 - 1/(n!)^2 rounded)."""
+    omega = REMARK_D8_OMEGA
+    assert fourier_init(n)[0] == [1.0] * (n + 1)
+    assert fourier_init(n, "corollary-3.14")[0][0] == 1.0 / math.sqrt(float(i0(2.0)))
+    a98 = math.sqrt(sum((omega**2 * k**2 - 1) / math.factorial(k) ** 2 for k in range(1, 99)))
+    assert fourier_init(n, "balanced", omega=omega)[0][0] == a98

@@ -235,3 +235,18 @@ def test_functional_rejects_bad_coefficients() -> None:
         hermite(torch.ones(3), torch.ones(2, 2))
     with pytest.raises(TypeError, match="x must be a floating-point tensor"):
         hermite(torch.ones(3, dtype=torch.int64), torch.ones(2))
+
+
+@pytest.mark.parametrize("n", [170, 171, 178, 1024])
+def test_init_and_forward_past_the_float64_factorials(n: int) -> None:
+    """From n = 171, n! is beyond float64 and 1/n! below its smallest number: a_0 = sqrt(1 - 1/n!) rounds to 1
+    (Corollary 3.9: to 1/sqrt(e)). With every a_k = 1 the series is the generating function of He_k at t = 1,
+    sum_k He_k(x)/k! = exp(x - 1/2), whose tail past n = 170 is far below float64's last digit."""
+    from approxlab._core.validate import MAX_DEGREE
+
+    assert n <= MAX_DEGREE
+    assert hermite_init(n) == [1.0] * (n + 1)
+    assert hermite_init(n, "corollary-3.9") == [1.0 / math.sqrt(math.e)] * (n + 1)
+    x = torch.tensor([-1.0, 0.0, 0.5, 1.0], dtype=F64)
+    y = create("hermite", degree=n, backend="eager").double()(x).detach()
+    assert torch.allclose(y, torch.exp(x - 0.5), rtol=1e-12, atol=0)

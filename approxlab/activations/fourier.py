@@ -77,9 +77,9 @@ def fourier_init(degree: int, init: str = "theorem-3.13", omega: float = 1.0) ->
     if init == "ones":
         return [1.0] * (n + 1), [1.0] * n
     if init == "balanced":
-        a0_sq = sum((omega**2 * k**2 - 1) / math.factorial(k) ** 2 for k in range(1, n + 1))
+        a0_sq = sum(_over_factorial_squared(omega**2 * k**2 - 1, k) for k in range(1, n + 1))
         return [math.sqrt(a0_sq)] + [1.0] * n, [1.0] * n
-    a = [math.sqrt(1.0 - 1.0 / math.factorial(n) ** 2)] + [1.0] * n
+    a = [math.sqrt(1.0 - 1 / math.factorial(n) ** 2)] + [1.0] * n  # int / int: rounds, where 1.0 / int overflows
     b = [1.0] * n
     if init == "corollary-3.14":
         s = 1.0 / math.sqrt(float(i0(2.0)))
@@ -87,6 +87,13 @@ def fourier_init(degree: int, init: str = "theorem-3.13", omega: float = 1.0) ->
     return a, b
 
 
+
+
+def _over_factorial_squared(x: float, k: int) -> float:
+    """``x / (k!)^2`` in float64: (k!)^2 beyond float64 (k >= 99) would overflow on conversion, and there the
+    quotient is below the last digit of any sum it joins, so it counts as 0."""
+    square = math.factorial(k) ** 2
+    return x / square if square.bit_length() <= 1023 else 0.0
 
 
 class Fourier(Elementwise):

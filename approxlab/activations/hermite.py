@@ -67,7 +67,8 @@ def hermite_init(degree: int, init: str = "theorem-3.8") -> list[float]:
     init = check_choice("init", init, HERMITE_INITS)
     if init == "ones":
         return [1.0] * (n + 1)
-    coeffs = [math.sqrt(1.0 - 1.0 / math.factorial(n))] + [1.0] * n
+    # int / int is correctly rounded (to 0.0 from n = 178); 1.0 / n! overflows converting n! from n = 171
+    coeffs = [math.sqrt(1.0 - 1 / math.factorial(n))] + [1.0] * n
     if init == "corollary-3.9":
         coeffs = [c / math.sqrt(math.e) for c in coeffs]
     return coeffs

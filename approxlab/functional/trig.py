@@ -58,7 +58,7 @@ def inverse_factorials(n: int) -> list[float]:
     >>> inverse_factorials(3)
     [1.0, 0.5, 0.16666666666666666]
     """
-    return [1.0 / math.factorial(k) for k in range(1, n + 1)]
+    return [1 / math.factorial(k) for k in range(1, n + 1)]  # int / int: 0.0 past float64, where 1.0 / k! overflows
 
 
 
