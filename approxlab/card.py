@@ -301,7 +301,8 @@ def _dks(activation: object, depth: int, options: dict) -> dict:
 
 
 def cmap_figure(c: dict, path: object) -> object:
-    """Draw a card's C-map (C(c) against c, with the identity for reference) as a PNG at ``path``; returns the path.
+    """Draw a card's C-map (C(c) against c, with the identity for reference) as a PNG at ``path`` (its missing
+    parent folders are created); returns the path.
 
     The curve is the card's ``cmap_curve`` (``card(..., cmap_curve=41)``) where it has one, with the table's
     points marked; the title (the activation's full name and chi_1) is wrapped to the figure's width.
@@ -321,6 +322,7 @@ def cmap_figure(c: dict, path: object) -> object:
         fig.savefig(buf, format="png", dpi=100, metadata={"Software": None})
     finally:
         plt.close(fig)
+    out.parent.mkdir(parents=True, exist_ok=True)  # as the report writers do: a new folder is part of the path asked for
     with open(out, "wb") as fh:  # written and closed here: a full disk or device raises, nothing is lost silently
         fh.write(buf.getvalue())
     return out

@@ -10,7 +10,9 @@ Adding a verb is one line::
     "card": ("approxlab.commands.card", "Print the card of an activation."),
 
 Bad input never shows a traceback: a ``ValueError``/``TypeError`` from the library or a usage error is
-printed as one line on stderr (``approxlab: error: ...``) and the exit code is 2.
+printed as one line on stderr (``approxlab: error: ...``) and the exit code is 2. Path and integer
+parameters are checked as typed (:func:`strict_values`): an empty path and an integer that is not plain
+digits (``1_000``) are refused, naming the parameter; an unknown verb's error lists the verbs.
 
 Examples
 --------
@@ -24,6 +26,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Iterator, Mapping
+from pathlib import PurePath
 from typing import Annotated, Any
 
 import typer
@@ -94,6 +97,7 @@ class _LazyCommands(Mapping[str, Any]):
             cmd = built.commands.get(name) if isinstance(built, TyperGroup) else None
             if cmd is None:
                 raise RuntimeError(f"{COMMANDS[name][0]} does not register the command {name!r} on approxlab.cli.app")
+            strict_values(cmd)
             self._loaded[name] = cmd
         return self._loaded[name]
 
@@ -102,6 +106,54 @@ class _LazyCommands(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(COMMANDS)
+
+
+def _label(param: Any) -> str:
+    """How an error names a parameter: its long option (``--out``) or its argument's name (``MODEL_PATH``)."""
+    if isinstance(param, TyperArgument):
+        return str(param.metavar or param.name or "argument").upper()
+    return max(param.opts, key=len) if param.opts else str(param.name)
+
+
+def _check_raw(param: Any, kind: str, raw: str, ctx: Any) -> None:
+    """Refuse a command-line text that typer would turn into another value without a word."""
+    if kind == "path" and raw == "":  # typer reads '' as Path('.'), the current folder
+        raise click_exc.UsageError(f"{_label(param)} must be a path, got an empty string", ctx=ctx)
+    if kind == "int":  # typer would read '1_000' as 1000 and ' 8' as 8
+        from approxlab._core.validate import parse_int
+
+        try:
+            parse_int(_label(param), raw)
+        except ValueError as exc:
+            raise click_exc.UsageError(str(exc), ctx=ctx) from None
+
+
+def strict_values(command: Any) -> None:
+    """Make the path and integer parameters of ``command`` (and of its subcommands) refuse, at parse time and
+    naming the parameter, the empty string as a path and an integer that is not plain digits.
+
+    typer converts first and the command sees only the result (``Path('')`` is ``Path('.')``), so no later
+    check can tell ``--out ''`` from ``--out .``: the check wraps each parameter's conversion.
+    """
+    for sub in getattr(command, "commands", {}).values():
+        strict_values(sub)
+    for param in getattr(command, "params", ()):
+        annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+        if isinstance(annotation, type) and issubclass(annotation, PurePath):
+            kind = "path"
+        elif annotation is int:
+            kind = "int"
+        else:
+            continue
+        convert = param.process_value
+
+        def process_value(ctx: Any, value: Any, _param: Any = param, _kind: str = kind, _convert: Any = convert) -> Any:
+            for raw in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(raw, str):
+                    _check_raw(_param, _kind, raw, ctx)
+            return _convert(ctx, value)
+
+        param.process_value = process_value
 
 
 class LazyGroup(TyperGroup):
@@ -217,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
         print(exc.ctx.get_help() if exc.ctx else "")
         raise SystemExit(0) from None
     except click_exc.UsageError as exc:
-        fail(exc.format_message())
+        fail(_usage_message(exc))
     except (typer.Abort, KeyboardInterrupt):
         _interrupted()
     except click_exc.ClickException as exc:
@@ -243,6 +295,17 @@ def main(argv: list[str] | None = None) -> None:
     if rv == 130:  # typer turns Ctrl-C (KeyboardInterrupt) into a silent return code 130
         _interrupted()
     raise SystemExit(rv if isinstance(rv, int) else 0)
+
+
+def _usage_message(exc: click_exc.UsageError) -> str:
+    """A usage error's message; an unknown command also gets the list of the known ones."""
+    message = str(exc.format_message())
+    ctx = exc.ctx
+    if message.startswith("No such command") and ctx is not None and hasattr(ctx.command, "list_commands"):
+        known = ", ".join(ctx.command.list_commands(ctx))
+        lead = f"{message} The commands are" if message.endswith("?") else f"{message.rstrip('.')}; the commands are"
+        message = f"{lead}: {known}"
+    return message
 
 
 def _interrupted() -> None:

@@ -263,3 +263,20 @@ def test_cli_swap_on_a_config(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "approxlab", "swap", str(tmp_path / "tiny"), "--to", "gelu"],
                          capture_output=True, text=True, timeout=600, check=False)
     assert bad.returncode == 2 and "--to must be one of" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_cli_default_seq_fits_a_model_with_fewer_positions(tmp_path, capsys):
+    """--seq defaults to 32, or to the model's maximum positions where fewer (16 here): the run succeeds."""
+    transformers = pytest.importorskip("transformers")
+    import json
+
+    from approxlab.cli import main
+
+    transformers.GPT2Config(n_embd=8, n_layer=1, n_head=2, vocab_size=50, n_positions=16, n_inner=16, bos_token_id=0,
+                            eos_token_id=0).save_pretrained(str(tmp_path / "tiny"))
+    with pytest.raises(SystemExit) as exc:
+        main(["swap", str(tmp_path / "tiny"), "--degree", "6", "--batch", "2", "--json"])
+    cap = capsys.readouterr()
+    assert exc.value.code == 0, cap.err
+    assert [s["path"] for s in json.loads(cap.out)["sites"]] == ["transformer.h.0.mlp.act"]

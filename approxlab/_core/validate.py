@@ -14,10 +14,16 @@ TypeError: rescale must be True or False, got 1
 
 from __future__ import annotations
 
-__all__ = ["MAX_DEGREE", "check_bool", "check_choice", "check_positive_float", "check_positive_int"]
+import re
+
+__all__ = ["MAX_DEGREE", "MAX_SEED", "check_bool", "check_choice", "check_positive_float", "check_positive_int",
+           "check_seed", "parse_int"]
 
 #: Largest degree/order any activation accepts (beyond it the coefficient vectors and sympy forms explode).
 MAX_DEGREE = 1024
+
+#: Largest seed: seeds go to torch's int64 generators and into result stores as SQLite (signed 64-bit) integers.
+MAX_SEED = 2**63 - 1
 
 
 def check_positive_int(name: str, value: object, minimum: int = 1, maximum: int | None = None) -> int:
@@ -36,6 +42,40 @@ def check_positive_int(name: str, value: object, minimum: int = 1, maximum: int 
     if value < minimum or (maximum is not None and value > maximum):
         raise ValueError(f"{name} must be {allowed}, got {value}")
     return value
+
+
+#: An integer as typed: digits with an optional sign (``int()`` would also take ``1_000`` and `` 8``).
+_INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_int(name: str, text: str) -> int:
+    """An integer typed on the command line: digits with an optional sign, nothing else.
+
+    Examples
+    --------
+    >>> parse_int("--degree", "-12")
+    -12
+    >>> parse_int("--degree", "1_000")
+    Traceback (most recent call last):
+    ...
+    ValueError: --degree must be an integer written in digits (e.g. 8 or -1), got '1_000'
+    """
+    if not isinstance(text, str) or not _INTEGER_TEXT.fullmatch(text):
+        raise ValueError(f"{name} must be an integer written in digits (e.g. 8 or -1), got {text!r}")
+    return int(text)
+
+
+def check_seed(name: str, value: object) -> int:
+    """Validate a seed: an integer in ``[0, MAX_SEED]``.
+
+    Examples
+    --------
+    >>> check_seed("--seed", -1)
+    Traceback (most recent call last):
+    ...
+    ValueError: --seed must be an integer in [0, 9223372036854775807], got -1
+    """
+    return check_positive_int(name, value, minimum=0, maximum=MAX_SEED)
 
 
 def check_positive_float(name: str, value: object, strict: bool = True) -> float:

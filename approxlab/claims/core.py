@@ -469,7 +469,8 @@ def select(paper: str | None = None, claim_id: str | None = None, slow: bool = F
     Raises
     ------
     ValueError
-        For an unknown paper or claim id (the message lists the allowed values or close ids).
+        For an unknown paper or claim id (the message lists the allowed values or close ids), or a claim id
+        that is not one of ``paper``'s.
     """
     claims = load_all()
     if paper is not None and paper not in PAPERS:
@@ -481,6 +482,9 @@ def select(paper: str | None = None, claim_id: str | None = None, slow: bool = F
             close = difflib.get_close_matches(claim_id, claims, n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             raise ValueError(f"--claim: unknown claim id {claim_id!r}{hint}")
+        if paper is not None and claims[claim_id].paper != paper:
+            raise ValueError(f"--claim {claim_id!r} is a claim of {claims[claim_id].paper}, not of --paper {paper}; "
+                             "give a claim of that paper, or only one of --paper and --claim")
         return [claims[claim_id]]
     return [c for c in claims.values() if (paper is None or c.paper == paper) and (slow or not c.slow)]
 

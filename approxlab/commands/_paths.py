@@ -4,7 +4,10 @@ A command that writes a report or figures calls :func:`check_output_file` or :fu
 each path the user gave before computing anything, so a path that cannot be written (a directory given
 as a file, a file given as a directory, a folder below a file such as ``/dev/null/x``, a read-only
 folder) ends in one line ``approxlab: error: ...`` and exit code 2 instead of a traceback after minutes
-of work. Nothing is created here: the commands create folders only when they write.
+of work. Whether a folder takes new files is tried, not read from its permission bits (root passes them,
+and ``/proc`` or a read-only mount refuse files whatever the bits say): a temporary file is created in the
+nearest existing folder and removed at once. Nothing else is created here: the commands create folders
+only when they write.
 
 Examples
 --------
@@ -25,6 +28,7 @@ ValueError: --figure: a path may not start with '-' (got '-'); write ./- for a f
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 __all__ = ["check_output_file", "check_output_dir"]
@@ -43,9 +47,23 @@ def _writable_ancestor(path: Path, option: str) -> None:
         raise ValueError(f"{option}: cannot write {str(path)!r}: {str(parent)!r} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ValueError(f"{option}: cannot write {str(path)!r}: directory {str(parent)!r} is not writable")
+    _try_new_file(parent, path, option)
+
+
+def _try_new_file(folder: Path, path: Path, option: str) -> None:
+    """Create and remove a temporary file in ``folder``: the only sure test that ``path`` can be written there."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=".approxlab-check-", dir=folder)
+    except OSError as exc:
+        raise ValueError(f"{option}: cannot write {str(path)!r}: directory {str(folder)!r} does not take new files "
+                         f"({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(name)
 
 
 def _as_path(path: object, option: str) -> Path:
+    if isinstance(path, str) and path == "":
+        raise ValueError(f"{option} must be a path, got an empty string")
     if isinstance(path, (str, os.PathLike)):
         text = os.fspath(path)
         if isinstance(text, str) and text.strip() and not any(ord(c) < 32 for c in text):
@@ -62,8 +80,8 @@ def check_output_file(path: str | os.PathLike, option: str) -> Path:
     Raises
     ------
     ValueError
-        If ``path`` is a directory, an existing file that is not writable, or lies below something
-        that is not a writable directory. Nothing is created.
+        If ``path`` is empty, a directory, an existing file that is not writable, or lies below something
+        that is not a writable directory. Nothing is left behind.
     """
     p = _as_path(path, option)
     if p.is_dir():
@@ -71,6 +89,12 @@ def check_output_file(path: str | os.PathLike, option: str) -> Path:
     if p.exists():
         if not os.access(p, os.W_OK):
             raise ValueError(f"{option}: file {str(p)!r} exists and is not writable")
+        if p.is_file():  # opened for appending and closed: its bytes are left as they are
+            try:
+                with open(p, "ab"):
+                    pass
+            except OSError as exc:
+                raise ValueError(f"{option}: file {str(p)!r} cannot be written ({exc.strerror or exc})") from None
         return p
     _writable_ancestor(p, option)
     return p
@@ -82,8 +106,8 @@ def check_output_dir(path: str | os.PathLike, option: str) -> Path:
     Raises
     ------
     ValueError
-        If ``path`` is an existing file, a non-writable directory, or lies below something that is not
-        a writable directory. Nothing is created.
+        If ``path`` is empty, an existing file, a non-writable directory, or lies below something that
+        is not a writable directory. Nothing is left behind.
     """
     p = _as_path(path, option)
     if p.exists():
@@ -91,6 +115,7 @@ def check_output_dir(path: str | os.PathLike, option: str) -> Path:
             raise ValueError(f"{option}: {str(p)!r} is a file, not a directory")
         if not os.access(p, os.W_OK | os.X_OK):
             raise ValueError(f"{option}: directory {str(p)!r} is not writable")
+        _try_new_file(p, p, option)
         return p
     _writable_ancestor(p, option)
     return p

@@ -25,6 +25,8 @@ def audit_command(
     from approxlab.audit import AUDITS, installed, run_audit
 
     if list_:
+        if name is not None:  # --list runs no audit: a NAME given with it would be ignored
+            raise ValueError(f"--list lists the audits and runs none; give --list or an audit NAME, not both (got {name!r})")
         rows = [{"name": a.name, "subject": a.subject, "against": a.against, "extra": a.extra,
                  "installed": installed(a.name)} for a in AUDITS.values()]
         if as_json:

@@ -12,8 +12,10 @@ from approxlab.cli import app
 
 
 def _ints(name: str, text: str) -> list[int]:
+    from approxlab._core.validate import parse_int
+
     try:
-        return [int(v) for v in text.split(",") if v.strip()]
+        return [parse_int(name, v.strip()) for v in text.split(",") if v.strip()]
     except ValueError:
         raise ValueError(f"--{name} must be comma-separated integers, e.g. 3,32; got {text!r}") from None
 

@@ -72,6 +72,14 @@ def fit_command(
         raise ValueError(f"--method must be one of {', '.join(METHODS)}; got {method!r}")
     if method not in SUPPORTED[family]:
         raise ValueError(f"--method {method} does not apply to {family}; allowed: {', '.join(SUPPORTED[family])}")
+    if den_degree is not None:
+        from approxlab._core.validate import check_positive_int
+        from approxlab.fit import MAX_UNKNOWNS
+
+        if family not in ("rational", "tropical-rational"):
+            raise ValueError(f"--den-degree applies to rational and tropical-rational only, not {family}")
+        # a denominator alone past MAX_UNKNOWNS coefficients is refused here, naming the option
+        check_positive_int("--den-degree", den_degree, minimum=0 if family == "rational" else 1, maximum=MAX_UNKNOWNS)
     node_list = parse_floats(nodes, "--nodes") if nodes is not None else None
     iv = parse_floats(interval, "--interval")
     if len(iv) != 2 or not iv[0] < iv[1]:
@@ -91,7 +99,10 @@ def fit_command(
     for w in caught:
         print(f"warning: {w.message}" if issubclass(w.category, FitWarning) else str(w.message), file=sys.stderr)
     if save is not None:
-        result.save(save)
+        try:
+            result.save(save)
+        except OSError as exc:  # a write that fails late (a full disk): one line naming the option
+            raise ValueError(f"--save: cannot write {save!r}: {exc.strerror or exc}") from None
     if as_json:
         print(json.dumps(result.to_dict()))
         return

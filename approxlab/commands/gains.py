@@ -71,10 +71,18 @@ def gains(
     seed: Annotated[int, typer.Option(help="Seed for the Monte Carlo method.")] = 0,
 ) -> None:
     """Forward and backward init gains of an activation (ortho Defs. 3.2, 3.3)."""
+    from approxlab._core.validate import check_seed
     from approxlab.activations import entries
     from approxlab.gains import METHODS
 
+    check_seed("--seed", seed)
     if compare_torch:
+        given = [f"{flag} {value}" for flag, value, default in (
+            ("NAME", name, None), ("--degree", degree, None), ("--dist", dist, "normal"), ("--method", method, "auto"),
+            ("--seed", seed, 0)) if value != default]
+        if given:  # the comparison has its own activations and exact method: these would be ignored
+            raise ValueError("--compare-torch compares torch's calculate_gain with the exact gains of its own "
+                             f"activations and takes no NAME, --degree, --dist, --method or --seed; got {', '.join(given)}")
         from approxlab.gains.torch_compare import compare_torch as _cmp, markdown_table
 
         rows = _cmp()

@@ -31,8 +31,10 @@ from approxlab.sweep import (AddressOption, AllowNetworkOption, BackendOption, R
 
 
 def _ints(name: str, text: str) -> list[int]:
+    from approxlab._core.validate import parse_int
+
     try:
-        vals = [int(t) for t in text.split(",") if t.strip()]
+        vals = [parse_int(name, t.strip()) for t in text.split(",") if t.strip()]
     except ValueError:
         raise ValueError(f"{name} must be comma-separated integers >= 1, e.g. 1,2,4; got {text!r}") from None
     if not vals or min(vals) < 1 or max(vals) > 4096:
@@ -50,10 +52,11 @@ def _floats(name: str, text: str) -> list[float]:
     return vals
 
 
-def _at_least(name: str, value: int, minimum: int) -> int:
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
-    return value
+#: Most training points (``--points``, ``--perturb-points``): every network of a batch is evaluated on all of
+#: them at once, so memory grows with their product; 256 times the default keeps a batch within memory.
+MAX_POINTS = 65536
+#: Most estimator grid points per axis (``--grid``): a two-dimensional target's grid has the square of it.
+MAX_GRID = 4001
 
 
 @app.command("probe")
@@ -108,14 +111,14 @@ def probe_cmd(
     check_positive_float("--lambda", lam)
     check_positive_float("--w-scale", w_scale)
     check_positive_float("--lr", lr)
-    _at_least("--adam-steps", adam_steps, 0)
-    _at_least("--lbfgs-steps", lbfgs_steps, 0)
-    _at_least("--points", n_points, 1)
-    _at_least("--grid", grid, 2)
-    _at_least("--chunk", chunk, 1)
-    _at_least("--perturb-steps", perturb_steps, 0)
-    _at_least("--perturb-points", perturb_points, 1)
-    _at_least("--perturb-restarts", perturb_restarts, 0)
+    check_positive_int("--adam-steps", adam_steps, minimum=0)
+    check_positive_int("--lbfgs-steps", lbfgs_steps, minimum=0)
+    check_positive_int("--points", n_points, maximum=MAX_POINTS)
+    check_positive_int("--grid", grid, minimum=2, maximum=MAX_GRID)
+    check_positive_int("--chunk", chunk)
+    check_positive_int("--perturb-steps", perturb_steps, minimum=0)
+    check_positive_int("--perturb-points", perturb_points, maximum=MAX_POINTS)
+    check_positive_int("--perturb-restarts", perturb_restarts, minimum=0)
     ws = _ints("--widths", widths)
     noises = _floats("--noise", noise)
     if no_random and not noises:

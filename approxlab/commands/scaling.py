@@ -45,7 +45,10 @@ def scaling(
     from approxlab.approx.targets import TARGETS
     from approxlab.expressivity.train import check_device_option
 
+    from approxlab._core.validate import check_seed
+
     check_device_option(device)
+    check_seed("--seed", seed)
     fams = [f.strip() for f in family.split(",") if f.strip()]
     if not fams:
         raise ValueError("--family must name at least one family")

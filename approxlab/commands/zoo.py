@@ -52,15 +52,20 @@ def list_activations(
 @app.command("figures")
 def figures(
     name: Annotated[list[str] | None, typer.Argument(help="Figures to draw (default: all).")] = None,
-    out: Annotated[Path, typer.Option(help="Output folder.")] = Path("figures"),
+    out: Annotated[Path | None, typer.Option(help="Output folder (default: figures).")] = None,
     seed: Annotated[int, typer.Option(help="Seed for anything random.")] = 0,
     list_only: Annotated[bool, typer.Option("--list", help="List the registered figures and exit.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (files written, or the figure list).")] = False,
 ) -> None:
     """Regenerate the registered theory figures (PNG plus the data beside it)."""
+    from approxlab._core.validate import check_seed
     from approxlab.figures.registry import all_figures, render
 
+    check_seed("--seed", seed)
     if list_only:
+        given = [what for what, unused in (("NAME", name), ("--out", out is not None), ("--seed", seed != 0)) if unused]
+        if given:  # --list draws nothing: a figure, folder or seed given with it would be ignored
+            raise ValueError(f"--list lists the figures and draws none: it takes no NAME, --out or --seed; got {', '.join(given)}")
         figs = all_figures().values()
         if as_json:
             print(json.dumps([{"name": f.name, "description": f.description} for f in figs], indent=1))
@@ -70,7 +75,7 @@ def figures(
         return
     from approxlab.commands._paths import check_output_dir
 
-    check_output_dir(out, "--out")  # before drawing anything
+    out = check_output_dir(Path("figures") if out is None else out, "--out")  # before drawing anything
     written = render(name or None, out, seed, progress=not as_json)  # the bar prints each figure's files
     if as_json:
         print(json.dumps({"out": str(out), "seed": seed, "files": [str(p) for p in written]}, indent=1))

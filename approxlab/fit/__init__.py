@@ -75,6 +75,7 @@ from approxlab.fit.core import (
     WARN_CANCELLATION,
     WARN_CONDITION,
     WEIGHTS,
+    check_size,
     default_nodes,
     fit,
     fit_errors,
@@ -83,7 +84,7 @@ from approxlab.fit.minimax import alternations, equioscillation, linear_minimax
 from approxlab.fit.rational import RationalMinimax, rational_minimax
 from approxlab.fit.result import DEFAULT_INTERVAL, FitResult, FitWarning, load_into
 
-__all__ = ["fit", "FitResult", "FitWarning", "load_into", "default_nodes", "fit_errors", "linear_minimax",
+__all__ = ["fit", "check_size", "FitResult", "FitWarning", "load_into", "default_nodes", "fit_errors", "linear_minimax",
            "alternations", "FAMILIES", "METHODS", "SUPPORTED", "WEIGHTS", "QUAD_TOL", "DEFAULT_INTERVAL",
            "WARN_CONDITION", "WARN_CANCELLATION", "MINIMAX_RTOL", "MAX_UNKNOWNS", "equioscillation", "rational_minimax",
            "RationalMinimax"]

@@ -392,6 +392,33 @@ def fit_errors(module: nn.Module, f: _Target, nodes: np.ndarray, interval: tuple
 
 
 # ----------------------------------------------------------------------------------------- entry
+def check_size(family: str, degree: int, den_degree: int | None = None) -> nn.Module:
+    """Refuse a family and degree whose module has more coefficients than a fit solves for (:data:`MAX_UNKNOWNS`);
+    cheap (no target, no fit), so a command can check before any work. Returns the unfitted float64 module.
+
+    Raises
+    ------
+    ValueError
+        If the module has more than :data:`MAX_UNKNOWNS` coefficients, or the registry refuses the degree.
+
+    Examples
+    --------
+    >>> check_size("hermite", 100)
+    Traceback (most recent call last):
+    ...
+    ValueError: fit: hermite of degree 100 has 101 coefficients; a fit takes at most 64 (its linear systems lose every float64 digit well before): choose a lower degree
+    """
+    if family in ("tropical-rational", "rational") and den_degree is None:
+        den_degree = degree
+    module = _new_module(family, _options(family, degree, den_degree))
+    if _n_params(module) > MAX_UNKNOWNS:
+        size = f"degree {degree}" if den_degree in (None, degree) else f"degree {degree} and den_degree {den_degree}"
+        raise ValueError(f"fit: {family} of {size} has {_n_params(module)} coefficients; a fit takes at most "
+                         f"{MAX_UNKNOWNS} (its linear systems lose every float64 digit well before): choose a lower "
+                         "degree")
+    return module
+
+
 def fit(family: str, target: object, degree: int, method: str, *, nodes: list[float] | np.ndarray | None = None,
         den_degree: int | None = None, interval: tuple[float, float] = DEFAULT_INTERVAL,
         weight: str = "normal", gains: bool = True) -> FitResult:
@@ -469,16 +496,13 @@ def fit(family: str, target: object, degree: int, method: str, *, nodes: list[fl
         if x.size == 0 or not np.all(np.isfinite(x)) or len(np.unique(x)) != len(x):
             raise ValueError(f"nodes must be distinct finite numbers, got {[float(v) for v in np.asarray(nodes, dtype=float).ravel()]}")
         x = np.sort(x)
+    options = _options(family, degree, den_degree)
+    module = check_size(family, degree, den_degree)  # first: a degree past it would otherwise be blamed on the interval
+    if x is not None:
         check_interval(family, degree, den_degree, min(lo, x[0]), max(hi, x[-1]), "the span of the nodes and interval")
     check_interval(family, degree, den_degree, lo, hi)
     f = _Target(target)
     f.check(lo, hi)
-    options = _options(family, degree, den_degree)
-    module = _new_module(family, options)
-    if _n_params(module) > MAX_UNKNOWNS:
-        raise ValueError(f"fit: {family} of degree {degree} has {_n_params(module)} coefficients; a fit takes at most "
-                         f"{MAX_UNKNOWNS} (its linear systems lose every float64 digit well before): choose a lower "
-                         "degree")
     diag: dict[str, Any] = {}
     if family in _LINEAR:
         sol = _fit_linear(family, module, f, method, x, (lo, hi), weight, diag)
@@ -556,4 +580,4 @@ def _check(result: FitResult, module: nn.Module, f: _Target, sol: np.ndarray | N
 
 
 __all__ = ["fit", "default_nodes", "fit_errors", "FAMILIES", "METHODS", "SUPPORTED", "WEIGHTS", "QUAD_TOL",
-           "WARN_CONDITION", "WARN_CANCELLATION", "MINIMAX_RTOL", "MAX_UNKNOWNS"]
+           "WARN_CONDITION", "WARN_CANCELLATION", "MINIMAX_RTOL", "MAX_UNKNOWNS", "check_size"]

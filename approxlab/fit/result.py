@@ -138,8 +138,10 @@ class FitResult:
         return cls(**kwargs)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the fit as JSON (the same object as ``approxlab fit --json``) to ``path``; returns the path."""
+        """Write the fit as JSON (the same object as ``approxlab fit --json``) to ``path``, creating its missing
+        parent folders; returns the path."""
         p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
         return p
 

@@ -196,7 +196,8 @@ def check_interval(family: str, degree: int, den_degree: int | None, lo: float, 
     else:
         log_size, limit = k * math.log10(big), MAX_SCALE
     if log_size > math.log10(limit):
-        raise ValueError(f"fit: {what} [{lo:g}, {hi:g}] is too wide for {family} of degree {degree}: its basis "
+        size = f"degree {degree}" if den_degree in (None, degree) else f"degree {degree} and den_degree {den_degree}"
+        raise ValueError(f"fit: {what} [{lo:g}, {hi:g}] is too wide for {family} of {size}: its basis "
                          f"reaches about 1e{log_size:.0f} there, past {limit:g} float64 keeps no digit of the fit; "
                          "choose a shorter interval or a lower degree")
 
