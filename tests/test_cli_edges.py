@@ -181,17 +181,7 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(argv: list[str]
     (["figures", "--list", "--out", "figs"], ["--list", "--out"]),
     (["verify", "--paper", "ortho", "--claim", "polycom/Eq. 13", "--no-progress", "--no-mutate"],
      ["--claim 'polycom/Eq. 13' is a claim of polycom, not of --paper ortho"]),
-])
-def test_options_that_would_be_ignored_are_refused(argv: list[str], words: list[str], tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.chdir(tmp_path)
-    err = _fails(argv, capsys)
-    assert all(w in err for w in words), err
-    assert list(tmp_path.iterdir()) == []
-
-
-@pytest.mark.parametrize("argv,words", [
+    # numbers and names: each refusal names the option and what it allows
     (["gains", "hermite", "--degree", "1_000"], ["--degree", "digits", "'1_000'"]),
     (["gains", "hermite", "--degree", " 8"], ["--degree", "digits"]),
     (["bench", "--degrees", "1_000"], ["--degrees", "'1_000'"]),
@@ -207,9 +197,10 @@ def test_options_that_would_be_ignored_are_refused(argv: list[str], words: list[
     (["nosuchcmd"], ["'nosuchcmd'", "list, papers, verify", "swap, audit"]),
     (["sweep", "nosuch"], ["'nosuch'", "status, export, clean"]),
 ])
-def test_bad_numbers_and_names_are_one_line_naming_the_option(argv: list[str], words: list[str], tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_ignored_options_bad_numbers_and_names_are_one_line_naming_the_option(
+        argv: list[str], words: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Options that would be ignored (a conflict), and bad numbers and names: one line naming them, no file."""
     monkeypatch.chdir(tmp_path)
     err = _fails(argv, capsys)
     assert all(w in err for w in words), err
