@@ -18,10 +18,11 @@ terms is refused (a fast oscillation, or a singularity such as ``1/x``).
 The range: L is the first of :data:`LADDER` (13, 19, 25, 31, 37) beyond which the Gaussian tail of the
 integrand is below 4 ulp of the terms. The tail is measured, not assumed: the mass of |g| p on each step of
 the ladder (both sides), and beyond |z| = 37 (where the density, 1e-298, leaves float64) a bound from the
-decay of |g| p from |z| = 29, 31 or 33 to 37 (the least steep). An integrand that does not decay there (``exp(x^2/4)^2``: E[F^2]
-is infinite) is refused, as is one that overflows float64 on the range. The tail beyond L joins the error.
-``exp(x)`` at q = 10 (E[F^2] = e^20, its integrand peaking at z = 6.3) needs L = 19; for ``x^20`` at
-q = 1 (z^40 p(z) peaks at 6.3) the old cut at 11 lost 1e-9 of the value, and 13 holds it. For two points the tail of the plane outside [-L, L]^2 is bounded by Cauchy-Schwarz,
+decay of |g| p from |z| = 29, 31 or 33 to 37 (the least steep). An integrand that does not decay there
+(``exp(x^2/4)^2``: E[F^2] is infinite) is refused, as is one that overflows float64 on the range. The tail
+beyond L joins the error. ``exp(x)`` at q = 10 (E[F^2] = e^20, its integrand peaking at z = 6.3) needs
+L = 19; for ``x^20`` at q = 1 (z^40 p(z) peaks at 6.3) the old cut at 11 lost 1e-9 of the value, and 13
+holds it. For two points the tail of the plane outside [-L, L]^2 is bounded by Cauchy-Schwarz,
 E[|g h| 1_out] <= sqrt((E[g(u)^2 1_{|z_1| > L}] + E[g^2] P(|z_2| > L)) E[h^2]).
 
 As |c| -> 1 the inner integral, as a function of z_1, has a corner of width about s at each kink k
