@@ -488,14 +488,15 @@ class MeanField:
             return self._relu_chi1()
         if self.q_star().value == 0:
             return self.slope_at_zero()
-        return self._at_q_star(lambda q, n: self._chi1_at(q))
+        return self._at_q_star(lambda q, n: self.chi_at(q))
 
     def _relu_chi1(self) -> Estimate:
         a, b = (float(v) for v in self.relu)  # type: ignore[union-attr]
         val = ex.relu_cmap_slope(a, b, 1.0)
         return Estimate(self._w2 * val, self._w2 * 8 * _EPS * (abs(val) + 1))
 
-    def _chi1_at(self, q: float) -> Estimate:
+    def chi_at(self, q: float) -> Estimate:
+        """sigma_w^2 E[F'(sqrt(q) z)^2] at any q > 0 (chi_1 at q = q*); +inf (error 0) when F jumps."""
         if self._jumps():
             return _INF
         d1 = self.fns.d1
@@ -506,7 +507,7 @@ class MeanField:
         if self.relu is not None:
             return self._relu_chi1().value
         q = self.q_star().value
-        return self.slope_at_zero().value if q == 0 else self._chi1_at(q).value
+        return self.slope_at_zero().value if q == 0 else self.chi_at(q).value
 
     def _one_sided_slopes_at_zero(self) -> tuple[sympy.Expr, sympy.Expr] | None:
         """F'(0-), F'(0+) exactly, from the sympy branches at 0 (None where there are none)."""

@@ -48,6 +48,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -104,10 +105,9 @@ class Estimate:
         return f"{self.value:.15g} ± {self.error:.2g}"
 
 
-def _rule(n: int, cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}) -> tuple[np.ndarray, np.ndarray]:  # noqa: B006
-    if n not in cache:
-        cache[n] = np.polynomial.legendre.leggauss(n)
-    return cache[n]
+@functools.lru_cache(maxsize=None)
+def _rule(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.polynomial.legendre.leggauss(n)
 
 
 def _breaks(points: np.ndarray, half_width: float) -> np.ndarray:
@@ -177,7 +177,7 @@ def _not_finite(what: str) -> ValueError:
 def _tail_rule() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Nodes (both sides) and density-weights of 32-node rules on the ladder's steps, then the decay points."""
     edges = np.array(LADDER)
-    t, w = np.polynomial.legendre.leggauss(NODES)
+    t, w = _rule(NODES)
     half = (edges[1:, None] - edges[:-1, None]) / 2
     z = edges[:-1, None] + half * (t + 1)
     wt = half * w * np.exp(-z * z / 2 - _LOG_SQRT_2PI)

@@ -46,7 +46,7 @@ from torch import nn
 from approxlab._core.rng import seeded
 from approxlab.activations.base import forward_arity
 from approxlab.dists import Distribution, Normal, parse_dist
-from approxlab.meanfield.gauss import Estimate, expect_1d
+from approxlab.meanfield.gauss import Estimate
 
 __all__ = ["propagate", "PropagationResult", "variance_map", "assumed_dist", "torch_nonlinearity",
            "mean_field", "compute_all", "FIGURE_ACTIVATIONS"]
@@ -128,11 +128,7 @@ class _GaussMap:
         return self.mf.qmap_slope(q) if q > 0 else self.mf.slope_at_zero()
 
     def chi(self, q: float) -> Estimate:
-        if q == 0:
-            return self.mf.slope_at_zero()
-        d1 = self.mf.fns.d1
-        e = expect_1d(lambda x: d1(x) ** 2, q, self.mf.kinks, features=self.mf.features)
-        return Estimate(self.alpha * e.value, self.alpha * e.error)
+        return self.mf.slope_at_zero() if q == 0 else self.mf.chi_at(q)
 
     def q_star(self) -> Estimate:
         """The fixed point nearest q = 1 (:meth:`MeanField.q_star`); ValueError when q grows without bound."""
