@@ -253,8 +253,13 @@ def test_losing_the_head_stops_the_sweep_and_a_new_cluster_resumes(cluster, tmp_
     assert f"kill-head: {N}/{N} done, 0 failed, 0 pending (ran {N - len(before)}, skipped {len(before)})" in text
     recs = _records(store)
     _same_runs(recs, _serial_reference("kill-head"))
-    assert {r["attempts"] for r in recs.values()} == {1}
+    by_x = {r["config"]["x"]: r for r in recs.values()}
+    # a run executing on the head's node dies with it; the first driver may have run it again on a
+    # worker node and committed it before it saw the head gone (attempts 2). Runs of the rerun ran once.
+    assert all(by_x[x]["attempts"] == 1 for x in set(by_x) - before)
     executions = Counter(x for x, _ in _log(log))
-    assert all(executions[x] == 1 for x in before)  # finished runs never ran again
+    for x in before:  # finished runs never ran again: the rerun added no execution to theirs
+        assert 1 <= executions[x] <= by_x[x]["attempts"], (x, executions[x], by_x[x]["attempts"])
     print(f"head killed after {len(before)} of {N} runs: one-line error, exit 1; "
-          f"the rerun on a new cluster ran {N - len(before)}")
+          f"the rerun on a new cluster ran {N - len(before)}; attempts of the first driver's runs "
+          f"{sorted(by_x[x]['attempts'] for x in before)}")
