@@ -293,6 +293,29 @@ def test_hermite_one_pass_kernels_agree_with_the_general_ones(degree: int, dtype
     np.testing.assert_allclose(p_fix[:-1], p_gen[:-1], rtol=1e-5 if dtype == torch.float32 else 1e-12)
 
 
+@pytest.mark.parametrize("degree", [245, 250, 1024])
+def test_hermite_float32_at_high_degree_matches_float64(degree: int) -> None:
+    """From degree 246 the kernels' scale s = 128 makes s^k / k! reach e^128, past float32: those degrees
+    run in float64 and round to float32 (they returned NaN everywhere). F, g F' and the parameter
+    gradient are held against the eager float64 recurrence on the same float32 inputs."""
+    from approxlab.functional.hermite import hermite_backward, hermite_eval
+    from approxlab.kernels import cpu
+
+    gen = torch.Generator().manual_seed(degree)
+    a = (torch.randn(degree + 1, generator=gen, dtype=F64) / (1 + torch.arange(degree + 1.0))).float()
+    x = torch.linspace(-12, 12, 1001).float()
+    g = torch.randn(x.shape, generator=gen).float()
+    ref = hermite_eval(x.double(), a.double())
+    ref_gx, ref_ga = hermite_backward(x.double(), a.double(), g.double(), True, True)
+    y = cpu.hermite_fwd(x, a)
+    gx, ga = cpu.hermite_bwd(x, a, g)
+    assert y.dtype == gx.dtype == ga.dtype == torch.float32
+    for got, want in ((y, ref), (gx, ref_gx), (ga, ref_ga)):
+        assert torch.isfinite(got).all()
+        scale = float(want.abs().max())
+        torch.testing.assert_close(got.double(), want, rtol=0, atol=2.0**-21 * scale)
+
+
 @pytest.mark.parametrize("h", [1, 2, 5, 7, 8])
 def test_lines_one_pass_forward_agrees_with_the_passes(h: int) -> None:
     """Up to FIXED lines, a forward block whose every |x| is below the no-overflow bound takes all lines

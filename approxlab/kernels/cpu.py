@@ -264,10 +264,22 @@ def _hermite_kernel(k: ModuleType, name: str, c: np.ndarray, beta: np.ndarray) -
     return getattr(k, f"{name}_fixed"), pad[0], pad[1]
 
 
+#: Largest s^k / k! the float32 kernels take. Above it (degree >= 246, where s = 128 and s^k / k!
+#: reaches e^128) the float32 coefficients would overflow: such degrees run the float64 kernels on a
+#: float64 copy and round the results to float32.
+_FLOAT32_FAC_MAX = 1e30
+
+
+def _hermite_in_float64(x: torch.Tensor, fac: np.ndarray) -> bool:
+    return x.dtype == torch.float32 and float(fac.max()) > _FLOAT32_FAC_MAX
+
+
 def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     _check(x, a)
     k = load("hermite")
     fac, s, beta = _hermite_scaled(a.numel() - 1)
+    if _hermite_in_float64(x, fac):
+        return hermite_fwd(x.double(), a.double()).to(x.dtype)
     npd = _npdtype(x.dtype)
     c = (_np(a).astype(np.float64) * fac).astype(npd)
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
@@ -281,6 +293,9 @@ def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torc
     k = load("hermite")
     n = a.numel() - 1
     fac, s, beta = _hermite_scaled(n)
+    if _hermite_in_float64(x, fac):
+        gx, ga = hermite_bwd(x.double(), a.double(), g.double())
+        return gx.to(x.dtype), ga.to(a.dtype)
     npd = _npdtype(x.dtype)
     e = (_np(a)[1:].astype(np.float64) * fac[:n]).astype(npd)
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)

@@ -9,8 +9,9 @@ fused multiply-adds: with a scale ``s > 0``, y = x / s and Q_k = q_k k! / s^k,
 The caller (:func:`approxlab.kernels.cpu.hermite_fwd`) passes ``c_k = a_k s^k / k!`` (so that
 F = sum_k c_k Q_k), ``beta_k = k / s^2`` and ``1 / s``, with s the power of two nearest to
 max(1, n / e) for degree n (so y and beta_k are exact and c_k correctly rounded): then c_k and
-Q_k / q_k stay within about [1 / sqrt(2 pi n), e^(n/e)] of the eager path's magnitudes, where neither
-underflows nor overflows before the eager path does.
+Q_k / q_k stay within about [1 / sqrt(2 pi n), e^(n/e)] of the eager path's magnitudes. In float64
+neither underflows nor overflows before the eager path does up to degree 1024. In float32, e^(n/e)
+passes the largest float from degree 246 (s = 128): the caller runs those degrees in float64.
 
 * forward: Clenshaw's algorithm, b_k = c_k + y b_{k+1} - beta_{k+1} b_{k+2}, F = b_0;
 * backward: dF/dx = sum_{k<n} e_k Q_k with e_k = a_{k+1} s^k / k!, and the parameter gradient
