@@ -225,3 +225,52 @@ def test_overflow_in_the_exact_paths_is_an_error(act: str, q: float) -> None:
     """E[u^50 v^50] ~ 49!! q^50 = 1e458; 1e20 q k(c) = 1e320: both beyond float64."""
     with pytest.raises(ValueError, match="overflows"):
         MeanField(act).pair_moment(q, 0.5)
+
+
+def _tanh_step(k: float, x0: float = 0.0):
+    import torch
+
+    return lambda x: torch.tanh(k * (x - x0))
+
+
+@pytest.mark.parametrize("k", [1e4, 1e6])
+def test_a_callable_step_is_found_by_sampling(k: float) -> None:
+    """A plain callable has no sympy form to read its features from: the step of tanh(k x) fell between
+    the rules' nodes at q = 1 (E[F^2] was 1.5e4 errors off at k = 1e4). Sampled, it gets pieces of its
+    own size: E[F^2] and E[F'^2] as mpmath's, with bars as narrow as the formula string's."""
+    kk = mp.mpf(k)
+    m2 = mp.quad(lambda z: mp.tanh(kk * z) ** 2 * mp.npdf(z), [-mp.inf, -20 / kk, 0, 20 / kk, mp.inf])
+    d2 = mp.quad(lambda z: (kk / mp.cosh(kk * z) ** 2) ** 2 * mp.npdf(z), [-mp.inf, -20 / kk, 0, 20 / kk, mp.inf])
+    mf = MeanField(_tanh_step(k), 1.3, 0.0)
+    close(mf.qmap(1.0), 1.69 * m2, 1e-12)
+    close(mf.chi_at(1.0), 1.69 * d2, 1e-10)
+    s = MeanField(f"tanh({int(k)}*x)", 1.3, 0.0)
+    assert mf.qmap(1.0).error <= 4 * s.qmap(1.0).error
+
+
+def test_a_callable_step_off_centre_in_the_conditional_mean() -> None:
+    """E[F'(c k + sqrt(q (1 - c^2)) z)] shifts the sampled features with the mean: the C-map's slope of
+    sign-like steps is right away from 0 too."""
+    import torch
+
+    def f(x):
+        return torch.tanh(1e4 * (x - 0.7)) + torch.sign(x)
+
+    f.kinks = lambda: (0.0,)
+    mf, s = MeanField(f, 1.0, 0.5), MeanField("tanh(10000*(x - 7/10)) + sign(x)", 1.0, 0.5)
+    a, b = mf.cmap_slope(0.5), s.cmap_slope(0.5)
+    assert abs(a.value - b.value) <= a.error + b.error and a.error <= 1e-8 * abs(b.value)
+
+
+def test_an_undeclared_jump_of_a_callable_is_refused() -> None:
+    import torch
+
+    with pytest.raises(ValueError, match=r"jumps by 2 at x = .*not among its kinks \[\].*kinks\(\) method"):
+        MeanField(lambda x: torch.sign(x - 0.3)).qmap(1.0)
+
+    def g(x):
+        return torch.sign(x - 0.3)
+
+    g.kinks = lambda: (0.3,)
+    assert MeanField(g, 1.0, 0.5).chi1().value == math.inf
+    close(MeanField(g).qmap(1.0), 1.0, 1e-12)  # sign^2 = 1 but at one point

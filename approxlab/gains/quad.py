@@ -41,6 +41,7 @@ from approxlab.dists import Distribution
 from approxlab.gains.features import Unresolved, _numpy_function, geometric_points, numeric_features, sympy_features
 from approxlab.gains.integrand import (SAMPLE_DIGITS, SAMPLES, NotFinite, evaluation_error, exact_function,
                                       float_function, panel_points)
+from approxlab.gains.sampling import TooFast, scan
 from approxlab.activations.resolve import pieces
 
 
@@ -264,63 +265,17 @@ def quad_moments_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, 
     return (*vals, *bound)  # type: ignore[return-value]
 
 
-#: Samples of a black-box callable over the distribution's bulk before integrating.
-FEATURE_SAMPLES = 2**16
-#: Each flagged interval is cut into this many when it is refined.
-REFINE_SPLIT = 32
-#: More flagged intervals than this at one level of refinement: F oscillates too fast to be resolved.
-MAX_FLAGGED = 4096
-
-
-def _f_df(fn: Callable[[torch.Tensor], torch.Tensor], x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """F and F' (autograd) of an elementwise ``fn`` at the points ``x`` in one call; None if ``fn`` cannot
-    take the vector or returns something else than one finite value per point."""
-    t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
-    try:
-        with torch.enable_grad():  # F' by autograd, also under a caller's torch.no_grad()
-            y = fn(t)
-            if not isinstance(y, torch.Tensor) or y.shape != t.shape:
-                return None
-            (g,) = torch.autograd.grad(y.sum(), t, allow_unused=True) if y.requires_grad else (None,)
-    except Exception:  # noqa: BLE001 - a callable that cannot take a vector is integrated without the search
-        return None
-    yv = y.detach().to(torch.float64).numpy()
-    gv = np.zeros_like(yv) if g is None else g.detach().to(torch.float64).numpy()
-    if not (np.isfinite(yv).all() and np.isfinite(gv).all()):
-        return None
-    return yv, gv
-
-
-def _unresolved(xl: np.ndarray, xr: np.ndarray, fl: tuple[np.ndarray, np.ndarray], fr: tuple[np.ndarray, np.ndarray],
-                floor: float) -> np.ndarray:
-    """Mask of the intervals [xl, xr] whose end samples (F, F') disagree with a smooth F.
-
-    The change ``F(xr) - F(xl)`` is compared with the trapezoid ``h (F'(xl) + F'(xr)) / 2``; for a smooth F
-    they differ by ``h^3 F''' / 12``. An interval is flagged where they differ by more than 1e-3 of
-    ``|dF| + h |F'|`` (F changes on a scale below about 10 h there, or jumps, or has a kink) and by more
-    than ``floor`` and the float64 rounding of F.
-    """
-    h = xr - xl
-    df = fr[0] - fl[0]
-    gap = np.abs(df - h * (fl[1] + fr[1]) / 2)
-    size = np.abs(df) + h * (np.abs(fl[1]) + np.abs(fr[1])) / 2
-    noise = floor + 64 * np.finfo(float).eps * (np.abs(fl[0]) + np.abs(fr[0]))
-    return (gap > 1e-3 * size) & (gap > noise)
-
-
 def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribution, lo: float,
                       hi: float) -> tuple[list[float], tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Panel ends around the narrow features of a black-box ``fn``, found by sampling and refining, and
-    every sample taken (x, F, F'), sorted by x.
+    """Panel ends around the narrow features of a black-box ``fn``, and every sample taken (x, F, F'),
+    sorted by x.
 
-    F and F' are sampled on :data:`FEATURE_SAMPLES` points over the bulk (12 standard deviations each side,
-    or the support). An interval where the samples disagree with a smooth F (:func:`_unresolved`: the step
-    of ``tanh(1e7 (x - 0.7))`` between two samples, a kink) is cut into :data:`REFINE_SPLIT` parts and
-    these are checked again, until they agree or are a few float64 spacings wide (a jump or a kink, then
-    located to that width). Each run of adjacent flagged intervals, at every level, gets panels of a
-    quarter of its width at its centre, growing by a factor of 4 away from it (as a sympy form's features
-    do, :func:`approxlab.gains.features.geometric_points`), so each feature is integrated on panels nested
-    down to its own size.
+    F and F' are sampled over the bulk (12 standard deviations each side, or the support) and refined where
+    they disagree with a smooth F (:func:`approxlab.gains.sampling.scan`). Each run of flagged gaps, at every
+    level, gets panels of a quarter of its width at its centre, growing by a factor of 4 away from it (as
+    a sympy form's features do, :func:`approxlab.gains.features.geometric_points`): out over the bulk at
+    the first level, to 128 widths below it. So each feature is integrated on panels nested down to its
+    own size.
 
     A bump narrower than the samples' spacing (3.7e-4 under N(0, 1)) that returns to the same value and
     slope leaves no trace in them and cannot be found: pass a sympy form for such a function.
@@ -328,64 +283,27 @@ def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribu
     Raises
     ------
     ValueError
-        More than :data:`MAX_FLAGGED` flagged intervals at one level (``sin(1e4 x)``): F varies faster than
-        the samples resolve nearly everywhere, and quadrature cannot certify its moments.
+        F jumps (F' has a Dirac delta, so E[F'^2] diverges), or it changes faster than the samples resolve
+        nearly everywhere (``sin(1e4 x)``), and quadrature cannot certify its moments.
     """
     mu, sd = float(dist.mean), math.sqrt(float(dist.variance))
     a, b = max(lo, mu - 12 * sd), min(hi, mu + 12 * sd)
-    none = (np.zeros(0), np.zeros(0), np.zeros(0))
-    if not a < b:
-        return [], none
-    x = np.linspace(a, b, FEATURE_SAMPLES)
-    got = _f_df(fn, x)
-    if got is None:
-        return [], none
-    y, dy = got
-    seen = [(x, y, dy)]
-    floor = 1e-12 * max(float(np.ptp(y)), float((b - a) * np.abs(dy).max()) / FEATURE_SAMPLES)
-    xl, xr, fl, fr = x[:-1], x[1:], (y[:-1], dy[:-1]), (y[1:], dy[1:])
+    try:
+        found = scan(fn, a, b)
+    except TooFast as exc:
+        raise ValueError(f"{exc}, for quadrature to certify its moments; use method='mc' or pass its sympy "
+                         f"form") from None
+    if found.jumps:
+        x, h = found.jumps[0]
+        raise ValueError(f"the callable jumps by {h:.3g} at x = {x:.10g}: F' has a Dirac delta there, so "
+                         f"E[F'^2] diverges and the backward gain is undefined")
     ends: set[float] = set()
-    for level in range(64):
-        bad = _unresolved(xl, xr, fl, fr, floor)
-        if not bad.any():
-            break
-        if int(bad.sum()) > MAX_FLAGGED:
-            raise ValueError(f"the callable changes faster than its samples resolve in {int(bad.sum())} intervals "
-                             f"of width {float((xr - xl)[bad].max()):.2g} (level {level} of refinement) within "
-                             f"[{a:.6g}, {b:.6g}]: it oscillates too fast, or its float64 values are noisy there "
-                             f"(terms that cancel, as torch.special.ndtr(x) for x < -6), for quadrature to certify "
-                             f"its moments; use method='mc' or pass its sympy form")
-        jump = np.abs(fr[0] - fl[0])[bad]
-        xl, xr = xl[bad], xr[bad]
-        # each run of adjacent flagged intervals is a feature: panels of a quarter of its width at its
-        # centre, growing by 4 (out over the bulk at the first level, to 128 widths below it)
-        starts = np.r_[True, xl[1:] != xr[:-1]]
-        stops = np.r_[xl[1:] != xr[:-1], True]
-        for left, right in zip(xl[starts], xr[stops]):
-            c, w = float(left + right) / 2, float(right - left)
-            reach = (a, b) if level == 0 else (max(a, c - 128 * w), min(b, c + 128 * w))
-            ends.update(geometric_points(c, w / 4, *reach, limit=64))
-            ends.update((float(left), float(right)))
-        wide = (xr - xl) > REFINE_SPLIT * 64 * np.finfo(float).eps * np.maximum(1.0, np.abs(xl))
-        narrow = ~wide & (jump > 1e4 * floor)
-        if narrow.any():  # still a step of finite height across a few float64 spacings: a discontinuity
-            j = int(np.argmax(narrow))
-            raise ValueError(f"the callable jumps by {float(jump[j]):.3g} at x = {float(xl[j]):.10g}: F' has a Dirac "
-                             f"delta there, so E[F'^2] diverges and the backward gain is undefined")
-        if not wide.any():
-            break
-        pts = np.linspace(xl[wide], xr[wide], REFINE_SPLIT + 1, axis=1)  # one row per flagged interval
-        got = _f_df(fn, pts.reshape(-1))
-        if got is None:
-            break
-        ys, dys = (v.reshape(pts.shape) for v in got)
-        seen.append((pts.reshape(-1), *got))
-        xl, xr = pts[:, :-1].reshape(-1), pts[:, 1:].reshape(-1)
-        fl = (ys[:, :-1].reshape(-1), dys[:, :-1].reshape(-1))
-        fr = (ys[:, 1:].reshape(-1), dys[:, 1:].reshape(-1))
-    xs, ys, dys = (np.concatenate(v) for v in zip(*seen))
-    order = np.argsort(xs, kind="stable")
-    return sorted(ends), (xs[order], ys[order], dys[order])
+    for level, left, right in found.runs:
+        c, w = (left + right) / 2, right - left
+        reach = (a, b) if level == 0 else (max(a, c - 128 * w), min(b, c + 128 * w))
+        ends.update(geometric_points(c, w / 4, *reach, limit=64))
+        ends.update((left, right))
+    return sorted(ends), found.samples
 
 
 def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribution,

@@ -58,7 +58,8 @@ from scipy.optimize import brentq
 from approxlab._core.symbols import X
 from approxlab.gains.features import sympy_features
 from approxlab.meanfield import exact as ex
-from approxlab.meanfield.forms import _density, _finite, _functions, _Jump, _real, _sigma, _torch_fn
+from approxlab.meanfield.forms import (_density, _finite, _functions, _Jump, _real, _sampled_features, _sigma,
+                                       _torch_fn)
 from approxlab.meanfield.gauss import NODES, Estimate, expect_1d, expect_2d
 
 __all__ = ["MeanField", "Estimate"]
@@ -99,6 +100,7 @@ class MeanField:
         self._exact_kinks = {float(k): k for k in tgt.kinks if isinstance(k, sympy.Basic) and k.is_number}
         self.features = sympy_features(tgt.expr) if tgt.expr is not None else ()
         fn = tgt.fn if tgt.module is not None or tgt.expr is None else _torch_fn(tgt.expr)
+        self._black_box = fn if tgt.expr is None else None
         self.fns = _functions(fn)
         self.poly = tgt.expr is not None and tgt.expr.is_polynomial(X)
         self.relu = ex.relu_like(tgt.expr)
@@ -123,6 +125,36 @@ class MeanField:
     @property
     def _b2(self) -> float:
         return self.sigma_b * self.sigma_b
+
+    def features_at(self, q: float, centre: float = 0.0) -> tuple[tuple[float, float], ...]:
+        """``(point, width)`` of F's narrow features, for an expectation over x = centre + sqrt(q) z.
+
+        A sympy form's come from its structure (``self.features``, at every q). A callable without one is
+        sampled with F' on [-R, R], R the power of two at or above |centre| + 12 sqrt(q)
+        (:func:`approxlab.gains.sampling.scan`, once per R): the step of ``tanh(1e4 x)``, invisible at
+        q = 1 to rules with 2-3 units of z per piece, gets pieces of its own size. A bump narrower than the
+        samples' spacing (R / 32768) that returns to the same value and slope cannot be seen: pass a formula.
+
+        Raises
+        ------
+        ValueError
+            The callable jumps at a point that is not among its kinks (the jump would be missed by the
+            C-map's derivatives): declare it with a ``kinks()`` method on the callable, or pass a formula.
+
+        Examples
+        --------
+        >>> mf = MeanField(lambda x: torch.tanh(1e4 * (x - 0.25)))
+        >>> [(round(p, 3), w < 1e-3) for p, w in mf.features_at(1.0)]  # the step and its two bends
+        [(0.249, True), (0.25, True), (0.251, True)]
+        """
+        half = abs(centre) + 12 * math.sqrt(q)
+        if self._black_box is None or not 0 < half < math.inf:
+            return self.features
+        r = 2.0 ** math.ceil(math.log2(half))
+        key = ("scan", r)
+        if key not in self._cache:
+            self._cache[key] = _sampled_features(self._black_box, self.name, self.kinks, r)
+        return self._cache[key]  # type: ignore[return-value]
 
     # --- one-sided limits and jumps of F ----------------------------------------------------------------
 
@@ -211,13 +243,13 @@ class MeanField:
             val = float(d1(torch.tensor([m], dtype=torch.float64))[0])
             return Estimate(val, 2 * _EPS * abs(val))
         return expect_1d(lambda x: d1(x + m), var, tuple(x - m for x in self.kinks), nodes,
-                         tuple((r - m, w) for r, w in self.features))
+                         tuple((r - m, w) for r, w in self.features_at(var, m)))
 
     # --- Q-map -------------------------------------------------------------------------------------
 
     def _m2(self, q: float) -> Estimate:
         f = self.fns.f
-        return expect_1d(lambda x: f(x) ** 2, q, self.kinks, features=self.features)
+        return expect_1d(lambda x: f(x) ** 2, q, self.kinks, features=self.features_at(q))
 
     def qmap(self, q: float) -> Estimate:
         """M(q) = sigma_w^2 E[F(sqrt(q) z)^2] + sigma_b^2 (exact for the ReLU family: E[F^2] = q (a^2 + b^2) / 2)."""
@@ -242,7 +274,7 @@ class MeanField:
             val = w2 * (a * a + b * b) / 2
             return Estimate(val, 4 * _EPS * val)
         f, d1 = self.fns.f, self.fns.d1
-        e = expect_1d(lambda x: x * f(x) * d1(x), q, self.kinks, features=self.features)
+        e = expect_1d(lambda x: x * f(x) * d1(x), q, self.kinks, features=self.features_at(q))
         val, err = e.value, e.error
         for j in self._jumps():
             p = _density(j.x, q)
@@ -398,9 +430,9 @@ class MeanField:
             val = _finite(float(p.subs(ex.C, sympy.Float(c, 30))), what)
             return Estimate(val, 8 * _EPS * float(sum(abs(t) for t in sympy.Poly(p, ex.C).coeffs())))
         if c == 0.0:  # independent: E[F(u)] E[F(v)]
-            m = expect_1d(self.fns.f, q, self.kinks, nodes, self.features)
+            m = expect_1d(self.fns.f, q, self.kinks, nodes, self.features_at(q))
             return Estimate(m.value**2, 2 * abs(m.value) * m.error + m.error**2)
-        return expect_2d(self.fns.f, self.fns.f, q, c, self.kinks, nodes, self.features)
+        return expect_2d(self.fns.f, self.fns.f, q, c, self.kinks, nodes, self.features_at(q))
 
     def _cmap_at(self, q: float, c: float, nodes: int = NODES) -> Estimate:
         e = self._pair(c, q, nodes)
@@ -433,7 +465,7 @@ class MeanField:
                           f"E[F'(u) F'(v)] of {self.name!r} at q={q:g}, c={c:g}")
             return Estimate(val, 8 * _EPS * (abs(val) + 1))
         d1 = self.fns.d1
-        e = expect_2d(d1, d1, q, c, self.kinks, nodes, self.features)
+        e = expect_2d(d1, d1, q, c, self.kinks, nodes, self.features_at(q))
         jumps = self._jumps()
         if not jumps:
             return e
@@ -500,7 +532,7 @@ class MeanField:
         if self._jumps():
             return _INF
         d1 = self.fns.d1
-        return self._scaled(expect_1d(lambda x: d1(x) ** 2, q, self.kinks, features=self.features))
+        return self._scaled(expect_1d(lambda x: d1(x) ** 2, q, self.kinks, features=self.features_at(q)))
 
     def _chi1_value(self) -> float:
         """chi_1 without the propagation of err(q*) (for root finding in sigma_w)."""
@@ -578,7 +610,7 @@ class MeanField:
         d2 = self.fns.d2
 
         def curv(q: float, nodes: int) -> Estimate:
-            return self._scaled(expect_1d(lambda x: d2(x) ** 2, q, self.kinks, features=self.features), q)
+            return self._scaled(expect_1d(lambda x: d2(x) ** 2, q, self.kinks, features=self.features_at(q)), q)
 
         return self._at_q_star(curv)
 
@@ -602,12 +634,12 @@ class MeanField:
         w2, b2 = self._w2, self._b2
 
         def c0(q: float, nodes: int) -> Estimate:
-            m = expect_1d(f, q, self.kinks, features=self.features)
+            m = expect_1d(f, q, self.kinks, features=self.features_at(q))
             val = (w2 * m.value**2 + b2) / q
             return Estimate(val, (w2 * (2 * abs(m.value) * m.error + m.error**2) + 4 * _EPS * q * val) / q)
 
         def s0(q: float, nodes: int) -> Estimate:
-            d = expect_1d(d1, q, self.kinks, features=self.features)
+            d = expect_1d(d1, q, self.kinks, features=self.features_at(q))
             val, err = d.value, d.error
             for j in self._jumps():
                 p = _density(j.x, q)

@@ -151,7 +151,7 @@ def _correlation_recursion(mf: object, c0: float, layers: int
                          (p_r2.value + p_r2.error - p_abs.value + p_abs.error) / (r2 - r))
         chi = mf.chi_at(q)  # sigma_w^2 E[F'(u)^2] = sigma_w^2 P'(1) / q
         dc_dc = min(w2 * secant, q * (chi.value + chi.error)) / q_new
-        e_uf = expect_1d(lambda x: (x * d1(x)) ** 2, q, mf.kinks, features=mf.features)
+        e_uf = expect_1d(lambda x: (x * d1(x)) ** 2, q, mf.kinks, features=mf.features_at(q))
         # E[(F(v) - c' F(u))^2] = (1 + c'^2) P(1) - 2 c' P(c), an upper bound from the errors
         spread = (1 + c_new**2) * p_one - 2 * c_new * pair.value + 2 * abs(c_new) * pair.error
         dc_dq = w2 * math.sqrt(max(e_uf.value + e_uf.error, 0.0) * max(spread, 0.0)) / (q * q_new)

@@ -19,6 +19,7 @@ import torch
 from torch import nn
 
 from approxlab._core.symbols import X
+from approxlab.gains.sampling import TooFast, narrowest, scan
 
 _Fn = Callable[[torch.Tensor], torch.Tensor]
 
@@ -126,3 +127,21 @@ def _heaviside(u: torch.Tensor, at_zero: float = 0.5) -> torch.Tensor:
 
 def _torch_fn(expr: sympy.Expr) -> Callable:
     return sympy.lambdify(X, _floats(expr), modules=[{"heaviside": _heaviside}, "torch"])
+
+
+def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], name: str, kinks: tuple[float, ...],
+                      r: float) -> tuple[tuple[float, float], ...]:
+    """``(point, width)`` of the narrow features of a callable on [-r, r], by sampling F and F'
+    (:func:`approxlab.gains.sampling.scan`); a jump away from every kink is refused. A callable that
+    varies faster than the samples nearly everywhere has no narrow feature to single out: ``()``, and
+    the rules' doubling sees the rest."""
+    try:
+        found = scan(fn, -r, r)
+    except TooFast:
+        return ()
+    for x, height in found.jumps:
+        if not any(abs(x - k) <= 1e-10 * max(1.0, abs(k)) for k in kinks):
+            raise ValueError(f"{name!r} jumps by {height:.3g} at x = {x:.10g}, which is not among its kinks "
+                             f"{list(kinks)}: give the callable a kinks() method that returns it (its jump then "
+                             f"enters the C-map by Price's theorem), or pass a formula")
+    return narrowest(found.runs, kinks)

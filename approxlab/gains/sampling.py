@@ -1,0 +1,173 @@
+"""Narrow features of a black-box callable, found by sampling F and F' and refining where they disagree.
+
+A torch callable has no form to read its features from (:mod:`approxlab.gains.features`), so
+:func:`scan` samples F and F' (autograd, float64) on :data:`FEATURE_SAMPLES` points of an interval and
+flags each gap whose end samples disagree with a smooth F (:func:`unresolved`: the change of F against
+the trapezoid of F'). Flagged gaps are cut into :data:`REFINE_SPLIT` parts and checked again, level by
+level, until they agree or are a few float64 spacings wide. What is left then is a jump of F (a step
+of finite height across a few spacings) or a kink; everything flagged on the way is a *run*, the
+place and size of a feature at that level.
+
+A bump narrower than the samples' spacing that returns to the same value and slope leaves no trace in
+them and cannot be found: pass a sympy form (a formula string) for such a function.
+
+Examples
+--------
+>>> import torch
+>>> s = scan(lambda x: torch.tanh(1e4 * (x - 0.5)), -4.0, 4.0)
+>>> [(round(c, 4), w < 3e-3) for c, w in narrowest(s.runs)]  # one run of 23 gaps, smooth when refined
+[(0.5, True)]
+>>> s.jumps
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+__all__ = ["FEATURE_SAMPLES", "MAX_FLAGGED", "REFINE_SPLIT", "Scan", "TooFast", "f_and_derivative", "narrowest",
+           "scan", "unresolved"]
+
+#: Samples of a black-box callable over the interval before refining.
+FEATURE_SAMPLES = 2**16
+#: Each flagged interval is cut into this many when it is refined.
+REFINE_SPLIT = 32
+#: More flagged intervals than this at one level of refinement: F oscillates too fast to be resolved.
+MAX_FLAGGED = 4096
+
+
+class TooFast(ValueError):
+    """F changes faster than the samples resolve in more than :data:`MAX_FLAGGED` gaps at one level."""
+
+
+@dataclass
+class Scan:
+    """What :func:`scan` found on [a, b].
+
+    runs : ``(level, left, right)`` of each run of adjacent flagged gaps, at every level of refinement
+        (level 0: the first samples' spacing; each level is :data:`REFINE_SPLIT` times finer).
+    jumps : ``(x, height)`` of each step of F left flagged across a few float64 spacings (a discontinuity).
+    samples : every sample taken, ``(x, F, F')`` sorted by x (empty where F could not be sampled).
+    """
+
+    runs: list[tuple[int, float, float]] = field(default_factory=list)
+    jumps: list[tuple[float, float]] = field(default_factory=list)
+    samples: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0), np.zeros(0))
+
+
+def f_and_derivative(fn: Callable[[torch.Tensor], torch.Tensor],
+                     x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """F and F' (autograd) of an elementwise ``fn`` at the points ``x`` in one call; None if ``fn`` cannot
+    take the vector or returns something else than one finite value per point."""
+    t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+    try:
+        with torch.enable_grad():  # F' by autograd, also under a caller's torch.no_grad()
+            y = fn(t)
+            if not isinstance(y, torch.Tensor) or y.shape != t.shape:
+                return None
+            (g,) = torch.autograd.grad(y.sum(), t, allow_unused=True) if y.requires_grad else (None,)
+    except Exception:  # noqa: BLE001 - a callable that cannot take a vector is integrated without the search
+        return None
+    yv = y.detach().to(torch.float64).numpy()
+    gv = np.zeros_like(yv) if g is None else g.detach().to(torch.float64).numpy()
+    if not (np.isfinite(yv).all() and np.isfinite(gv).all()):
+        return None
+    return yv, gv
+
+
+def unresolved(xl: np.ndarray, xr: np.ndarray, fl: tuple[np.ndarray, np.ndarray], fr: tuple[np.ndarray, np.ndarray],
+               floor: float) -> np.ndarray:
+    """Mask of the intervals [xl, xr] whose end samples (F, F') disagree with a smooth F.
+
+    The change ``F(xr) - F(xl)`` is compared with the trapezoid ``h (F'(xl) + F'(xr)) / 2``; for a smooth F
+    they differ by ``h^3 F''' / 12``. An interval is flagged where they differ by more than 1e-3 of
+    ``|dF| + h |F'|`` (F changes on a scale below about 10 h there, or jumps, or has a kink) and by more
+    than ``floor`` and the float64 rounding of F.
+    """
+    h = xr - xl
+    df = fr[0] - fl[0]
+    gap = np.abs(df - h * (fl[1] + fr[1]) / 2)
+    size = np.abs(df) + h * (np.abs(fl[1]) + np.abs(fr[1])) / 2
+    noise = floor + 64 * np.finfo(float).eps * (np.abs(fl[0]) + np.abs(fr[0]))
+    return (gap > 1e-3 * size) & (gap > noise)
+
+
+def scan(fn: Callable[[torch.Tensor], torch.Tensor], a: float, b: float) -> Scan:
+    """Sample ``fn`` on [a, b] and refine every gap where it is not smooth (see the module docstring).
+
+    Raises
+    ------
+    TooFast
+        More than :data:`MAX_FLAGGED` flagged gaps at one level (``sin(1e4 x)`` on [-12, 12]): F varies
+        faster than the samples resolve nearly everywhere, or its float64 values are that noisy.
+    """
+    out = Scan()
+    if not a < b:
+        return out
+    x = np.linspace(a, b, FEATURE_SAMPLES)
+    got = f_and_derivative(fn, x)
+    if got is None:
+        return out
+    y, dy = got
+    seen = [(x, y, dy)]
+    floor = 1e-12 * max(float(np.ptp(y)), float((b - a) * np.abs(dy).max()) / FEATURE_SAMPLES)
+    xl, xr, fl, fr = x[:-1], x[1:], (y[:-1], dy[:-1]), (y[1:], dy[1:])
+    for level in range(64):
+        bad = unresolved(xl, xr, fl, fr, floor)
+        if not bad.any():
+            break
+        if int(bad.sum()) > MAX_FLAGGED:
+            raise TooFast(f"the callable changes faster than its samples resolve in {int(bad.sum())} intervals "
+                          f"of width {float((xr - xl)[bad].max()):.2g} (level {level} of refinement) within "
+                          f"[{a:.6g}, {b:.6g}]: it oscillates too fast, or its float64 values are noisy there "
+                          f"(terms that cancel, as torch.special.ndtr(x) for x < -6)")
+        jump = np.abs(fr[0] - fl[0])[bad]
+        xl, xr = xl[bad], xr[bad]
+        starts = np.r_[True, xl[1:] != xr[:-1]]
+        stops = np.r_[xl[1:] != xr[:-1], True]
+        out.runs += [(level, float(left), float(right)) for left, right in zip(xl[starts], xr[stops])]
+        wide = (xr - xl) > REFINE_SPLIT * 64 * np.finfo(float).eps * np.maximum(1.0, np.abs(xl))
+        narrow = ~wide & (jump > 1e4 * floor)  # a step of finite height across a few float64 spacings
+        out.jumps += [(float(p), float(h)) for p, h in zip(xl[narrow], jump[narrow])]
+        if not wide.any():
+            break
+        pts = np.linspace(xl[wide], xr[wide], REFINE_SPLIT + 1, axis=1)  # one row per flagged interval
+        got = f_and_derivative(fn, pts.reshape(-1))
+        if got is None:
+            break
+        ys, dys = (v.reshape(pts.shape) for v in got)
+        seen.append((pts.reshape(-1), *got))
+        xl, xr = pts[:, :-1].reshape(-1), pts[:, 1:].reshape(-1)
+        fl = (ys[:, :-1].reshape(-1), dys[:, :-1].reshape(-1))
+        fr = (ys[:, 1:].reshape(-1), dys[:, 1:].reshape(-1))
+    xs, ys, dys = (np.concatenate(v) for v in zip(*seen))
+    order = np.argsort(xs, kind="stable")
+    out.samples = (xs[order], ys[order], dys[order])
+    return out
+
+
+def narrowest(runs: list[tuple[int, float, float]],
+              kinks: tuple[float, ...] = ()) -> tuple[tuple[float, float], ...]:
+    """``(point, width)`` features from a scan's runs, as a sympy form's are (one point, its scale).
+
+    Narrowest first, a run is kept unless it holds the centre of a feature already kept (a refined
+    feature is its finest runs: a step of tanh(1e4 x) its centre and its two bends). Features within
+    their width of one of ``kinks`` (which are break points already) are left out. Sorted by point.
+
+    Examples
+    --------
+    >>> narrowest([(0, 0.0, 1.0), (1, 0.5, 0.53125), (0, 3.0, 4.0)])
+    ((0.515625, 0.03125), (3.5, 1.0))
+    >>> narrowest([(0, 0.0, 1.0), (1, 0.5, 0.53125)], kinks=(0.52,))
+    ()
+    """
+    kept: list[tuple[float, float]] = []
+    for _, left, right in sorted(runs, key=lambda r: r[2] - r[1]):
+        c, w = (left + right) / 2, right - left
+        if not any(left <= p <= right for p, _ in kept):
+            kept.append((c, w))
+    return tuple(sorted((c, w) for c, w in kept if not any(abs(c - k) <= w for k in kinks)))
