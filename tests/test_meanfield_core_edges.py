@@ -274,3 +274,20 @@ def test_an_undeclared_jump_of_a_callable_is_refused() -> None:
     g.kinks = lambda: (0.3,)
     assert MeanField(g, 1.0, 0.5).chi1().value == math.inf
     close(MeanField(g).qmap(1.0), 1.0, 1e-12)  # sign^2 = 1 but at one point
+
+
+def test_a_callable_turn_the_samples_resolve_still_gets_pieces() -> None:
+    """atan(1e3 x) at q = 0.01 turns within 0.01 of the z scale: the samples resolve it, so nothing is
+    flagged, but the two-point rules alone cannot (refused, test_gauss_edges). Flagged on every 14th
+    sample, it gets pieces as the formula's feature does: the same pair moment, certified."""
+    import torch
+
+    a = MeanField(lambda x: torch.atan(1e3 * x), 1.2, 0.1)
+    feats = a.features_at(0.01)
+    assert len(feats) == 1 and abs(feats[0][0]) < 1e-3 and 5e-4 < feats[0][1] < 5e-3
+    b = MeanField("atan(1000*x)", 1.2, 0.1)
+    u, v = a.pair_moment(0.01, 0.6), b.pair_moment(0.01, 0.6)
+    assert abs(u.value - v.value) <= u.error + v.error and u.error < 1e-12
+    with mp.workdps(20):
+        ref = mp.quad(lambda z: mp.atan(100 * z) ** 2 * mp.npdf(z), [-mp.inf, -0.05, 0, 0.05, mp.inf])
+    close(a.qmap(0.01), 1.44 * ref + 0.01, 1e-12)

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-__all__ = ["FEATURE_SAMPLES", "MAX_FLAGGED", "REFINE_SPLIT", "Scan", "TooFast", "f_and_derivative", "narrowest",
-           "scan", "unresolved"]
+__all__ = ["FEATURE_SAMPLES", "MAX_FLAGGED", "REFINE_SPLIT", "Scan", "TooFast", "coarse_features", "f_and_derivative",
+           "narrowest", "scan", "unresolved"]
 
 #: Samples of a black-box callable over the interval before refining.
 FEATURE_SAMPLES = 2**16
@@ -52,11 +52,15 @@ class Scan:
         (level 0: the first samples' spacing; each level is :data:`REFINE_SPLIT` times finer).
     jumps : ``(x, height)`` of each step of F left flagged across a few float64 spacings (a discontinuity).
     samples : every sample taken, ``(x, F, F')`` sorted by x (empty where F could not be sampled).
+    grid : the first level's samples ``(x, F, F')``, equally spaced (:func:`coarse_runs` reads them).
+    floor : the smallest change of F that counts (1e-12 of F's range on [a, b]).
     """
 
     runs: list[tuple[int, float, float]] = field(default_factory=list)
     jumps: list[tuple[float, float]] = field(default_factory=list)
     samples: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0), np.zeros(0))
+    grid: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0), np.zeros(0))
+    floor: float = 0.0
 
 
 def f_and_derivative(fn: Callable[[torch.Tensor], torch.Tensor],
@@ -115,6 +119,7 @@ def scan(fn: Callable[[torch.Tensor], torch.Tensor], a: float, b: float) -> Scan
     y, dy = got
     seen = [(x, y, dy)]
     floor = 1e-12 * max(float(np.ptp(y)), float((b - a) * np.abs(dy).max()) / FEATURE_SAMPLES)
+    out.grid, out.floor = (x, y, dy), floor
     xl, xr, fl, fr = x[:-1], x[1:], (y[:-1], dy[:-1]), (y[1:], dy[1:])
     for level in range(64):
         bad = unresolved(xl, xr, fl, fr, floor)
@@ -148,6 +153,57 @@ def scan(fn: Callable[[torch.Tensor], torch.Tensor], a: float, b: float) -> Scan
     order = np.argsort(xs, kind="stable")
     out.samples = (xs[order], ys[order], dys[order])
     return out
+
+
+def coarse_features(found: Scan, stride: int, exclude: tuple[float, ...] = (),
+                    most: int = 64) -> tuple[tuple[float, float], ...]:
+    """``(point, width)`` where F changes on a scale below about 10 times every ``stride``-th sample's
+    spacing, though the samples themselves resolve it (``atan(1e3 x)`` on [-2, 2]: a scale of 1e-3
+    against samples 6e-5 apart, where :func:`scan` flags nothing).
+
+    Gaps of the coarser grid are flagged as in :func:`scan` (:func:`unresolved`). In each run of them, the
+    point is where |F''| (differences of the samples' F') is largest, and the width is the run's range
+    of F' over that largest |F''|: 1/a for ``atan(a x)``. Samples within two spacings of a flagged run of
+    the scan or of ``exclude`` (the kinks, which have break points already) are left out. More than
+    ``most`` runs is an oscillation, not features to single out: ``()``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> found = scan(lambda x: torch.atan(1e3 * x), -2.0, 2.0)
+    >>> found.runs, [(round(p, 5), round(w, 5)) for p, w in coarse_features(found, 13)]
+    ([], [(-0.00058, 0.00153)])
+    """
+    x, y, dy = found.grid
+    xc, yc, dyc = x[::stride], y[::stride], dy[::stride]
+    if xc.size < 2:
+        return ()
+    bad = unresolved(xc[:-1], xc[1:], (yc[:-1], dyc[:-1]), (yc[1:], dyc[1:]), found.floor)
+    if not bad.any():
+        return ()
+    xl, xr = xc[:-1][bad], xc[1:][bad]
+    starts = np.r_[True, xl[1:] != xr[:-1]]
+    stops = np.r_[xl[1:] != xr[:-1], True]
+    if int(starts.sum()) > most:
+        return ()
+    h = float(x[1] - x[0])
+    d2 = np.abs(np.gradient(dy, h))
+    keep = np.ones(x.size, dtype=bool)
+    for _, left, right in found.runs:
+        keep &= ~((x >= left - 2 * h) & (x <= right + 2 * h))
+    for k in exclude:
+        keep &= np.abs(x - k) > 2 * h
+    out = []
+    for left, right in zip(xl[starts], xr[stops]):
+        inside = keep & (x >= left) & (x <= right)
+        if not inside.any():
+            continue
+        i = np.flatnonzero(inside)
+        j = i[int(np.argmax(d2[i]))]
+        w = float(np.ptp(dy[i])) / float(d2[j]) if d2[j] > 0 else 0.0
+        if w > 0:
+            out.append((float(x[j]), w))
+    return tuple(out)
 
 
 def narrowest(runs: list[tuple[int, float, float]],

@@ -19,7 +19,8 @@ import torch
 from torch import nn
 
 from approxlab._core.symbols import X
-from approxlab.gains.sampling import TooFast, narrowest, scan
+from approxlab.gains.sampling import FEATURE_SAMPLES, TooFast, coarse_features, narrowest, scan
+from approxlab.meanfield.gauss import NARROW
 
 _Fn = Callable[[torch.Tensor], torch.Tensor]
 
@@ -129,12 +130,18 @@ def _torch_fn(expr: sympy.Expr) -> Callable:
     return sympy.lambdify(X, _floats(expr), modules=[{"heaviside": _heaviside}, "torch"])
 
 
+#: Every STRIDE-th sample of the scan's first level flags scales below about 10 STRIDE spacings, at least
+#: NARROW sqrt(q) for every q whose range [-r, r] it is (12 sqrt(q) <= r < 24 sqrt(q), spacing 2 r / N).
+_STRIDE = math.ceil(NARROW * FEATURE_SAMPLES / 240)
+
+
 def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], name: str, kinks: tuple[float, ...],
                       r: float) -> tuple[tuple[float, float], ...]:
-    """``(point, width)`` of the narrow features of a callable on [-r, r], by sampling F and F'
-    (:func:`approxlab.gains.sampling.scan`); a jump away from every kink is refused. A callable that
-    varies faster than the samples nearly everywhere has no narrow feature to single out: ``()``, and
-    the rules' doubling sees the rest."""
+    """``(point, width)`` of the narrow features of a callable on [-r, r], by sampling F and F': the steps
+    and kinks the samples cannot resolve (:func:`approxlab.gains.sampling.scan`), and the changes they
+    resolve but the rules' pieces would not (:func:`approxlab.gains.sampling.coarse_features`: ``atan(1e3 x)``
+    at q = 0.01). A jump away from every kink is refused. A callable that varies faster than the samples
+    nearly everywhere has no narrow feature to single out: ``()``, and the rules' doubling sees the rest."""
     try:
         found = scan(fn, -r, r)
     except TooFast:
@@ -144,4 +151,4 @@ def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], name: str, kin
             raise ValueError(f"{name!r} jumps by {height:.3g} at x = {x:.10g}, which is not among its kinks "
                              f"{list(kinks)}: give the callable a kinks() method that returns it (its jump then "
                              f"enters the C-map by Price's theorem), or pass a formula")
-    return narrowest(found.runs, kinks)
+    return tuple(sorted(narrowest(found.runs, kinks) + coarse_features(found, _STRIDE, kinks)))
