@@ -74,6 +74,25 @@ def as_float(quantity: str, v: object) -> float:
     return f
 
 
+#: Exact values longer than this are shortened in tables.
+SHOWN = 100
+
+
+def _shown(text: str) -> str:
+    """``text``, or its first and last digits with its length when longer than :data:`SHOWN`.
+
+    Examples
+    --------
+    >>> _shown("12/7")
+    '12/7'
+    >>> _shown("1" * 150 + "/" + "3" * 150)
+    '1111111111111111111111111111111111111111...3333333333 (301 characters; --json gives it whole)'
+    """
+    if len(text) <= SHOWN:
+        return text
+    return f"{text[:40]}...{text[-10:]} ({len(text)} characters; --json gives it whole)"
+
+
 @dataclass
 class GainResult:
     """Moments and gains of an activation F under an input distribution (ortho Defs. 3.2, 3.3).
@@ -130,11 +149,13 @@ class GainResult:
         return out
 
     def rows(self) -> list[tuple[str, str, str]]:
-        """(quantity, exact string or "", float string) for display."""
+        """(quantity, exact string or "", float string) for display; an exact value longer than
+        :data:`SHOWN` characters (Hermite's at degree 200: fractions of 400 digits) is shortened, saying
+        how long it is (``to_dict`` and ``--json`` keep it whole)."""
         rows = []
         for q in QUANTITIES:
             v = self.value(q)
-            exact = str(getattr(self, q)) if self.is_exact else ""
+            exact = _shown(str(getattr(self, q))) if self.is_exact else ""
             num = "" if v is None else f"{v:.15g}"
             err = self.errors.get(q)
             if err and not self.is_exact and v is not None and math.isfinite(err):
