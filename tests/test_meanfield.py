@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import mpmath as mp
+import numpy as np
 import pytest
 import sympy
 import torch
@@ -63,6 +64,21 @@ def test_hermite_cmap_polynomial_has_coefficients_a_k_squared_over_k_factorial()
     a = sympy.symbols("a_0:6", real=True)
     for k in range(6):
         assert sympy.simplify(poly.coeff_monomial(C**k) - a[k] ** 2 / sympy.factorial(k)) == 0
+
+
+def test_hermite_coefficients_at_high_degree_are_the_activation_s_own() -> None:
+    """F = sum_k a_k He_k / k! (expanded by sympy into monomials) has b_k = a_k / k! at q = 1: exactly, at
+    degree 120. At q = 4 the b_k of F = x^j must rebuild (2 z)^j in sympy's He_k."""
+    from approxlab.meanfield.exact import hermite_coefficients
+
+    rng = np.random.default_rng(0)
+    a = [sympy.Rational(int(v), 97) for v in rng.integers(-50, 50, size=121)]
+    expr = sympy.expand(sum(ak * sympy.hermite_prob(k, X) / sympy.factorial(k) for k, ak in enumerate(a)))
+    assert hermite_coefficients(expr, sympy.Integer(1)) == [ak / sympy.factorial(k) for k, ak in enumerate(a)]
+    z = sympy.Symbol("z")
+    for j in (7, 10):
+        b = hermite_coefficients(X**j, sympy.Integer(4))
+        assert sympy.expand(sum(bk * sympy.hermite_prob(k, z) for k, bk in enumerate(b)) - (2 * z) ** j) == 0
 
 
 def test_polynomial_cmap_at_other_q_against_gaussian_moments() -> None:

@@ -24,7 +24,8 @@ from approxlab.cli import app
 def _fmt(v: object) -> str:
     if isinstance(v, dict) and "value" in v:
         val, err = v["value"], v["error"]
-        return f"{val:.12g}" + (f" ± {err:.2g}" if err and math.isfinite(err) else "")
+        # an infinite bar (a depth scale whose slope's bar holds 1) is printed: the value alone would read as exact
+        return f"{val:.12g}" + (f" ± {err:.2g}" if err and not math.isnan(err) else "")
     if isinstance(v, dict) and "error_message" in v:
         msg = str(v["error_message"])
         return f"n/a: {msg}" + (" (--backend eager)" if "backend='eager'" in msg else "")
@@ -45,6 +46,8 @@ def readable(val: object) -> str:
     'float16: finite up to 71.75, accurate up to 2.09375, eps 0.000976562'
     >>> readable({"forward": {"value": 1.4142135623730951, "error": 0.0}, "note": "torch's gain"})
     "forward 1.41421356237 (torch's gain)"
+    >>> readable({"xi_q": {"value": 1.4427, "error": 9e-14}, "xi_c": {"value": 4.5e15, "error": math.inf}})
+    'xi q 1.4427 ± 9e-14, xi c 4.5e+15 ± inf'
     """
     if not isinstance(val, dict) or "value" in val or "error_message" in val:
         return _fmt(val) if isinstance(val, dict) else _num(val)
