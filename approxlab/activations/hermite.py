@@ -26,6 +26,7 @@ so gradients are exact at ``x = 0``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import sympy
@@ -146,18 +147,27 @@ class Hermite(Elementwise):
         return _apply(x, self.coefficients[1:], self.backend)
 
     def _symbols(self) -> list[sympy.Symbol]:
-        return [sympy.Symbol(f"a_{k}", real=True) for k in range(self.degree + 1)]
+        return [_symbol(k) for k in range(self.degree + 1)]
 
     def symbolic_params(self) -> dict[sympy.Symbol, torch.Tensor]:
         return {s: self.coefficients[k] for k, s in enumerate(self._symbols())}
 
     def sympy_template(self) -> sympy.Expr:
-        return sympy.Add(
-            *[s / sympy.factorial(k) * sympy.hermite_prob(k, X) for k, s in enumerate(self._symbols())]
-        )
+        return _template(self.degree)
 
     def extra_repr(self) -> str:
         return f"degree={self.degree}, init={self.init!r}, backend={self.backend!r}"
+
+
+@functools.lru_cache(maxsize=16)
+def _template(degree: int) -> sympy.Expr:
+    """sum_k a_k He_k(x) / k! in the symbols a_0..a_n, built once per degree (at degree 200 the 200 Hermite
+    polynomials take seconds, and gains, mean field and DKS each resolve the module)."""
+    return sympy.Add(*[_symbol(k) / sympy.factorial(k) * sympy.hermite_prob(k, X) for k in range(degree + 1)])
+
+
+def _symbol(k: int) -> sympy.Symbol:
+    return sympy.Symbol(f"a_{k}", real=True)
 
 
 _OPTIONS = {
