@@ -87,6 +87,20 @@ def test_theorem_3_8_gains_by_gauss_hermite_quadrature(n: int) -> None:
     np.testing.assert_allclose(act.derivative(x.detach()).detach().numpy(), dy.numpy(), rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("n", [13, 20])
+def test_exact_gains_keep_the_template_s_own_factorials(n: int) -> None:
+    """The exact gains of the stored module (float32 a_0 = sqrt(1 - 1/n!) is 1.0 from n = 11, snapped to 1):
+    E[F^2] = sum_{k<=n} 1/k!, E[F'^2] = sum_{k<n} 1/k!, as exact rationals. From n = 13 (13! > 10^9) the
+    template's 1/k! were taken for float constants and replaced by their float64 values (0 from k = 178)."""
+    from approxlab.gains import compute_gains
+
+    assert create("hermite", degree=n).coefficients[0].item() == 1.0
+    r = compute_gains("hermite", method="exact", snap=True, degree=n)
+    assert r.second_moment == sum(sympy.Rational(1, math.factorial(k)) for k in range(n + 1))
+    assert r.derivative_second_moment == sum(sympy.Rational(1, math.factorial(k)) for k in range(n))
+    assert r.mean == 1
+
+
 @pytest.mark.parametrize("degree", [1, 2, 5])
 def test_gradcheck_float64_including_zero(degree: int) -> None:
     g = torch.Generator().manual_seed(10 + degree)

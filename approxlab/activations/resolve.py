@@ -108,8 +108,10 @@ def snapped_expr(module: Elementwise) -> sympy.Expr:
                              f"need finite parameters") from None
         subs[sym] = snap_value(f, dtype)
     expr = module.sympy_template().xreplace(subs)
-    # constants baked into the template from floats (e.g. Rational(0.01) = 5764607523034235/2^59)
-    big = {r: snap_value(float(r), torch.float64) for r in expr.atoms(sympy.Rational) if r.q > 10**9}
+    # constants baked into the template from floats (e.g. Rational(0.01) = 5764607523034235/2^59): their
+    # denominators are powers of two; exact ones such as Hermite's 1/k! (13! > 10^9) are kept
+    big = {r: snap_value(float(r), torch.float64) for r in expr.atoms(sympy.Rational)
+           if r.q > 10**9 and r.q & (r.q - 1) == 0}
     return expr.xreplace(big) if big else expr
 
 
