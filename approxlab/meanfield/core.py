@@ -130,10 +130,12 @@ class MeanField:
         """``(point, width)`` of F's narrow features, for an expectation over x = centre + sqrt(q) z.
 
         A sympy form's come from its structure (``self.features``, at every q). A callable without one is
-        sampled with F' on [-R, R], R the power of two at or above |centre| + 12 sqrt(q)
-        (:func:`approxlab.gains.sampling.scan`, once per R): the step of ``tanh(1e4 x)``, invisible at
-        q = 1 to rules with 2-3 units of z per piece, gets pieces of its own size. A bump narrower than the
-        samples' spacing (R / 32768) that returns to the same value and slope cannot be seen: pass a formula.
+        sampled with F' on [-R, R], R the power of two at or above |centre| + 12 sqrt(q), once per R
+        (:func:`approxlab.meanfield.forms._sampled_features`): the step of ``tanh(1e4 x)``, which rules with
+        2-3 units of z per piece step over at q = 1, and the turn of ``atan(1e3 x)``, which the samples
+        resolve but the two-point rules do not at q = 0.01, get pieces of their own size. A bump narrower
+        than the samples' spacing (R / 32768) that returns to the same value and slope cannot be seen:
+        pass a formula.
 
         Raises
         ------
