@@ -61,6 +61,9 @@ def init_std(fan: int, activation: object = None, dist: Distribution | str = Nor
     check_choice("mode", mode, MODES)
     if isinstance(fan, bool) or not isinstance(fan, int) or fan < 1:
         raise ValueError(f"fan must be an integer >= 1, got {fan!r}")
+    if gains is not None and not isinstance(gains, GainResult):
+        raise TypeError(f"gains must be a GainResult (from approxlab.gains.compute_gains) or None, got "
+                        f"{type(gains).__name__}")
     g = gains if gains is not None else compute_gains(activation, dist, **options)
     gain = g.value("forward_gain" if mode == "fan_in" else "backward_gain")
     if gain is None:
@@ -180,8 +183,11 @@ def solve_equal_gains(template: sympy.Expr, solve_for: sympy.Symbol, fixed: dict
 
     Raises
     ------
+    TypeError
+        When ``template`` is not a sympy expression, ``solve_for`` not a sympy symbol or ``unit`` not a bool.
     ValueError
-        When no positive real solution exists.
+        When ``solve_for`` does not occur in ``template``, the gains are equal for every value of it (then
+        nothing fixes it), sympy cannot solve the equation, or no real solution >= 0 exists.
 
     Examples
     --------
@@ -189,6 +195,14 @@ def solve_equal_gains(template: sympy.Expr, solve_for: sympy.Symbol, fixed: dict
     >>> solve_equal_gains(a[0] + a[1] * X, a[0], {a[1]: 1})["values"]
     {a0: 0}
     """
+    if not isinstance(template, sympy.Expr):
+        raise TypeError(f"template must be a sympy expression in x, got {type(template).__name__}")
+    if not isinstance(solve_for, sympy.Symbol) or solve_for == X:
+        raise TypeError(f"solve_for must be a sympy Symbol (a coefficient of template, not x), got {solve_for!r}")
+    if solve_for not in template.free_symbols:
+        raise ValueError(f"solve_for {solve_for} does not occur in template {template}")
+    if not isinstance(unit, bool):
+        raise TypeError(f"unit must be True or False, got {unit!r}")
     dist = parse_dist(dist)
     fixed = dict(fixed or {})
     expr = template.xreplace({k: _fixed_value(k, v) for k, v in fixed.items()})
@@ -198,7 +212,13 @@ def solve_equal_gains(template: sympy.Expr, solve_for: sympy.Symbol, fixed: dict
                          f"{', '.join(sorted(str(s) for s in free - {solve_for}))}")
     res = compute_gains(expr, dist, method="exact")
     m2, d2 = res.second_moment, res.derivative_second_moment
-    sols = sympy.solve(sympy.Eq(m2, d2), solve_for, dict=False)
+    if sympy.expand(m2 - d2) == 0:  # E[F^2] = E[F'^2] identically (e.g. a0 exp(x) under N(0, 1))
+        raise ValueError(f"the gains are equal for every {solve_for} (E[F^2] = E[F'^2] = {m2}): nothing fixes "
+                         f"{solve_for}; fix it and solve for another coefficient")
+    try:
+        sols = sympy.solve(sympy.Eq(m2, d2), solve_for, dict=False)
+    except NotImplementedError:  # a transcendental equation in solve_for
+        raise ValueError(f"sympy cannot solve E[F^2] = E[F'^2] for {solve_for} in closed form ({m2} = {d2})") from None
     sols = [s for s in sols if s.is_real is not False and not s.free_symbols]
     sols = [sympy.nsimplify(s) if s.is_Float else sympy.simplify(s) for s in sols]
     nonneg = [s for s in sols if (s >= 0) == sympy.true]

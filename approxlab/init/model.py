@@ -3,7 +3,11 @@
 Every ``nn.Linear`` / ``nn.Conv{1,2,3}d`` next to an activation is initialised with
 Var[W] = alpha / fan_in, alpha the forward gain (ortho Def. 3.2) of the activation F whose output the
 layer multiplies (y = W F(x), ortho Eq. 3), or alpha = 1 when its input comes from no activation (a
-layer that feeds an activation from the raw input, or after a residual sum). Biases are zeroed.
+layer that feeds an activation from the raw input, a norm, another layer or a residual sum). A layer whose
+input comes from any other op (``torch.sin``, a per-channel PReLU, ``x * 0.5``) has no known alpha: it is left
+as it was and listed in the report's ``skipped``, as is a Conv after a vector activation (PolyNorm, MoA:
+its gain depends on the length of the spatial axis it acts on) and a layer shared by calls of different
+alpha. Biases are zeroed. The zoo's Type-I/II FFN blocks are paired by their formulas.
 
 The graph comes from ``torch.fx.symbolic_trace`` where the model traces. Activations are found there as
 modules (zoo modules, torch's ``nn.GELU``/``nn.SiLU``/..., which :mod:`approxlab.activations.torch_modules`
@@ -27,50 +31,25 @@ Examples
 from __future__ import annotations
 
 import math
-import operator
 from dataclasses import asdict, dataclass
 
 import torch
-import torch.nn.functional as F
 from torch import fx, nn
 
-from approxlab.dists import Distribution, Normal
+from approxlab.dists import Distribution, Normal, parse_dist
+from approxlab.init.pairs import (
+    _NORMS,
+    LAYER_TYPES,
+    _fx_pairs,
+    _fx_reach,
+    _UnknownInput,
+    _walk_pairs,
+    _with_transformer_ffn,
+    _with_zoo_ffn,
+    is_activation,
+)
 
 __all__ = ["init_model_", "LayerInit", "SkippedLayer", "InitReport", "LAYER_TYPES"]
-
-#: Layers that init_model_ initialises.
-LAYER_TYPES: tuple[type, ...] = (nn.Linear, nn.Conv1d, nn.Conv2d, nn.Conv3d)
-
-_PASS_MODULES = (nn.Dropout, nn.Dropout1d, nn.Dropout2d, nn.Dropout3d, nn.Flatten, nn.Unflatten, nn.Identity)
-_PASS_FUNCS = {F.dropout, torch.flatten, torch.reshape, torch.transpose, torch.permute, operator.getitem}
-_FUNCTIONAL_LAYERS = {F.linear, F.conv1d, F.conv2d, F.conv3d}
-_PASS_METHODS = {"view", "reshape", "flatten", "transpose", "permute", "contiguous", "squeeze", "unsqueeze", "to", "float"}
-
-
-def _function_activation(fn: object, kwargs: dict) -> nn.Module | None:
-    table = {F.relu: nn.ReLU, torch.relu: nn.ReLU, F.silu: nn.SiLU, torch.tanh: nn.Tanh, F.tanh: nn.Tanh,
-             torch.sigmoid: nn.Sigmoid, F.sigmoid: nn.Sigmoid, F.mish: nn.Mish, F.selu: nn.SELU,
-             F.hardswish: nn.Hardswish, F.softsign: nn.Softsign, F.logsigmoid: nn.LogSigmoid, F.relu6: nn.ReLU6}
-    if fn is F.gelu:
-        return nn.GELU(approximate=kwargs.get("approximate", "none"))
-    if fn is F.leaky_relu:
-        return nn.LeakyReLU(kwargs.get("negative_slope", 0.01))
-    if fn is F.elu:
-        return nn.ELU(kwargs.get("alpha", 1.0))
-    cls = table.get(fn)  # type: ignore[call-overload]
-    return cls() if cls is not None else None
-
-
-def is_activation(module: nn.Module) -> bool:
-    """A zoo activation (elementwise or vector) or a torch activation module that approxlab recognises."""
-    from approxlab.activations.torch_modules import from_torch
-
-    if from_torch(module) is not None:
-        return True
-    mod = type(module).__module__
-    if any(isinstance(c, LAYER_TYPES) for c in module.modules()):
-        return False  # a block (e.g. the zoo's FFNs) holds layers: walk into it
-    return mod.startswith("approxlab.activations") or mod.startswith("approxlab.meanfield")
 
 
 @dataclass
@@ -138,10 +117,6 @@ class InitReport(list):  # type: ignore[type-arg]
 _ATTENTION_WORDS = ("q_proj", "k_proj", "v_proj", "o_proj", "out_proj", "qkv", "query", "key", "value", "attn",
                     "attention")
 _HEAD_WORDS = ("head", "classifier", "lm_head", "logits", "output", "fc_out", "readout")
-_NORMS = (nn.LayerNorm, nn.GroupNorm, nn.RMSNorm, nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d,
-          nn.InstanceNorm1d, nn.InstanceNorm2d, nn.InstanceNorm3d)
-
-
 def _skip_reason(name: str, module: nn.Module, reach: set[str]) -> str:
     """Why a module with weights is left as it was (``reach``: where its output goes, see :func:`_fx_reach`)."""
     low = name.lower()
@@ -160,7 +135,11 @@ def _skip_reason(name: str, module: nn.Module, reach: set[str]) -> str:
     return f"{type(module).__name__} is not a Linear/Conv layer"
 
 
-def _skipped(model: nn.Module, done: set[str], reach: dict[str, set[str]]) -> list[SkippedLayer]:
+def _skipped(model: nn.Module, done: set[str], reach: dict[str, set[str]],
+             reasons: dict[str, str] | None = None) -> list[SkippedLayer]:
+    """Modules with weights not in ``done``, with their reasons (``reasons``: layer name -> why a layer next
+    to an activation was still left as it was)."""
+    reasons = reasons or {}
     out: list[SkippedLayer] = []
     inside: list[str] = []  # modules reported whole (attention): their children are not listed again
     for name, m in model.named_modules():
@@ -169,163 +148,34 @@ def _skipped(model: nn.Module, done: set[str], reach: dict[str, set[str]]) -> li
         if isinstance(m, nn.MultiheadAttention):
             inside.append(name)
         if isinstance(m, LAYER_TYPES) or any(True for _ in m.parameters(recurse=False)):
-            out.append(SkippedLayer(name, type(m).__name__, _skip_reason(name, m, reach.get(name, set()))))
+            reason = reasons.get(name) or _skip_reason(name, m, reach.get(name, set()))
+            out.append(SkippedLayer(name, type(m).__name__, reason))
     return out
 
 
-_ADDS = {operator.add, operator.iadd, torch.add}
+def _is_elementwise(act: nn.Module, seen: dict[tuple, bool]) -> bool:
+    """Whether ``act`` maps each coordinate alone (resolve's verdict), once per distinct activation."""
+    from approxlab.gains import resolve
+
+    key = _gain_key(act, None)
+    if key not in seen:
+        seen[key] = resolve(act).elementwise
+    return seen[key]
 
 
-def _fx_reach(model: nn.Module) -> dict[str, set[str]]:
-    """For each layer and attention module of the fx graph, where its output goes through shape-only and
-    dropout ops: ``"add"`` (a sum: operator.add / torch.add / .add, i.e. a residual branch) and/or
-    ``"output"`` (the model's output: a head)."""
-    tracer = _Tracer()
-    graph = tracer.trace(model)
-    mods = dict(model.named_modules())
-    out: dict[str, set[str]] = {}
-    for node in graph.nodes:
-        if node.op != "call_module" or not isinstance(mods[node.target], (*LAYER_TYPES, nn.MultiheadAttention)):
-            continue
-        reach: set[str] = set()
-        frontier, seen = list(node.users), set()
-        while frontier:
-            cur = frontier.pop(0)
-            if cur in seen:
-                continue
-            seen.add(cur)
-            if (cur.op == "call_function" and cur.target in _ADDS) or (cur.op == "call_method" and cur.target in ("add", "add_")):
-                reach.add("add")
-            elif cur.op == "output":
-                reach.add("output")
-            elif ((cur.op == "call_module" and isinstance(mods[cur.target], _PASS_MODULES))
-                  or (cur.op == "call_function" and cur.target in _PASS_FUNCS)
-                  or (cur.op == "call_method" and cur.target in _PASS_METHODS)):
-                frontier += list(cur.users)
-        out[str(node.target)] = reach
-    return out
+def _check_finite(model: nn.Module) -> None:
+    """Refuse a model left with NaN/inf in a parameter or buffer that init_model_ did not set (a norm, an
+    embedding, a head, a module it does not know): its outputs would be NaN, whatever the init."""
+    bad = [name for name, t in (*model.named_parameters(), *model.named_buffers())
+           if t.is_floating_point() and not t.is_meta and not bool(torch.isfinite(t.detach()).all())]
+    if bad:
+        raise ValueError(f"model holds NaN/inf in {', '.join(bad[:5])}{' ...' if len(bad) > 5 else ''}, which "
+                         f"init_model_ does not set (the layers next to activations are set): reinitialise "
+                         f"those modules (e.g. reset_parameters()) first")
 
 
 def _label(act: nn.Module) -> str:
     return type(act).__name__ + (f"({act.extra_repr()})" if act.extra_repr() else "")
-
-
-def _fx_pairs(model: nn.Module) -> list[tuple[str, nn.Module | None, nn.Module | None]]:
-    """(layer name, activation before it, activation after it) from the fx graph."""
-    tracer = _Tracer()
-    graph = tracer.trace(model)
-    gm = fx.GraphModule(tracer.root, graph)
-    mods = dict(model.named_modules())
-
-    def act_of(node: fx.Node) -> nn.Module | None:
-        if node.op == "call_module" and is_activation(mods[node.target]):
-            return mods[node.target]
-        if node.op == "call_function":
-            return _function_activation(node.target, dict(node.kwargs))
-        if node.op == "call_method" and node.target in ("relu", "tanh", "sigmoid"):
-            return {"relu": nn.ReLU, "tanh": nn.Tanh, "sigmoid": nn.Sigmoid}[node.target]()
-        return None
-
-    def passthrough(node: fx.Node) -> bool:
-        return ((node.op == "call_module" and isinstance(mods[node.target], _PASS_MODULES))
-                or (node.op == "call_function" and node.target in _PASS_FUNCS)
-                or (node.op == "call_method" and node.target in _PASS_METHODS))
-
-    def before(node: fx.Node) -> nn.Module | None:
-        cur = node.args[0] if node.args else None
-        while isinstance(cur, fx.Node):
-            act = act_of(cur)
-            if act is not None:
-                return act
-            if not passthrough(cur):
-                return None
-            cur = cur.args[0] if cur.args else None
-        return None
-
-    def after(node: fx.Node) -> nn.Module | None:
-        frontier = list(node.users)
-        seen = set()
-        while frontier:
-            cur = frontier.pop(0)
-            if cur in seen:
-                continue
-            seen.add(cur)
-            act = act_of(cur)
-            if act is not None:
-                return act
-            if passthrough(cur):
-                frontier += list(cur.users)
-        return None
-
-    def functional_layer(node: fx.Node) -> str | None:
-        """F.linear / F.conv*d(x, weight, ...) with weight a (cast of a) layer's parameter: that layer."""
-        if node.op != "call_function" or node.target not in _FUNCTIONAL_LAYERS or len(node.args) < 2:
-            return None
-        w = node.args[1]
-        while isinstance(w, fx.Node) and w.op == "call_method" and w.target in _PASS_METHODS:
-            w = w.args[0]
-        if isinstance(w, fx.Node) and w.op == "get_attr" and str(w.target).endswith(".weight"):
-            name = str(w.target)[: -len(".weight")]
-            if isinstance(mods.get(name), LAYER_TYPES):
-                return name
-        return None
-
-    out = []
-    for node in gm.graph.nodes:
-        if node.op == "call_module" and isinstance(mods[node.target], LAYER_TYPES):
-            out.append((str(node.target), before(node), after(node)))
-        elif (name := functional_layer(node)) is not None:
-            out.append((name, before(node), after(node)))
-    return out
-
-
-class _Tracer(fx.Tracer):
-    """fx tracer that keeps activations (zoo and torch) as leaves, so they are found as modules."""
-
-    def is_leaf_module(self, m: nn.Module, module_qualified_name: str) -> bool:
-        return is_activation(m) or super().is_leaf_module(m, module_qualified_name)
-
-
-def _execution_order(model: nn.Module, example_input: object) -> list[tuple[str, nn.Module]]:
-    """Layers (seen as F.linear / F.conv*d calls on their weight) and activations in the order they run."""
-    from torch.overrides import TorchFunctionMode
-
-    order: list[tuple[str, nn.Module]] = []
-    mods = dict(model.named_modules())
-    weights = {id(m.weight): n for n, m in mods.items() if isinstance(m, LAYER_TYPES)}
-
-    class Recorder(TorchFunctionMode):
-        def __torch_function__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
-            if func in _FUNCTIONAL_LAYERS and len(args) > 1 and id(args[1]) in weights:
-                name = weights[id(args[1])]
-                order.append((name, mods[name]))
-            return func(*args, **(kwargs or {}))
-
-    handles = [m.register_forward_hook(lambda mod, i, o, name=name: order.append((name, mod)))
-               for name, m in mods.items() if name and is_activation(m)]
-    try:
-        with torch.no_grad(), Recorder():
-            model(*example_input) if isinstance(example_input, tuple) else model(example_input)
-    finally:
-        for h in handles:
-            h.remove()
-    seen: set[str] = set()
-    return [(n, m) for n, m in order if not (n in seen or seen.add(n))]  # type: ignore[func-returns-value]
-
-
-def _walk_pairs(model: nn.Module, example_input: object = None) -> list[tuple[str, nn.Module | None, nn.Module | None]]:
-    if example_input is not None:
-        leaves = _execution_order(model, example_input)
-    else:
-        leaves = [(n, m) for n, m in model.named_modules() if n and (is_activation(m) or isinstance(m, LAYER_TYPES))]
-    out, last = [], None
-    for i, (name, m) in enumerate(leaves):
-        if is_activation(m):
-            last = m
-        elif isinstance(m, LAYER_TYPES):
-            nxt = next((a for _, a in leaves[i + 1:] if is_activation(a) or isinstance(a, LAYER_TYPES)), None)
-            out.append((name, last, nxt if nxt is not None and is_activation(nxt) else None))
-    return out
 
 
 def _gain_key(act: nn.Module, mc_dim: int | None) -> tuple:
@@ -333,35 +183,11 @@ def _gain_key(act: nn.Module, mc_dim: int | None) -> tuple:
     its parameters and buffers (dtype, shape, bytes) and, for a vector map, the Monte Carlo width."""
     config = tuple(sorted((k, repr(v)) for k, v in vars(act).items()
                           if not k.startswith("_") and isinstance(v, (int, float, str, bool, tuple, type(None)))))
-    state = tuple((k, str(v.dtype), tuple(v.shape), v.detach().cpu().contiguous().numpy().tobytes())
-                  for k, v in act.state_dict().items() if isinstance(v, torch.Tensor) and v.dtype != torch.bfloat16)
+    # raw bytes of every dtype (bfloat16 too, which numpy cannot hold: its parameters set the gain as well)
+    state = tuple((k, str(v.dtype), tuple(v.shape), v.detach().cpu().contiguous().reshape(-1).view(torch.uint8)
+                   .numpy().tobytes())
+                  for k, v in act.state_dict().items() if isinstance(v, torch.Tensor))
     return (type(act), repr(act), config, state, mc_dim)
-
-
-#: torch's transformer layers take their activation as a function (``activation="gelu"``), which neither
-#: fx (the fused fast path) nor the module walk sees: the module that computes the same function.
-_FUNCTIONAL_ACTIVATIONS = {F.gelu: nn.GELU, F.relu: nn.ReLU}
-
-
-def _with_transformer_ffn(model: nn.Module, pairs: list) -> list:
-    """Pair ``linear1 -> activation -> linear2`` of every ``nn.TransformerEncoderLayer`` /
-    ``nn.TransformerDecoderLayer`` (their feed-forward block), which the trace and the walk miss."""
-    extra: dict[str, tuple] = {}
-    for name, m in model.named_modules():
-        if not isinstance(m, nn.TransformerEncoderLayer | nn.TransformerDecoderLayer):
-            continue
-        act = m.activation
-        act = act if isinstance(act, nn.Module) else _FUNCTIONAL_ACTIVATIONS.get(act, lambda: None)()
-        if act is None:
-            continue
-        prefix = f"{name}." if name else ""
-        extra[prefix + "linear1"] = (prefix + "linear1", None, act)
-        extra[prefix + "linear2"] = (prefix + "linear2", act, None)
-    if not extra:
-        return pairs
-    known = {p[0] for p in pairs}
-    out = [(n, b or extra[n][1], a or extra[n][2]) if n in extra else (n, b, a) for n, b, a in pairs]
-    return out + [e for n, e in extra.items() if n not in known]
 
 
 def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator: torch.Generator | None = None,
@@ -400,9 +226,12 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
     Raises
     ------
     TypeError
-        If ``model`` is not an ``nn.Module``.
+        If ``model`` is not an ``nn.Module``, ``trace`` not a bool or ``generator`` not a ``torch.Generator``.
     ValueError
-        If ``residual_scale`` is not "depth" or a number in (0, 1], or the model does not trace with fx.
+        If ``residual_scale`` is not "depth" or a number in (0, 1] (or is given for a model that fx does not
+        trace), ``dist`` or ``mc_samples`` is invalid, a layer to set has an empty, meta or integer weight, or
+        an activation has no finite forward gain under ``dist`` (then no weight has been changed); or a
+        parameter or buffer that init_model_ does not set holds NaN/inf (checked last).
 
     Examples
     --------
@@ -427,6 +256,14 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
             isinstance(residual_scale, int | float) and not isinstance(residual_scale, bool)
             and 0 < residual_scale <= 1):
         raise ValueError(f"residual_scale must be 'depth' or a number in (0, 1], got {residual_scale!r}")
+    # every argument is checked before any weight is touched, also those a given model never reaches
+    dist = parse_dist(dist)
+    if not isinstance(trace, bool):
+        raise TypeError(f"trace must be True or False, got {trace!r}")
+    if isinstance(mc_samples, bool) or not isinstance(mc_samples, int) or not 2 <= mc_samples <= 2**34:
+        raise ValueError(f"mc_samples must be an integer in [2, 2**34], got {mc_samples!r}")
+    if generator is not None and not isinstance(generator, torch.Generator):
+        raise TypeError(f"generator must be a torch.Generator or None, got {type(generator).__name__}")
     method = "fx"
     try:
         if not trace:
@@ -435,7 +272,7 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
     except Exception:  # noqa: BLE001 - fx fails in many ways on dynamic models; the walk is the fallback
         pairs = _walk_pairs(model, example_input)
         method = "walk (execution order)" if example_input is not None else "walk (registration order)"
-    pairs = _with_transformer_ffn(model, pairs)
+    pairs = _with_zoo_ffn(model, _with_transformer_ffn(model, pairs))
     reach = _fx_reach(model) if method == "fx" else {}
     branches = [n for n, r in reach.items() if "add" in r]
     if residual_scale is not None and method != "fx":
@@ -445,13 +282,36 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
               float(residual_scale) if isinstance(residual_scale, int | float) else 1.0)
     layers = dict(model.named_modules())
     cache: dict[tuple, tuple[str, float]] = {}  # by what determines a gain: 30 equal nn.Tanh integrate once
-    rows = []
+    planned: dict[str, LayerInit] = {}
+    elementwise: dict[tuple, bool] = {}  # resolve's verdict per activation (see _is_elementwise)
+    reasons: dict[str, str] = {}  # layers next to an activation that are still left as they were, and why
+    unknown: dict[str, str] = {}  # layer -> the op of unknown gain one of its calls multiplies
+    # first every std (a gain that cannot be computed raises before any weight changes), then the weights
     for name, act_before, act_after in pairs:
         if act_before is None and act_after is None:
             continue
+        if isinstance(act_before, _UnknownInput):
+            unknown[name] = act_before.op
+            if act_after is not None:  # alpha = 1 would be a guess: left as it was, and reported
+                reasons[name] = (f"input of unknown gain: it comes from {act_before.op}, neither an activation "
+                                 f"init_model_ knows nor a unit-variance source; set it with "
+                                 f"variance_preserving_(layer, activation)")
+            continue
         layer = layers[name]
+        weight = layer.weight
+        if weight.is_meta or not weight.is_floating_point() or weight.numel() == 0:
+            raise ValueError(f"layer {name!r} of model has a weight of shape {tuple(weight.shape)}, dtype "
+                             f"{weight.dtype} on {weight.device}: init_model_ needs non-empty floating-point "
+                             f"weights with data (materialise a meta model first, e.g. model.to_empty(device='cpu'))")
         if act_before is None:
             label, gain = None, 1.0
+        elif not isinstance(layer, nn.Linear) and not _is_elementwise(act_before, elementwise):
+            # a vector map (PolyNorm, MoA) acts on its input's last axis; before a Conv that is a spatial
+            # axis of a length init_model_ cannot know, and the Monte Carlo gain depends on it
+            reasons[name] = (f"vector activation {_label(act_before)} before a {type(layer).__name__}: its gain "
+                             f"depends on the length of the axis it acts on (the last, spatial one), unknown here; "
+                             f"set it with variance_preserving_(layer, activation, mc_dim=LENGTH)")
+            continue
         else:
             key = _gain_key(act_before, getattr(layer, "in_features", None))
             if key not in cache:
@@ -462,18 +322,31 @@ def init_model_(model: nn.Module, dist: Distribution | str = Normal(), generator
                     raise ValueError(f"activation {_label(act_before)} before layer {name!r} has no finite forward gain")
                 cache[key] = (_label(act_before), float(val))
             label, gain = cache[key]
-        weight = layer.weight
         fan_in = weight.shape[1] * (math.prod(weight.shape[2:]) if weight.dim() > 2 else 1)
         scale = factor if residual_scale is not None and name in branches else 1.0
-        std = math.sqrt(gain / fan_in) * scale
-        with torch.no_grad():
-            weight.normal_(0.0, std, generator=generator)
+        std = math.sqrt(gain / fan_in) * scale  # Var[W] = alpha / fan_in (ortho Eq. 3, Def. 3.2)
+        row = LayerInit(name, type(layer).__name__, label, _label(act_after) if act_after is not None else None,
+                        gain, std, int(fan_in), method, scale)
+        prev = planned.setdefault(name, row)
+        if prev.std != row.std:  # a shared layer called on inputs of different alpha: one std cannot serve both
+            reasons[name] = (f"shared layer: its calls multiply inputs of different gains ({prev.activation or 'no activation'}: "
+                             f"{prev.gain:.6g}, {row.activation or 'no activation'}: {row.gain:.6g}); no one std "
+                             f"preserves both")
+    for name in planned.keys() & unknown.keys():
+        reasons[name] = (f"shared layer: one call multiplies {planned[name].activation or 'no activation'} "
+                         f"(gain {planned[name].gain:.6g}), another the output of {unknown[name]}, of unknown gain")
+    rows = [r for name, r in planned.items() if name not in reasons]
+    with torch.no_grad():
+        for r in rows:
+            layer = layers[r.name]
+            layer.weight.normal_(0.0, r.std, generator=generator)
             if isinstance(layer.bias, torch.Tensor):
                 layer.bias.zero_()
-        rows.append(LayerInit(name, type(layer).__name__, label, _label(act_after) if act_after is not None else None,
-                              gain, std, int(fan_in), method, scale))
-    from approxlab.kan import init_kan_layers_  # KAN layers (approxlab's, pykan's): the basis moments give the std
+    from approxlab.kan import (
+        init_kan_layers_,  # KAN layers (approxlab's, pykan's): the basis moments give the std
+    )
 
     rows += [LayerInit(r["name"], r["layer"], r["activation"], None, r["gain"], r["std"], r["fan_in"], "kan")
              for r in init_kan_layers_(model, dist, generator=generator)]
-    return InitReport(rows, _skipped(model, {r.name for r in rows}, reach), branches)
+    _check_finite(model)
+    return InitReport(rows, _skipped(model, {r.name for r in rows}, reach, reasons), branches)
