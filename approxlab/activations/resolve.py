@@ -238,7 +238,8 @@ _TORCH_NAMESPACE: dict[str, Callable[..., torch.Tensor]] = {
     "sqrt": lambda u: torch.sqrt(_as_tensor(u)),
     "max": lambda *a: functools.reduce(torch.maximum, map(_as_tensor, a)),
     "min": lambda *a: functools.reduce(torch.minimum, map(_as_tensor, a)),
-    "heaviside": lambda u, h=0.5: torch.heaviside(_as_tensor(u), _as_tensor(h).to(_as_tensor(u).dtype)),
+    # a step has derivative 0 away from its jump; torch.heaviside has no autograd formula at all
+    "heaviside": lambda u, h=0.5: torch.heaviside(_as_tensor(u).detach(), _as_tensor(h).to(_as_tensor(u).dtype)),
 }
 
 
