@@ -56,12 +56,48 @@ def eq30_N(eps: float, d: int, n: int) -> int:
     eps = check_positive_float("eps", eps)
     check_positive_int("d", d)
     check_positive_int("n", n)
-    return math.ceil((2 * d / 3) * (2**d / (math.factorial(n) * eps)) ** (1 / n)) + 1
+    # in logarithms: 2^d/(n! eps) overflows a float for tiny eps (eps = 5e-324, n = 1) or large d
+    log_n = math.log(2 * d / 3) + (d * math.log(2) - math.lgamma(n + 1) - math.log(eps)) / n
+    if log_n > 700:
+        raise ValueError(f"eps = {eps} gives N = e^{log_n:.4g} cells per axis for d = {d}, n = {n}: "
+                         "no network of that size can be built; eps must be larger")
+    q = 2.0**d / (math.factorial(n) * eps) if d <= 1000 and n <= 170 else math.inf
+    if not math.isfinite(q):  # 2^d/(n! eps) overflows while N itself fits: take the logarithm
+        return math.ceil(math.exp(log_n)) + 1
+    return math.ceil((2 * d / 3) * q ** (1 / n)) + 1
 
 
 def taylor_bound(N: int, d: int, n: int) -> float:
-    """The right side of polycom Eq. 29: 2^d/n! (2d/(3N))^n."""
-    return 2**d / math.factorial(n) * (2 * d / (3 * N)) ** n
+    """The right side of polycom Eq. 29: 2^d/n! (2d/(3N))^n (N, d, n positive integers)."""
+    check_positive_int("N", N)
+    check_positive_int("d", d)
+    check_positive_int("n", n)
+    # logarithms: 2^d and n! overflow a float long before the bound itself leaves float64's range
+    log_b = d * math.log(2) - math.lgamma(n + 1) + n * math.log(2 * d / (3 * N))
+    if log_b > 709:
+        raise ValueError(f"taylor_bound({N}, {d}, {n}) = e^{log_b:.4g} overflows float64: take a larger N")
+    try:
+        return 2**d / math.factorial(n) * (2 * d / (3 * N)) ** n
+    except OverflowError:  # 2^d/n! or (2d/(3N))^n leaves float64 while the bound does not
+        return math.exp(log_b)
+
+
+#: Float64 rounding allowance per product-or-output operation of a term of the constructed networks (8 * 2^-52).
+CELL_ROUNDING = 8 * 2.0**-52
+
+
+def rounding_bound(d: int, n: int) -> float:
+    """Float64 rounding allowance of the constructed networks' output: 8 u 2^d sum_alpha (d + |alpha|).
+
+    At most 2^d cells are active at a point; the term of alpha is formed by at most d - 1 + |alpha|
+    product blocks (each rounds within ~5u absolute: polarisation of factors of size <= 1, measured
+    2.6u per approximate square) and one output multiply-add, and |a_{m,alpha}| <= 1. Measured against
+    an extended-precision f_N (PolyReLU network, d = 1, n <= 10; d = 2, n <= 5): at most 0.06 u 2^d sum_alpha
+    (d + |alpha|), under 1% of the allowance.
+    """
+    check_positive_int("d", d)
+    check_positive_int("n", n)
+    return CELL_ROUNDING * 2**d * sum(d + sum(a) for a in multi_indices(d, n - 1))
 
 
 def hat(t: np.ndarray) -> np.ndarray:
@@ -127,6 +163,19 @@ def local_taylor(target: Target, N: int, x: np.ndarray) -> np.ndarray:
     out = np.zeros(x.shape[0])
     np.add.at(out, p, phi * np.sum(coef * mono, axis=1))
     return out
+
+
+def check_domain(name: str, x: torch.Tensor, lo: float = -1.0, hi: float = 1.0) -> torch.Tensor:
+    """Return ``x`` if every entry is finite and in [lo, hi], else raise naming ``name``.
+
+    The constructions approximate only on their domain: outside [-1, 1]^d the hats no longer sum to 1
+    (and NaN fell through :func:`active_pairs` as an exact 0), so such inputs are refused, not evaluated.
+    """
+    bad = ~torch.isfinite(x) | (x < lo) | (x > hi)
+    if bool(bad.any()):
+        raise ValueError(f"{name} must be finite and in [{lo:g}, {hi:g}] (the approximation domain), "
+                         f"got {float(x[bad].reshape(-1)[0])}")
+    return x
 
 
 def fixed_linear(weight, bias) -> nn.Linear:
@@ -246,7 +295,7 @@ class CellNetwork(nn.Module):
         (the others output exact zeros for ReLU/PolyReLU; see :func:`active_pairs`); ``local=False``
         evaluates every cell (slow; used by the tests to confirm the two agree).
         """
-        x = torch.as_tensor(x, dtype=torch.float64).reshape(-1, self.d)
+        x = check_domain("x", torch.as_tensor(x, dtype=torch.float64).reshape(-1, self.d))
         if local:
             p, c = active_pairs(x.detach().cpu().numpy(), self.N)
             p = torch.as_tensor(p)

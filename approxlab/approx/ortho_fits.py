@@ -37,9 +37,17 @@ def _curves(r: FitResult, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def accurate_radius(x: np.ndarray, err: np.ndarray, tol: float) -> float:
-    """The largest R such that err <= tol on [-R, R] (x a symmetric grid containing 0)."""
-    bad = np.abs(x[err > tol])
-    return float(bad.min()) if bad.size else float(np.abs(x).max())
+    """The largest grid radius R = |x_j| such that err <= tol at every grid point of [-R, R].
+
+    ``x`` is a symmetric grid containing 0; a NaN error counts as a failure (it is not <= tol).
+    Raises if the error already exceeds ``tol`` at 0 (no such R).
+    """
+    x, err = np.asarray(x, dtype=float), np.asarray(err, dtype=float)
+    bad = np.abs(x[~(err <= tol)])
+    ok = np.abs(x)[np.abs(x) < bad.min()] if bad.size else np.abs(x)
+    if not ok.size:
+        raise ValueError(f"err exceeds tol = {tol} already at x = 0: no accurate interval")
+    return float(ok.max())
 
 
 def _summary(r: FitResult) -> dict[str, Any]:

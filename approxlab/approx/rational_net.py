@@ -36,14 +36,21 @@ import torch
 from torch import nn
 
 from approxlab._core.validate import check_positive_float
-from approxlab.approx.local_taylor import CellNetwork, fixed_linear, numel
+from approxlab.approx.local_taylor import CellNetwork, check_domain, fixed_linear, numel
 from approxlab.approx.targets import Target, multi_indices
+
+#: Smallest lower bound l accepted by :func:`dwh_coefficients`: 4/l^4 must stay finite in float64 (l > 1e-77).
+L_MIN = 1e-70
+
+#: Rounding of the float64 evaluation of :class:`ApproxReLU`, in units of R: at most ROUNDING * R (measured
+#: <= 1.7 R 2^-52 for R in [1, 1e4]; the allowance is 4 R 2^-52). A target ``delta`` below twice this is refused.
+ROUNDING = 4 * 2.0**-52
 
 
 def dwh_coefficients(l: float) -> tuple[float, float, float]:
     """(a, b, c) of the DWH map for lower bound l in (0, 1] (Nakatsukasa, Bai & Gygi 2010, Eq. 3.2-3.3)."""
-    if not 0 < l <= 1:
-        raise ValueError(f"l must be in (0, 1], got {l}")
+    if not L_MIN <= l <= 1:
+        raise ValueError(f"l must be in [{L_MIN}, 1] (below, the DWH coefficients overflow float64), got {l}")
     if l >= 1 - 1e-15:
         return 3.0, 1.0, 3.0  # Halley's limit
     g = (4 * (1 - l * l) / l**4) ** (1 / 3)
@@ -93,26 +100,36 @@ class ApproxReLU(nn.Module):
     R : float
         Half-width of the input range.
     delta : float
-        Target uniform error on [-R, R].
+        Target uniform error on [-R, R], at least ``2 * ROUNDING * R`` (float64 cannot do better).
+
+    Attributes
+    ----------
+    bound : float
+        R max(l_0, 1 - l_K)/2 + ROUNDING * R <= delta: the exact-arithmetic error plus the float64 rounding.
     """
 
     def __init__(self, R: float, delta: float) -> None:
         super().__init__()
         self.R = check_positive_float("R", R)
         self.delta = check_positive_float("delta", delta)
-        tol = 2 * delta / R  # error of |u| allowed in u = t/R units
+        rounding = ROUNDING * R  # float64 rounding of the evaluation (see ROUNDING)
+        if delta < 2 * rounding:
+            raise ValueError(f"delta must be >= {2 * rounding:.3g} (2 * {ROUNDING:.3g} * R) for R = {R}: float64 "
+                             f"rounding of the network alone is up to {rounding:.3g}, got {delta}")
+        tol = 2 * (delta - rounding) / R  # error of |u| allowed in u = t/R units, rounding set aside
         l = min(tol, 1.0)
         maps, ells = [], [l]
-        while True:
+        while True:  # l_k -> 1 doubly exponentially; tol >= 2 ROUNDING keeps K <= 6
             a, b, c = dwh_coefficients(l)
             maps.append((a, b, c))
             l = min(l * (a + b * l * l) / (1 + c * l * l), 1.0)
             ells.append(l)
-            if 1 - l <= tol or len(maps) >= 12:
+            if 1 - l <= tol:
                 break
         self.K = len(maps)
         self.ells = ells
-        self.bound = R * max(ells[0], 1 - ells[-1]) / 2
+        # |ReLU - R(u + u s_K)/2| <= R max(l_0, 1 - l_K)/2 in exact arithmetic, plus the rounding allowance
+        self.bound = R * max(ells[0], 1 - ells[-1]) / 2 + rounding
         self.inp = fixed_linear([[1.0 / R], [1.0 / R]], [0.0, 0.0])
         self.hidden = nn.ModuleList(fixed_linear(np.eye(2), np.zeros(2)) for _ in range(self.K - 1))
         self.dwh = nn.ModuleList(RationalUnit([0.0, a, 0.0, b], [0.0, c]) for a, b, c in maps)
@@ -172,7 +189,12 @@ class RationalNet(CellNetwork):
     def __init__(self, target: Target, N: int, eps: float) -> None:
         super().__init__(target, N)
         self.eps = check_positive_float("eps", eps)
-        self.relu = ApproxReLU(R=6.0 * N + 2.0, delta=relu_delta(eps, N, self.d, self.n))
+        R, delta = 6.0 * N + 2.0, relu_delta(eps, N, self.d, self.n)
+        if delta < 2 * ROUNDING * R:  # relu_delta is linear in eps: the smallest eps float64 can serve
+            raise ValueError(f"eps must be >= {eps * 2 * ROUNDING * R / delta:.3g} for N = {N}, d = {self.d}, "
+                             f"n = {self.n}: each ReLU would need error {delta:.3g}, below float64's "
+                             f"{2 * ROUNDING * R:.3g} on [-{R:g}, {R:g}]; got {eps}")
+        self.relu = ApproxReLU(R=R, delta=delta)
         self.hat_out = fixed_linear([[1.0, -1.0, -1.0, 1.0]], [0.0])
         self.product = RationalProduct(self.relu.product.square)
 
@@ -204,7 +226,7 @@ class RationalNet(CellNetwork):
         coordinate) and forms the exact products by multiplication, which equals the product
         blocks to rounding (tests compare with ``fast=False``, the block-by-block evaluation).
         """
-        x = torch.as_tensor(x, dtype=torch.float64).reshape(-1, self.d)
+        x = check_domain("x", torch.as_tensor(x, dtype=torch.float64).reshape(-1, self.d))
         if local:
             raise ValueError("local must be False for rational networks (no exact zeros)")
         if not fast:

@@ -32,6 +32,7 @@ Examples
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 from typing import Any
 
@@ -72,6 +73,22 @@ def check_family(family: str) -> str:
     return family
 
 
+def _config_value(config: dict[str, Any], key: str) -> Any:
+    if key not in config:
+        raise ValueError(f"config must have the key {key!r} (keys: family, target, d, n, level, seed); "
+                         f"got {sorted(config)}")
+    return config[key]
+
+
+def _config_int(config: dict[str, Any], key: str, minimum: int | None) -> int:
+    """config[key] as an int: an integer (not a bool, not a float that int() would truncate), >= minimum."""
+    value = _config_value(config, key)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or (minimum is not None and value < minimum):
+        allowed = "an integer" if minimum is None else f"an integer >= {minimum}"
+        raise ValueError(f"config[{key!r}] must be {allowed}, got {value!r}")
+    return int(value)
+
+
 def _grid(d: int) -> int:
     return 20001 if d == 1 else 301
 
@@ -81,13 +98,19 @@ def run_scaling(config: dict[str, Any]) -> dict[str, Any]:
 
     Config keys: ``family`` (see :data:`FAMILIES`), ``target``, ``d``, ``n``, ``level`` (grid N,
     Chebyshev degree, AAA terms, MLP width, or -log10(eps) for ``lemma2``), ``seed``; optional
-    ``device`` (training), ``adam_steps``, ``lbfgs_steps``.
-    """
-    from approxlab.approx.local_taylor import local_taylor, taylor_bound
+    ``device`` (training), ``adam_steps``, ``lbfgs_steps``. ``d``, ``n`` and ``level`` must be integers.
 
-    family = check_family(config["family"])
-    d, n, level = int(config["d"]), int(config["n"]), int(config["level"])
-    out: dict[str, Any] = {"family": family, "target": config["target"], "d": d, "n": n, "level": level}
+    For the constructions, ``bound`` is the exact-arithmetic bound (Taylor, Eq. 29, plus the products'
+    eps/2 for ReLU and rational) plus the float64 rounding allowance
+    :func:`~approxlab.approx.local_taylor.rounding_bound` (which dominates when Eq. 29 is below ~1e-14).
+    """
+    from approxlab.approx.local_taylor import local_taylor, rounding_bound, taylor_bound
+
+    family = check_family(_config_value(config, "family"))
+    d, n = _config_int(config, "d", 1), _config_int(config, "n", 1)
+    level = _config_int(config, "level", {"lemma2": None, "chebyshev": 0}.get(family, 1))
+    out: dict[str, Any] = {"family": family, "target": _config_value(config, "target"), "d": d, "n": n,
+                           "level": level}
     if family == "lemma2":
         from approxlab.activations.polycom import PolyReLU
         from approxlab.approx.yarotsky import lemma2_for_polyrelu
@@ -106,24 +129,25 @@ def run_scaling(config: dict[str, Any]) -> dict[str, Any]:
     if family in CONSTRUCT:
         N = level
         bound = taylor_bound(N, d, n)
+        rounding = rounding_bound(d, n)  # float64 rounding of the evaluation, on top of the exact-arithmetic bounds
         if family == "relu":
             from approxlab.approx.yarotsky import YarotskyNet, product_levels
 
             m = product_levels(bound, d, n)
             net = YarotskyNet(target, N, m)
             out["m"] = m
-            total_bound = 1.5 * bound  # Taylor bound + products <= bound/2
+            total_bound = 1.5 * bound + rounding  # Taylor bound + products <= bound/2
         elif family == "polyrelu":
             from approxlab.approx.polyrelu_net import PolyReLUNet
 
             net = PolyReLUNet(target, N)
-            total_bound = bound
+            total_bound = bound + rounding
         else:
             from approxlab.approx.rational_net import RationalNet
 
             net = RationalNet(target, N, bound)
             out["K"] = net.relu.K
-            total_bound = 1.5 * bound
+            total_bound = 1.5 * bound + rounding
         # rational hats are nowhere zero, so every cell is evaluated at every point: coarser d=2 grid
         grid = 151 if (family == "rational" and d == 2) else _grid(d)
         out["grid"] = grid
@@ -279,6 +303,9 @@ def fit_log_factor(params, errors, d: int, n: int, tail: int | None = None) -> d
 def fit_lemma2(params, eps) -> dict[str, float]:
     """P = a + b ln(1/eps) + c ln^2(1/eps) (polycom Lemma 2 claims O(ln^2); Omega(ln) below).
 
+    Least squares over the points (finite params, finite eps > 0); with fewer than 3 distinct eps the
+    quadratic is undetermined and every coefficient is NaN (as :func:`fit_exponent` with < 2 points).
+
     Examples
     --------
     >>> e = np.logspace(-1, -12, 12)
@@ -286,13 +313,21 @@ def fit_lemma2(params, eps) -> dict[str, float]:
     >>> abs(r["b"] - 5) < 1e-8, abs(r["c"]) < 1e-8  # c may come out as -0.0 or +-1e-16, by the LAPACK build
     (True, True)
     """
-    p = np.asarray(params, dtype=float)
-    L = np.log(1 / np.asarray(eps, dtype=float))
+    p = np.asarray(params, dtype=float).ravel()
+    e = np.asarray(eps, dtype=float).ravel()
+    if p.shape != e.shape:
+        raise ValueError(f"params and eps must have the same length, got {p.size} and {e.size}")
+    if not (np.all(np.isfinite(p)) and np.all(np.isfinite(e)) and np.all(e > 0)):
+        raise ValueError(f"params must be finite and eps finite and > 0, got params {p.tolist()}, eps {e.tolist()}")
+    if len(np.unique(e)) < 3:  # three coefficients: fewer distinct eps leave c undetermined
+        return {"a": float("nan"), "b": float("nan"), "c": float("nan"), "linear_slope": float("nan"),
+                "linear_r2": float("nan"), "points": int(p.size)}
+    L = np.log(1 / e)
     A = np.stack([np.ones_like(L), L, L**2], axis=1)
     coef, *_ = np.linalg.lstsq(A, p, rcond=None)
     lin = stats.linregress(L, p)
     return {"a": float(coef[0]), "b": float(coef[1]), "c": float(coef[2]), "linear_slope": float(lin.slope),
-            "linear_r2": float(lin.rvalue**2)}
+            "linear_r2": float(lin.rvalue**2), "points": int(p.size)}
 
 
 def theory_exponent(family: str, d: int, n: int) -> float:

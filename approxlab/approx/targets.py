@@ -191,7 +191,10 @@ def _sup_abs(fn, d: int, box: list[tuple[float, float]], grid: int) -> float:
     pts = np.stack([m.ravel() for m in mesh], axis=1)
     with np.errstate(all="ignore"):
         vals = np.abs(np.broadcast_to(np.asarray(fn(*pts.T), dtype=np.float64), (pts.shape[0],)))
-    vals = np.where(np.isfinite(vals), vals, 0.0)
+    if np.any(np.isinf(vals)):  # a pole of the derivative on the closed orthant: the ess sup is infinite
+        raise ValueError(f"the derivative is unbounded near x = {pts[np.argmax(np.isinf(vals))].tolist()}: "
+                         "the function is not in W^{n,inf}([-1, 1]^d) for this n")
+    vals = np.where(np.isfinite(vals), vals, 0.0)  # 0/0 forms (removable) at isolated grid points
     best = float(vals.max())
     for i in np.argsort(vals)[-3:]:
 

@@ -27,7 +27,11 @@ import torch
 from torch import nn
 
 from approxlab._core.rng import seeded
-from approxlab._core.validate import check_positive_int
+from approxlab._core.validate import (
+    check_positive_float,
+    check_positive_int,
+    check_seed,
+)
 from approxlab.approx.error import linf_error
 from approxlab.approx.targets import Target
 from approxlab.expressivity.train import resolve_device
@@ -37,6 +41,7 @@ def make_mlp(d: int, width: int, activation: str, depth: int = 2, **act_opts) ->
     """MLP d -> width (x depth) -> 1 with the zoo activation ``activation`` after each hidden layer."""
     from approxlab.activations import registry
 
+    check_positive_int("d", d)
     check_positive_int("width", width)
     check_positive_int("depth", depth)
     entry = registry.get(activation)
@@ -68,7 +73,16 @@ def fit(
     seed: int = 0,
     device: str = "auto",
 ) -> dict:
-    """Fit an MLP of the given family and size; return params, L_inf error and the final MSE."""
+    """Fit an MLP of the given family and size; return params, L_inf error and the final MSE.
+
+    ``batch`` >= 1 (an empty batch made every Adam step a no-op), ``adam_steps``, ``lbfgs_steps`` >= 0,
+    ``lr`` a finite real > 0, ``seed`` in [0, 2^63 - 1].
+    """
+    check_positive_int("batch", batch)
+    check_positive_int("adam_steps", adam_steps, minimum=0)
+    check_positive_int("lbfgs_steps", lbfgs_steps, minimum=0)
+    check_positive_float("lr", lr)
+    check_seed("seed", seed)
     dev = resolve_device(device)
     gen = torch.Generator().manual_seed(seed)
     with seeded(seed, dev):
