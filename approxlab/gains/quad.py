@@ -262,7 +262,19 @@ def quad_moments_expr(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, 
                 sens[i] += _sensitivity(g, panels, reach)
     # quadrature error, rounding of the sum, and the rounding of x-dependent terms inside the integrand
     bound = [float(errs[i] + 64 * eps * absum[i] + 2 * eps * sens[i]) for i in range(3)]
+    _check_squares(vals, bound)
     return (*vals, *bound)  # type: ignore[return-value]
+
+
+def _check_squares(vals: list[float], bound: list[float]) -> None:
+    """Refuse a mean of a square (E[F^2], E[F'^2]) below 0 by more than its bound: the rules did not
+    converge (scipy's extrapolation can sum a divergent integral, such as E[F'^2] of |x|^(-1/4) whose
+    integrand ~ |x|^(-5/2) at 0, to a finite value of either sign with a small error estimate)."""
+    for i, label in ((1, "E[F^2]"), (2, "E[F'^2]")):
+        if vals[i] < -bound[i]:
+            raise ValueError(f"quadrature gave {label} = {vals[i]:.6g} ± {bound[i]:.2g}, below 0 for the mean of a "
+                             f"square: the integral did not converge (it may diverge at a singularity the samples "
+                             f"did not show); pass the activation's formula, whose singularities are decided exactly")
 
 
 def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribution, lo: float,
@@ -293,6 +305,10 @@ def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribu
     except TooFast as exc:
         raise ValueError(f"{exc}, for quadrature to certify its moments; use method='mc' or pass its sympy "
                          f"form") from None
+    if found.not_finite is not None:
+        raise ValueError(f"the callable or its derivative is not finite at x = {found.not_finite:.10g}, inside the "
+                         f"distribution's bulk: a singularity (or an overflow) there, whose integrability quadrature "
+                         f"cannot decide; pass its formula (the exact analysis decides it) or rescale it")
     if found.jumps:
         x, h = found.jumps[0]
         raise ValueError(f"the callable jumps by {h:.3g} at x = {x:.10g}: F' has a Dirac delta there, so "
@@ -365,4 +381,5 @@ def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Dist
                 absum[i] += abs(v)
     eps = np.finfo(float).eps
     bound = [float(errs[i] + 64 * eps * absum[i] + 2 * eps * sens[i]) for i in range(3)]
+    _check_squares(vals, bound)
     return (*vals, *bound)  # type: ignore[return-value]

@@ -54,6 +54,8 @@ class Scan:
     samples : every sample taken, ``(x, F, F')`` sorted by x (empty where F could not be sampled).
     grid : the first level's samples ``(x, F, F')``, equally spaced (:func:`coarse_runs` reads them).
     floor : the smallest change of F that counts (1e-12 of F's range on [a, b]).
+    not_finite : a sample x where F or F' is not finite (a singularity or an overflow), where the scan
+        stopped; None when every sample was finite or ``fn`` cannot take a vector.
     """
 
     runs: list[tuple[int, float, float]] = field(default_factory=list)
@@ -61,6 +63,7 @@ class Scan:
     samples: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0), np.zeros(0))
     grid: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0), np.zeros(0))
     floor: float = 0.0
+    not_finite: float | None = None
 
 
 def f_and_derivative(fn: Callable[[torch.Tensor], torch.Tensor],
@@ -81,6 +84,25 @@ def f_and_derivative(fn: Callable[[torch.Tensor], torch.Tensor],
     if not (np.isfinite(yv).all() and np.isfinite(gv).all()):
         return None
     return yv, gv
+
+
+def _first_not_finite(fn: Callable[[torch.Tensor], torch.Tensor], x: np.ndarray) -> float | None:
+    """The first of the points ``x`` where F or F' is not finite; None if there is none or ``fn`` cannot
+    take the vector."""
+    t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+    try:
+        with torch.enable_grad():
+            y = fn(t)
+            if not isinstance(y, torch.Tensor) or y.shape != t.shape:
+                return None
+            (g,) = torch.autograd.grad(y.sum(), t, allow_unused=True) if y.requires_grad else (None,)
+    except Exception:  # noqa: BLE001 - a callable that cannot take a vector
+        return None
+    bad = ~torch.isfinite(y.detach())
+    if g is not None:
+        bad |= ~torch.isfinite(g)
+    idx = torch.nonzero(bad).reshape(-1)
+    return float(x[int(idx[0])]) if idx.numel() else None
 
 
 def unresolved(xl: np.ndarray, xr: np.ndarray, fl: tuple[np.ndarray, np.ndarray], fr: tuple[np.ndarray, np.ndarray],
@@ -115,6 +137,7 @@ def scan(fn: Callable[[torch.Tensor], torch.Tensor], a: float, b: float) -> Scan
     x = np.linspace(a, b, FEATURE_SAMPLES)
     got = f_and_derivative(fn, x)
     if got is None:
+        out.not_finite = _first_not_finite(fn, x)
         return out
     y, dy = got
     seen = [(x, y, dy)]
@@ -143,6 +166,7 @@ def scan(fn: Callable[[torch.Tensor], torch.Tensor], a: float, b: float) -> Scan
         pts = np.linspace(xl[wide], xr[wide], REFINE_SPLIT + 1, axis=1)  # one row per flagged interval
         got = f_and_derivative(fn, pts.reshape(-1))
         if got is None:
+            out.not_finite = _first_not_finite(fn, pts.reshape(-1))
             break
         ys, dys = (v.reshape(pts.shape) for v in got)
         seen.append((pts.reshape(-1), *got))
