@@ -55,7 +55,7 @@ from approxlab.gains.exact import Diverges, ExactUnavailable, cached_simplify, e
 from approxlab.gains.mc import mc_moments
 from approxlab.gains.quad import quad_moments_callable, quad_moments_expr
 from approxlab.gains.record import QUANTITIES, GainResult
-from approxlab.gains.singular import check_jumps, check_singularities, tail_decision
+from approxlab.gains.singular import check_singularities, tail_decision
 from approxlab.gains.tails import diverging_moments
 from approxlab.activations.resolve import ResolvedActivation, resolve
 
@@ -129,7 +129,6 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
     target = resolve(activation, snap=snap, **options)
     if target.expr is not None and not target.symbols:
         sing = check_singularities(target.expr, dist, target.name)  # ValueError at a non-integrable point
-        check_jumps(target.expr, dist, target.name)  # F' with a Dirac delta: E[F'^2] diverges
         if sing:
             target.kinks = tuple(sorted({*target.kinks, *sing}, key=float))
     bad = diverging_moments(target, dist)

@@ -43,7 +43,7 @@ from approxlab._core.symbols import X
 from approxlab.dists import Distribution, Normal
 from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
 
-__all__ = ["singular_points", "check_jumps", "check_singularities", "tail_decision", "growth_exponent"]
+__all__ = ["singular_points", "check_singularities", "tail_decision", "growth_exponent"]
 
 #: Seconds allowed to each sympy solve/limit here.
 SYMPY_SECONDS = 5.0
@@ -178,54 +178,6 @@ def check_singularities(expr: sympy.Expr, dist: Distribution, name: str | None =
                                      f"(|F|^2 ~ |x - {end}|^{shown} as x -> {arrow}; integrable only if the exponent "
                                      f"is > -1)".replace("|F|^2", "|F'|^2" if "'" in label else "|F|^2"))
     return tuple(pts)
-
-
-def check_jumps(expr: sympy.Expr, dist: Distribution, name: str | None = None) -> None:
-    """Refuse a jump of F inside the support: there F' holds J delta(x - k), so E[F'^2] diverges and the
-    backward gain is undefined (``Heaviside(x) + x``: sympy's derivative of each smooth piece misses the
-    delta, and the backward gain came out as 1).
-
-    The one-sided values are those of the smooth pieces on either side of each kink
-    (:func:`approxlab.activations.resolve.pieces`), compared to 30 digits; a jump that depends on a
-    coefficient symbol is refused unless it is identically 0.
-
-    Raises
-    ------
-    ValueError
-        Naming the point and the height of the jump.
-
-    Examples
-    --------
-    >>> from approxlab.dists import Normal, Uniform
-    >>> check_jumps(sympy.Heaviside(X - 2) + X, Uniform(-1, 1))  # the jump is outside the support
-    >>> check_jumps(sympy.Heaviside(X) + X, Normal())
-    Traceback (most recent call last):
-    ...
-    ValueError: activation 'x + Heaviside(x)' jumps by 1 at x = 0: F' holds a Dirac delta there, so E[F'^2] diverges under 'normal' and the backward gain is undefined
-    """
-    from approxlab.activations.resolve import Unresolvable, pieces
-
-    if not expr.has(sympy.Heaviside, sympy.sign, sympy.Piecewise):
-        return
-    try:
-        parts = pieces(expr, dist.support)
-    except Unresolvable:
-        return  # a branch depends on a coefficient symbol: exact_moments refuses it
-    for (_, k, left), (_, _, right) in zip(parts[:-1], parts[1:]):
-        lo, hi = left.subs(X, k), right.subs(X, k)
-        if not all(v.is_finite for v in (lo, hi)):
-            continue  # a singularity at k: check_singularities decides it
-        jump = sympy.simplify(hi - lo)
-        if jump.free_symbols:
-            if jump.is_zero is not True:
-                raise ValueError(f"activation {name or str(expr)!r} jumps by {jump} at x = {k} unless that is 0: F' "
-                                 f"then holds a Dirac delta, E[F'^2] diverges and the backward gain is undefined")
-            continue
-        size = sympy.N(jump, 30)
-        if abs(size) > sympy.Float("1e-25") * (1 + abs(sympy.N(lo, 30)) + abs(sympy.N(hi, 30))):
-            raise ValueError(f"activation {name or str(expr)!r} jumps by {float(size):.6g} at x = {k}: F' holds a "
-                             f"Dirac delta there, so E[F'^2] diverges under {dist.spec()!r} and the backward gain "
-                             f"is undefined")
 
 
 def _mp_log_abs(g: sympy.Expr, x: object) -> float:
