@@ -291,3 +291,16 @@ def test_a_callable_turn_the_samples_resolve_still_gets_pieces() -> None:
     with mp.workdps(20):
         ref = mp.quad(lambda z: mp.atan(100 * z) ** 2 * mp.npdf(z), [-mp.inf, -0.05, 0, 0.05, mp.inf])
     close(a.qmap(0.01), 1.44 * ref + 0.01, 1e-12)
+
+
+def test_a_jump_no_float64_correlation_can_see_leaves_chi1_regular() -> None:
+    """torch's softplus switches to x at 20 with a jump of 2.06e-9: the jump's share of the C-map's slope
+    shows only for 1 - c below ~1e-400, so chi_1 is sigma_w^2 E[sigmoid(u)^2] (mpmath at q*), not inf.
+    x + sign(x), whose jump shows at every c, keeps chi_1 = inf."""
+    mf = MeanField("softplus", 0.8, 0.1)
+    assert mf.jumps() == (20.0,)
+    q = mf.q_star()
+    ref = 0.64 * mp.quad(lambda z: mp.mpf(1) / (1 + mp.exp(-mp.sqrt(q.value) * z)) ** 2 * mp.npdf(z), [-mp.inf, 0, mp.inf])
+    chi = mf.chi1()
+    assert abs(chi.value - float(ref)) <= chi.error + 1e-12 * float(ref) and chi.error < 1e-9
+    assert MeanField("x + sign(x)", 0.8, 0.5).chi1().value == math.inf

@@ -530,11 +530,27 @@ class MeanField:
         return Estimate(self._w2 * val, self._w2 * 8 * _EPS * (abs(val) + 1))
 
     def chi_at(self, q: float) -> Estimate:
-        """sigma_w^2 E[F'(sqrt(q) z)^2] at any q > 0 (chi_1 at q = q*); +inf (error 0) when F jumps."""
-        if self._jumps():
-            return _INF
+        """sigma_w^2 E[F'(sqrt(q) z)^2] at any q > 0 (chi_1 at q = q*); +inf (error 0) when F jumps where a
+        float64 correlation can see it.
+
+        A jump J at k adds about J^2 p_q(k) sqrt(2 q (1 - c)) sqrt(2 / pi) to E[(F(u) - F(v))^2], against
+        2 q (1 - c) E[F'^2] from the regular part: it dominates the slope only for 1 - c below
+        t = (J^2 p_q(k) / (E[F'^2] sqrt(pi q)))^2. Where t is below float64's spacing eps under 1 (torch's
+        softplus switches to x at 20 with a jump of 2e-9: t ~ 1e-400), no C(c) can show it: the regular
+        E[F'^2] is returned, its error widened by its share sqrt(t / eps) of the slope at 1 - c = eps.
+        """
         d1 = self.fns.d1
-        return self._scaled(expect_1d(lambda x: d1(x) ** 2, q, self.kinks, features=self.features_at(q)))
+        reg = expect_1d(lambda x: d1(x) ** 2, q, self.kinks, features=self.features_at(q))
+        jumps = self._jumps()
+        if not jumps:
+            return self._scaled(reg)
+        if not reg.value > 0:
+            return _INF
+        ratio = sum(j.size**2 * _density(j.x, q) for j in jumps) / (reg.value * math.sqrt(math.pi * q))
+        share = ratio / math.sqrt(_EPS)  # sqrt(t / eps)
+        if not share < 1:
+            return _INF
+        return self._scaled(Estimate(reg.value, reg.error + share * reg.value))
 
     def _chi1_value(self) -> float:
         """chi_1 without the propagation of err(q*) (for root finding in sigma_w)."""
