@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-__all__ = ["FEATURE_SAMPLES", "MAX_FLAGGED", "REFINE_SPLIT", "Scan", "TooFast", "coarse_features", "f_and_derivative",
-           "narrowest", "scan", "unresolved"]
+__all__ = ["FEATURE_SAMPLES", "MAX_FLAGGED", "REFINE_SPLIT", "Scan", "TooFast", "coarse_features", "narrowest",
+           "scan", "unresolved"]
 
 #: Samples of a black-box callable over the interval before refining.
 FEATURE_SAMPLES = 2**16
@@ -66,10 +66,9 @@ class Scan:
     not_finite: float | None = None
 
 
-def f_and_derivative(fn: Callable[[torch.Tensor], torch.Tensor],
-                     x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """F and F' (autograd) of an elementwise ``fn`` at the points ``x`` in one call; None if ``fn`` cannot
-    take the vector or returns something else than one finite value per point."""
+def _values(fn: Callable[[torch.Tensor], torch.Tensor], x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """F and F' (autograd) of an elementwise ``fn`` at the points ``x`` in one call, finite or not; None if
+    ``fn`` cannot take the vector or returns something else than one value per point."""
     t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
     try:
         with torch.enable_grad():  # F' by autograd, also under a caller's torch.no_grad()
@@ -80,29 +79,15 @@ def f_and_derivative(fn: Callable[[torch.Tensor], torch.Tensor],
     except Exception:  # noqa: BLE001 - a callable that cannot take a vector is integrated without the search
         return None
     yv = y.detach().to(torch.float64).numpy()
-    gv = np.zeros_like(yv) if g is None else g.detach().to(torch.float64).numpy()
-    if not (np.isfinite(yv).all() and np.isfinite(gv).all()):
-        return None
-    return yv, gv
+    return yv, (np.zeros_like(yv) if g is None else g.detach().to(torch.float64).numpy())
 
 
-def _first_not_finite(fn: Callable[[torch.Tensor], torch.Tensor], x: np.ndarray) -> float | None:
-    """The first of the points ``x`` where F or F' is not finite; None if there is none or ``fn`` cannot
-    take the vector."""
-    t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
-    try:
-        with torch.enable_grad():
-            y = fn(t)
-            if not isinstance(y, torch.Tensor) or y.shape != t.shape:
-                return None
-            (g,) = torch.autograd.grad(y.sum(), t, allow_unused=True) if y.requires_grad else (None,)
-    except Exception:  # noqa: BLE001 - a callable that cannot take a vector
+def _first_not_finite(got: tuple[np.ndarray, np.ndarray] | None, x: np.ndarray) -> float | None:
+    """The first of the points ``x`` where the values ``got`` (F, F') are not finite; None if none is."""
+    if got is None:
         return None
-    bad = ~torch.isfinite(y.detach())
-    if g is not None:
-        bad |= ~torch.isfinite(g)
-    idx = torch.nonzero(bad).reshape(-1)
-    return float(x[int(idx[0])]) if idx.numel() else None
+    bad = np.flatnonzero(~(np.isfinite(got[0]) & np.isfinite(got[1])))
+    return float(x[bad[0]]) if bad.size else None
 
 
 def unresolved(xl: np.ndarray, xr: np.ndarray, fl: tuple[np.ndarray, np.ndarray], fr: tuple[np.ndarray, np.ndarray],
@@ -135,9 +120,9 @@ def scan(fn: Callable[[torch.Tensor], torch.Tensor], a: float, b: float) -> Scan
     if not a < b:
         return out
     x = np.linspace(a, b, FEATURE_SAMPLES)
-    got = f_and_derivative(fn, x)
-    if got is None:
-        out.not_finite = _first_not_finite(fn, x)
+    got = _values(fn, x)
+    out.not_finite = _first_not_finite(got, x)
+    if got is None or out.not_finite is not None:
         return out
     y, dy = got
     seen = [(x, y, dy)]
@@ -164,9 +149,9 @@ def scan(fn: Callable[[torch.Tensor], torch.Tensor], a: float, b: float) -> Scan
         if not wide.any():
             break
         pts = np.linspace(xl[wide], xr[wide], REFINE_SPLIT + 1, axis=1)  # one row per flagged interval
-        got = f_and_derivative(fn, pts.reshape(-1))
-        if got is None:
-            out.not_finite = _first_not_finite(fn, pts.reshape(-1))
+        got = _values(fn, pts.reshape(-1))
+        out.not_finite = _first_not_finite(got, pts.reshape(-1))
+        if got is None or out.not_finite is not None:
             break
         ys, dys = (v.reshape(pts.shape) for v in got)
         seen.append((pts.reshape(-1), *got))
