@@ -292,9 +292,26 @@ def test_a_small_step_on_a_slope_is_found_in_a_black_box() -> None:
     assert abs(r.second_moment - m2) <= r.errors["second_moment"] + 1e-14
 
 
-def test_black_boxes_that_cannot_be_integrated_say_why() -> None:
-    with pytest.raises(ValueError, match="jumps by 2 at x = 0.7.*Dirac delta"):
+def test_a_black_box_step_gets_the_derivative_backprop_uses() -> None:
+    """sign(x - 0.7) + tanh(x) as a callable: F jumps by 2 at 0.7, and F' is autograd's (sech^2 off the step),
+    as for the sympy form; the moments against mpmath on either side of the step, inside the bars."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        k = mpmath.mpf("0.7")
+        m2 = mpmath.quad(lambda t: (mpmath.sign(t - k) + mpmath.tanh(t)) ** 2 * mpmath.npdf(t),
+                         [-mpmath.inf, k, mpmath.inf])
+        d2 = mpmath.quad(lambda t: mpmath.sech(t) ** 4 * mpmath.npdf(t), [-mpmath.inf, 0, mpmath.inf])
+    r = compute_gains(lambda x: torch.sign(x - 0.7) + torch.tanh(x), method="quad")
+    assert abs(r.second_moment - m2) <= r.errors["second_moment"] and r.errors["second_moment"] < 1e-11
+    assert abs(r.derivative_second_moment - d2) <= r.errors["derivative_second_moment"] < 1e-11
+    form = compute_gains("sign(x - 7/10) + tanh(x)", method="quad")
+    assert abs(form.derivative_second_moment - r.derivative_second_moment) <= 1e-13
+    with pytest.raises(ValueError, match="E\\[F'\\^2\\] = 0 .*infinite"):  # F' = 0 a.e.: no backward gain
         compute_gains(lambda x: torch.sign(x - 0.7), method="quad")
+
+
+def test_black_boxes_that_cannot_be_integrated_say_why() -> None:
     with pytest.raises(ValueError, match="oscillates too fast"):
         compute_gains(lambda x: torch.sin(1e4 * x), method="quad")
     # torch's ndtr cancels far left (5e-3 off at x = -7.5): noise, not an oscillation, and the message says so

@@ -102,6 +102,14 @@ def compute_gains(activation: object, dist: Distribution | str = Normal(), metho
     -------
     GainResult
 
+    Notes
+    -----
+    F' in the backward gain Var[x]/E[F'^2] is the derivative backprop uses, 0 off a step, for a formula
+    (sympy's DiracDelta dropped) and a callable (autograd's) alike: ``sign(x) + x`` has E[F'^2] = 1, and
+    ``sign(x)``, whose F' is 0 almost everywhere, has no backward gain (refused). The distributional
+    derivative, whose delta makes E[F'^2] diverge, is what the mean field's chi_1 sees
+    (:class:`approxlab.meanfield.MeanField`: forward perturbations cross the step).
+
     Raises
     ------
     ValueError

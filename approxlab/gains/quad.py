@@ -278,9 +278,10 @@ def _check_squares(vals: list[float], bound: list[float]) -> None:
 
 
 def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribution, lo: float,
-                      hi: float) -> tuple[list[float], tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Panel ends around the narrow features of a black-box ``fn``, and every sample taken (x, F, F'),
-    sorted by x.
+                      hi: float) -> tuple[list[float], tuple[np.ndarray, np.ndarray, np.ndarray],
+                                          list[tuple[float, float]]]:
+    """Panel ends around the narrow features of a black-box ``fn``, every sample taken (x, F, F') sorted
+    by x, and the ``(left, right)`` within which each jump of F lies.
 
     F and F' are sampled over the bulk (12 standard deviations each side, or the support) and refined where
     they disagree with a smooth F (:func:`approxlab.gains.sampling.scan`). Each run of flagged gaps, at every
@@ -292,11 +293,13 @@ def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribu
     A bump narrower than the samples' spacing (3.7e-4 under N(0, 1)) that returns to the same value and
     slope leaves no trace in them and cannot be found: pass a sympy form for such a function.
 
+    A jump of F, located to a few float64 spacings [left, right], puts both ends among the panels' ends.
+
     Raises
     ------
     ValueError
-        F jumps (F' has a Dirac delta, so E[F'^2] diverges), or it changes faster than the samples resolve
-        nearly everywhere (``sin(1e4 x)``), and quadrature cannot certify its moments.
+        F changes faster than the samples resolve nearly everywhere (``sin(1e4 x)``), or is not finite
+        inside the bulk, and quadrature cannot certify its moments.
     """
     mu, sd = float(dist.mean), math.sqrt(float(dist.variance))
     a, b = max(lo, mu - 12 * sd), min(hi, mu + 12 * sd)
@@ -309,17 +312,13 @@ def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribu
         raise ValueError(f"the callable or its derivative is not finite at x = {found.not_finite:.10g}, inside the "
                          f"distribution's bulk: a singularity (or an overflow) there, whose integrability quadrature "
                          f"cannot decide; pass its formula (the exact analysis decides it) or rescale it")
-    if found.jumps:
-        x, h = found.jumps[0]
-        raise ValueError(f"the callable jumps by {h:.3g} at x = {x:.10g}: F' has a Dirac delta there, so "
-                         f"E[F'^2] diverges and the backward gain is undefined")
-    ends: set[float] = set()
+    ends: set[float] = {e for left, right, _ in found.jumps for e in (left, right)}
     for level, left, right in found.runs:
         c, w = (left + right) / 2, right - left
         reach = (a, b) if level == 0 else (max(a, c - 128 * w), min(b, c + 128 * w))
         ends.update(geometric_points(c, w / 4, *reach, limit=64))
         ends.update((left, right))
-    return sorted(ends), found.samples
+    return sorted(ends), found.samples, [(left, right) for left, right, _ in found.jumps]
 
 
 def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Distribution,
@@ -329,10 +328,13 @@ def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Dist
     A callable is a black box: its narrow features are found by sampling F and F' over the bulk and
     refining where they disagree with a smooth F (:func:`_sampled_features`: the step of
     ``lambda x: torch.tanh(1e7 * (x - 0.7))``, E[F'^2] = 4.16e6), and each gets panels of its own size. A
-    jump is refused (F' holds a Dirac delta), and so is an oscillation faster than the samples almost
-    everywhere (``sin(1e4 x)``), or float64 noise as large (``torch.special.ndtr`` far left). The error
-    adds to the rules' estimates the float64 rounding of the sum
-    and ``2 eps int |x g'(x)| dx`` from the samples, the rounding of x inside F. A bump narrower than the
+    jump of F splits the panels there, and F' is autograd's, the derivative backprop uses, as for a sympy
+    form (``sign(x) + x``: E[F'^2] = 1; the distributional derivative's delta would make it diverge, and
+    no training step sees it). An oscillation faster than the samples almost everywhere (``sin(1e4 x)``)
+    is refused, and so is float64 noise as large (``torch.special.ndtr`` far left). The error adds to the
+    rules' estimates the float64 rounding of the sum, ``2 eps int |x g'(x)| dx`` from the samples (the
+    rounding of x inside F), and for each jump located to [l, r] the width r - l times twice the larger
+    of |g| p at its two sides (the step's place within it is unknown). A bump narrower than the
     samples' spacing that leaves F and F' unchanged on both sides cannot be seen: every zoo activation has
     a sympy form; for your own, pass one (a formula string or a sympy expression).
     """
@@ -358,7 +360,7 @@ def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Dist
         # light tails: p < 1e-300 beyond 38 sd, and float64 F may overflow there (exp), so stop at 38 sd
         mu, sd = float(dist.mean), math.sqrt(float(dist.variance))
         lo, hi = max(lo, mu - 38 * sd), min(hi, mu + 38 * sd)
-    found, (xs, ys, dys) = _sampled_features(fn, dist, lo, hi)
+    found, (xs, ys, dys), jumps = _sampled_features(fn, dist, lo, hi)
     pts = sorted({*(k for k in kinks if lo < k < hi), *_splits(dist, lo, hi)[1:-1], *found})
     # int |x g'(x)| dx from the samples (the total variation of g weighted by |x|): the rounding of x
     # inside F moves each integral by up to eps times it, as for a sympy form (_sensitivity)
@@ -379,6 +381,10 @@ def quad_moments_callable(fn: Callable[[torch.Tensor], torch.Tensor], dist: Dist
                 vals[i] += v
                 errs[i] += err
                 absum[i] += abs(v)
+    for left, right in jumps:  # where in [left, right] F steps is unknown: the panel between may be off by all of it
+        sides = [integrand(i)(t) for t in (left, right) for i in range(3)]
+        for i in range(3):
+            errs[i] += 2 * (right - left) * max(abs(sides[i]), abs(sides[3 + i]))
     eps = np.finfo(float).eps
     bound = [float(errs[i] + 64 * eps * absum[i] + 2 * eps * sens[i]) for i in range(3)]
     _check_squares(vals, bound)

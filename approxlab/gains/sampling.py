@@ -50,7 +50,8 @@ class Scan:
 
     runs : ``(level, left, right)`` of each run of adjacent flagged gaps, at every level of refinement
         (level 0: the first samples' spacing; each level is :data:`REFINE_SPLIT` times finer).
-    jumps : ``(x, height)`` of each step of F left flagged across a few float64 spacings (a discontinuity).
+    jumps : ``(left, right, height)`` of each step of F left flagged across a few float64 spacings (a
+        discontinuity somewhere in [left, right]).
     samples : every sample taken, ``(x, F, F')`` sorted by x (empty where F could not be sampled).
     grid : the first level's samples ``(x, F, F')``, equally spaced (:func:`coarse_runs` reads them).
     floor : the smallest change of F that counts (1e-12 of F's range on [a, b]).
@@ -59,7 +60,7 @@ class Scan:
     """
 
     runs: list[tuple[int, float, float]] = field(default_factory=list)
-    jumps: list[tuple[float, float]] = field(default_factory=list)
+    jumps: list[tuple[float, float, float]] = field(default_factory=list)
     samples: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0), np.zeros(0))
     grid: tuple[np.ndarray, np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0), np.zeros(0))
     floor: float = 0.0
@@ -145,7 +146,7 @@ def scan(fn: Callable[[torch.Tensor], torch.Tensor], a: float, b: float) -> Scan
         out.runs += [(level, float(left), float(right)) for left, right in zip(xl[starts], xr[stops])]
         wide = (xr - xl) > REFINE_SPLIT * 64 * np.finfo(float).eps * np.maximum(1.0, np.abs(xl))
         narrow = ~wide & (jump > 1e4 * floor)  # a step of finite height across a few float64 spacings
-        out.jumps += [(float(p), float(h)) for p, h in zip(xl[narrow], jump[narrow])]
+        out.jumps += [(float(p), float(q), float(h)) for p, q, h in zip(xl[narrow], xr[narrow], jump[narrow])]
         if not wide.any():
             break
         pts = np.linspace(xl[wide], xr[wide], REFINE_SPLIT + 1, axis=1)  # one row per flagged interval

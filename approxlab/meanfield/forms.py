@@ -146,7 +146,7 @@ def _sampled_features(fn: Callable[[torch.Tensor], torch.Tensor], name: str, kin
         found = scan(fn, -r, r)
     except TooFast:
         return ()
-    for x, height in found.jumps:
+    for x, _, height in found.jumps:
         if not any(abs(x - k) <= 1e-10 * max(1.0, abs(k)) for k in kinks):
             raise ValueError(f"{name!r} jumps by {height:.3g} at x = {x:.10g}, which is not among its kinks "
                              f"{list(kinks)}: give the callable a kinks() method that returns it (its jump then "
