@@ -60,7 +60,9 @@ from approxlab.gains.features import sympy_features
 from approxlab.meanfield import exact as ex
 from approxlab.meanfield.forms import (_density, _finite, _functions, _Jump, _real, _sampled_features, _sigma,
                                        _torch_fn)
+from approxlab.meanfield.fixed_point import find_q_star
 from approxlab.meanfield.gauss import NODES, Estimate, expect_1d, expect_2d
+from approxlab.meanfield.limits import branches, exact_limits, numeric_limits
 
 __all__ = ["MeanField", "Estimate"]
 
@@ -173,48 +175,16 @@ class MeanField:
         where sympy cannot decide a branch."""
         key = ("branches", x)
         if key not in self._cache:
-            from approxlab.activations.resolve import resolve_at
-
-            out = None
-            if self.expr is not None:
-                d, xe = sympy.Rational(self._gap(x)) / 2, self._exact(x)
-                try:
-                    out = (resolve_at(self.expr, xe - d), resolve_at(self.expr, xe + d))
-                except Exception:  # noqa: BLE001 - Unresolvable, or sympy failing to compare: no exact form
-                    out = None
-            self._cache[key] = out
+            d = sympy.Rational(self._gap(x)) / 2
+            self._cache[key] = None if self.expr is None else branches(self.expr, self._exact(x), d)
         return self._cache[key]  # type: ignore[return-value]
 
     def _limits(self, k: float) -> _Jump:
-        """F(k-) and F(k+): the sympy branches' values at k (30 digits), else extrapolated from either side."""
+        """F(k-) and F(k+): the sympy branches' values at k (30 digits), else extrapolated from either side
+        (:mod:`approxlab.meanfield.limits`)."""
         br = self._branches(k)
-        if br is not None:
-            try:
-                left, right = (sympy.N(b.subs(X, self._exact(k)), 30) for b in br)
-                ok = all(v.is_real and v.is_finite for v in (left, right))
-            except Exception:  # noqa: BLE001 - a branch sympy cannot evaluate at k: use the numeric limits
-                ok = False
-            if ok:
-                lf, rf = float(left), float(right)
-                if abs(float(sympy.N(right - left, 30))) <= 1e-25 * (1 + abs(lf) + abs(rf)):
-                    rf = lf  # equal to 30 digits: F is continuous at k
-                return _Jump(k, lf, rf, _EPS * max(abs(lf), abs(rf)))
-        return self._limits_numeric(k)
-
-    def _limits_numeric(self, k: float) -> _Jump:
-        """F(k+-) by linear extrapolation to k from k +- h, k +- 2h, at two steps h; the error is the change
-        between the steps plus rounding. A change in F below that error counts as no jump."""
-        h = min(1e-6 * max(1.0, abs(k)), self._gap(k) / 4)
-        x = torch.tensor([k - 2 * h, k - h, k - h / 2, k + h / 2, k + h, k + 2 * h], dtype=torch.float64)
-        y = self.fns.f(x).tolist()
-        if not all(math.isfinite(v) for v in y):
-            raise ValueError(f"{self.name!r} is not finite next to its kink x = {k:g}")
-        l1, l2 = 2 * y[1] - y[0], 2 * y[2] - y[1]  # F(k-) extrapolated from steps h and h/2
-        r1, r2 = 2 * y[4] - y[5], 2 * y[3] - y[4]
-        err = max(abs(l1 - l2), abs(r1 - r2)) + 16 * _EPS * max(abs(v) for v in y)
-        if abs(r2 - l2) <= 2 * err:
-            r2 = l2
-        return _Jump(k, l2, r2, err)
+        exact = None if br is None else exact_limits(br, k, self._exact(k))
+        return exact if exact is not None else numeric_limits(self.fns.f, self.name, k, self._gap(k))
 
     def jumps(self) -> tuple[float, ...]:
         """The kinks where F itself jumps (F(k+) != F(k-)): ``sign(x)`` at 0; none for ReLU.
@@ -301,74 +271,8 @@ class MeanField:
             When q grows without bound (no fixed point: sigma_w too large for this activation).
         """
         if self._qstar is None:
-            self._qstar = self._find_q_star()
+            self._qstar, self._identity = find_q_star(self.qmap, self._qslope, self.name, self.sigma_w, self.sigma_b)
         return self._qstar
-
-    def _find_q_star(self) -> Estimate:
-        local = self._roots(np.logspace(-0.6, 0.6, 5))  # a root within [1/4, 4] is nearer 1 than any outside
-        if isinstance(local, Estimate) or local:
-            return local if isinstance(local, Estimate) else self._refined(min(local, key=lambda r: abs(math.log(r))))
-        wide, known, stop, why = self._computable(np.logspace(-8, 8, 97))
-        found = self._roots(wide, known) if len(wide) > 1 else []
-        if isinstance(found, Estimate):
-            return found
-        if why:  # a root beyond the first q where M cannot be computed might be nearer 1 than those found
-            best = min(found, key=lambda r: abs(math.log(r))) if found else None
-            if best is None or abs(math.log(best)) > stop:
-                raise ValueError(f"no fixed point of the Q-map of {self.name!r} within a factor {math.exp(stop):.3g} of "
-                                 f"q = 1, where it can be computed; {why}")
-        if not found:
-            f_last = self.qmap(1e8).value - 1e8
-            if f_last > 0:
-                raise ValueError(f"the Q-map of {self.name!r} at sigma_w={self.sigma_w}, sigma_b={self.sigma_b} has no "
-                                 f"fixed point: q grows without bound (lower sigma_w)")
-            if self.sigma_b == 0:
-                return Estimate(0.0, 0.0)
-            raise ValueError(f"no fixed point of the Q-map of {self.name!r} found on [1e-8, 1e8]")
-        return self._refined(min(found, key=lambda r: abs(math.log(r))))
-
-    def _computable(self, grid: np.ndarray) -> tuple[np.ndarray, list[Estimate], float, str]:
-        """The grid points, outward from q = 1 either way, before the first where the Q-map cannot be computed
-        (``sin(x)`` at q = 1e8 turns 4e4 times on the Gaussian's range), M at them, that point's |log q| (inf if
-        none) and the reason ('' if none)."""
-        mid = int(np.argmin(np.abs(np.log(grid))))
-        lo, hi, stop, why = 0, len(grid), math.inf, ""
-        vals: dict[int, Estimate] = {}
-        for side in (range(mid, len(grid)), range(mid - 1, -1, -1)):
-            for i in side:
-                try:
-                    vals[i] = self.qmap(float(grid[i]))
-                except ValueError as exc:
-                    lo, hi = (lo, i) if i >= mid else (i + 1, hi)
-                    if abs(math.log(grid[i])) < stop:
-                        stop, why = abs(math.log(grid[i])), f"at q = {grid[i]:.3g}: {exc}"
-                    break
-        return grid[lo:hi], [vals[i] for i in range(lo, hi)], stop, why
-
-    def _roots(self, grid: np.ndarray, known: list[Estimate] | None = None) -> list[float] | Estimate:
-        """Roots of M(q) - q between grid points, or Estimate(1, 0) when M is the identity on the grid:
-        |M(q) - q| within M's error plus two ulps of q at every point. ``known``: M at the grid, if computed."""
-        vals = known if known is not None else [self.qmap(float(q)) for q in grid]
-        f = np.array([v.value - q for v, q in zip(vals, grid)])
-        tol = np.array([v.error + 2 * _EPS * q for v, q in zip(vals, grid)])
-        if np.all(np.abs(f) <= tol):
-            self._identity = True
-            return Estimate(1.0, 0.0)
-        roots: list[float] = []
-        g = lambda lq: self.qmap(math.exp(lq)).value - math.exp(lq)  # noqa: E731
-        for i in range(len(grid) - 1):
-            if f[i + 1] == 0:
-                roots.append(float(grid[i + 1]))
-            elif f[i] * f[i + 1] < 0:
-                lo, hi = math.log(grid[i]), math.log(grid[i + 1])
-                roots.append(math.exp(brentq(g, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps)))
-        return roots
-
-    def _refined(self, q: float) -> Estimate:
-        m = self.qmap(q)
-        slope = self._qslope(q).value
-        err = (m.error + 4 * np.finfo(float).eps * q) / max(abs(1 - slope), 1e-300)
-        return Estimate(float(q), float(err))
 
     def _at_q_star(self, fn: Callable[[float, int], Estimate], nodes: int = NODES) -> Estimate:
         """A = fn(q*, NODES) with the fixed point's error carried in: + (|A'| + err(A')) err(q*) + |A''| err(q*)^2,
