@@ -110,8 +110,19 @@ def test_taylor_bound_and_eq30_arguments():
     with pytest.raises(ValueError, match="eps must be larger"):
         eq30_N(5e-324, 1, 1)  # OverflowError: cannot convert float infinity to integer
     # 2/(2 eps) overflows a float but N = ceil((2/3) eps^(-1/2)) + 1 does not
-    ref = mpmath.ceil(mpmath.mpf(2) / 3 * mpmath.sqrt(1 / mpmath.mpf(1e-320))) + 1
-    assert eq30_N(1e-320, 1, 2) == pytest.approx(int(ref), rel=1e-12)
+    with mpmath.workdps(200):
+        ref = mpmath.ceil(mpmath.mpf(2) / 3 * mpmath.sqrt(1 / mpmath.mpf(1e-320))) + 1
+    assert eq30_N(1e-320, 1, 2) == int(ref)  # every digit: a float's ceiling was right to 16 only
+
+
+@pytest.mark.parametrize(("eps", "d", "n"), [(0.5, 3, 1), (2.0**-40, 3, 2), (2 / 3, 1, 1), (8 / 81 / 27, 1, 3),
+                                             (1e-300, 4, 7)])
+def test_eq30_N_is_the_exact_ceiling_at_the_float_eps(eps, d, n):
+    """N = ceil((2d/3) (2^d/(n! eps))^(1/n)) + 1 for the float eps as given, decided in sympy's exact
+    arithmetic: at eps = 0.5 (v = 32) and 2^-40 (v = 2^22) v is an integer; 2/3 rounds below 2/3, so v is
+    just above 2 and N = 4 (float64 arithmetic gave 3)."""
+    v = sympy.Rational(2 * d, 3) * (2**d / (sympy.factorial(n) * sympy.Rational(eps))) ** sympy.Rational(1, n)
+    assert eq30_N(eps, d, n) == int(sympy.ceiling(v)) + 1
 
 
 @pytest.mark.parametrize("cls", ["polyrelu", "relu", "rational"])

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import math
 from abc import abstractmethod
+from fractions import Fraction
 
+import mpmath
 import numpy as np
 import torch
 from torch import nn
@@ -46,7 +48,7 @@ from approxlab.approx.targets import Target, multi_indices
 
 
 def eq30_N(eps: float, d: int, n: int) -> int:
-    """N of polycom Eq. 30: ceil((2d/3) (2^d/(n! eps))^(1/n)) + 1.
+    """N of polycom Eq. 30: ceil((2d/3) (2^d/(n! eps))^(1/n)) + 1, the ceiling exact for the float ``eps``.
 
     Examples
     --------
@@ -61,10 +63,16 @@ def eq30_N(eps: float, d: int, n: int) -> int:
     if log_n > 700:
         raise ValueError(f"eps = {eps} gives N = e^{log_n:.4g} cells per axis for d = {d}, n = {n}: "
                          "no network of that size can be built; eps must be larger")
-    q = 2.0**d / (math.factorial(n) * eps) if d <= 1000 and n <= 170 else math.inf
-    if not math.isfinite(q):  # 2^d/(n! eps) overflows while N itself fits: take the logarithm
-        return math.ceil(math.exp(log_n)) + 1
-    return math.ceil((2 * d / 3) * q ** (1 / n)) + 1
+    # the ceiling is decided exactly: v^n = (2d/3)^n 2^d / (n! eps) is a rational (eps a float), and
+    # m = ceil(v) is the integer with (m - 1)^n < v^n <= m^n; mpmath gives the first guess
+    r = Fraction(2 * d, 3) ** n * 2**d / (math.factorial(n) * Fraction(eps))
+    with mpmath.workdps(int(log_n / math.log(10)) + 30):
+        m = int(mpmath.ceil((mpmath.mpf(r.numerator) / r.denominator) ** (mpmath.mpf(1) / n)))
+    while m**n < r:
+        m += 1
+    while m > 1 and (m - 1) ** n >= r:
+        m -= 1
+    return m + 1
 
 
 def taylor_bound(N: int, d: int, n: int) -> float:
