@@ -104,6 +104,29 @@ def test_arguments_are_checked_even_when_the_model_does_not_need_them() -> None:
         init_std(4, "relu", gains=3)  # type: ignore[arg-type]
 
 
+def test_precomputed_gains_never_replace_another_activation_silently() -> None:
+    """init_std(fan, "tanh", gains=<ReLU's>) returned ReLU's sqrt(2 / fan): the activation was ignored."""
+    from approxlab.gains import compute_gains
+    from approxlab.init import variance_preserving_
+
+    relu = compute_gains("relu")
+    assert init_std(8, "relu", gains=relu) == init_std(8, gains=relu) == math.sqrt(2 / 8)
+    with pytest.raises(ValueError, match="computed for activation 'relu.*but activation 'tanh' was given"):
+        init_std(8, "tanh", gains=relu)
+    with pytest.raises(ValueError, match="under dist 'normal', but dist 'uniform:-1,1' was given"):
+        init_std(8, gains=relu, dist="uniform:-1,1")
+    with pytest.raises(ValueError, match="options \\['degree'\\] were given with gains"):
+        init_std(8, gains=relu, degree=3)
+    with pytest.raises(ValueError, match="activation is required unless gains"):
+        init_std(8)
+    w = torch.empty(6, 8)
+    variance_preserving_(w, gains=relu, generator=torch.Generator().manual_seed(0))
+    before = w.clone()
+    with pytest.raises(ValueError, match="but activation 'tanh' was given"):
+        variance_preserving_(w, "tanh", gains=relu)
+    assert torch.equal(w, before)
+
+
 def test_a_gain_that_fails_leaves_every_weight_as_it_was() -> None:
     # under Student-t(3), E[x^4] diverges, so the cubic Hermite activation has no E[F^2]: an error, and
     # the layers before it (whose gains exist: ReLU's is 2 under any symmetric law) are not half-set

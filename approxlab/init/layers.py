@@ -53,9 +53,14 @@ def init_std(fan: int, activation: object = None, dist: Distribution | str = Nor
              gains: GainResult | None = None, **options: object) -> float:
     """sqrt(alpha / fan) (mode "fan_in") or sqrt(alpha' / fan) (mode "fan_out").
 
+    ``gains`` (precomputed, :func:`approxlab.gains.compute_gains`) replaces ``activation``, ``dist`` and
+    ``options``; given with them, they must name the same activation and distribution.
+
     Examples
     --------
     >>> init_std(2, "relu")
+    1.0
+    >>> init_std(2, gains=compute_gains("relu"))
     1.0
     """
     check_choice("mode", mode, MODES)
@@ -64,6 +69,10 @@ def init_std(fan: int, activation: object = None, dist: Distribution | str = Nor
     if gains is not None and not isinstance(gains, GainResult):
         raise TypeError(f"gains must be a GainResult (from approxlab.gains.compute_gains) or None, got "
                         f"{type(gains).__name__}")
+    if gains is None and activation is None:
+        raise ValueError("activation is required unless gains (a GainResult) is given")
+    if gains is not None:
+        _check_gains_match(gains, activation, dist, options)
     g = gains if gains is not None else compute_gains(activation, dist, **options)
     gain = g.value("forward_gain" if mode == "fan_in" else "backward_gain")
     if gain is None:
@@ -73,6 +82,25 @@ def init_std(fan: int, activation: object = None, dist: Distribution | str = Nor
         raise ValueError(f"the {'forward' if mode == 'fan_in' else 'backward'} gain is {gain}; a weight scale needs a "
                          f"finite gain > 0 (check the activation's parameters)")
     return math.sqrt(gain / fan)
+
+
+def _check_gains_match(gains: GainResult, activation: object, dist: Distribution | str,
+                       options: dict[str, object]) -> None:
+    """Refuse ``gains`` computed for another activation or distribution than the ones also given: they
+    would replace them silently."""
+    from approxlab.activations.resolve import resolve
+
+    spec = parse_dist(dist).spec()
+    if spec != gains.dist:
+        raise ValueError(f"gains were computed under dist {gains.dist!r}, but dist {spec!r} was given; pass one of them")
+    if activation is None:
+        if options:
+            raise ValueError(f"options {sorted(options)} were given with gains and no activation; they have no effect")
+        return
+    name = resolve(activation, **options).name
+    if name != gains.activation:
+        raise ValueError(f"gains were computed for activation {gains.activation!r}, but activation {name!r} was given; "
+                         f"pass activation=None to use the gains as they are")
 
 
 def torch_gain(activation: object, dist: Distribution | str = Normal(), mode: str = "fan_in",
@@ -94,7 +122,7 @@ def torch_gain(activation: object, dist: Distribution | str = Normal(), mode: st
     return init_std(1, activation, dist, mode, **options)
 
 
-def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation: object,
+def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation: object = None,
                          dist: Distribution | str = Normal(), mode: str = "fan_in",
                          generator: torch.Generator | None = None, gains: GainResult | None = None,
                          **options: object) -> torch.Tensor:
@@ -105,13 +133,15 @@ def variance_preserving_(tensor_or_linear: torch.Tensor | nn.Module, activation:
     tensor_or_linear : Tensor or nn.Module with ``weight`` (Linear, Conv)
         Weight of shape (out, in, *kernel).
     activation : registry name, module, callable or sympy expression
-        The activation F applied to the layer's input (what ``W`` multiplies is F(x)).
+        The activation F applied to the layer's input (what ``W`` multiplies is F(x)); may be omitted
+        when ``gains`` is given.
     dist : Distribution or str
         Distribution of the activation's input x (ortho Assumption 3.4: N(0, 1)).
     mode : {"fan_in", "fan_out"}
         Preserve the forward (alpha, ortho Def. 3.2) or the backward (alpha', Def. 3.3) second moment.
     gains : GainResult, optional
-        Precomputed gains (skips the computation).
+        Precomputed gains (skips the computation); given with ``activation`` or ``dist``, they must
+        name the same ones (ValueError otherwise: the gains would silently replace them).
     **options
         The activation's options when it is a registry name (e.g. ``negative_slope=0.2``, ``degree=4``).
 
