@@ -217,6 +217,11 @@ def test_rational_relu_and_network():
 def test_fits_recover_known_laws():
     P = np.logspace(1, 5, 9)
     assert fit_exponent(P, 2 * P**-1.5)["beta"] == pytest.approx(1.5)
+    # failed runs (NaN), errors at float64's floor and P <= 0 are left out, and counted out
+    E = 2 * P**-1.5
+    E[0], E[-1] = math.nan, 1e-14
+    fe = fit_exponent(P, E)
+    assert fe["points"] == len(P) - 2 and fe["beta"] == pytest.approx(1.5)
     eps = np.logspace(-2, -14, 13)
     assert fit_log_factor(eps**-1.0 * np.log(1 / eps), eps, 1, 1)["gamma"] == pytest.approx(1.0)
     assert fit_log_factor(5 * eps**-0.5, eps, 1, 2)["gamma"] == pytest.approx(0.0, abs=1e-9)

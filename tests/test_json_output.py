@@ -34,5 +34,5 @@ def test_scaling_fit_with_two_levels_prints_null_not_nan(capsys: pytest.CaptureF
     assert exc.value.code in (0, None)
     rows = [_strict(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
     fit = [r for r in rows if r.get("fit")]
-    assert len(fit) == 1 and fit[0]["runs"] == 2
+    assert len(fit) == 1 and fit[0]["runs"] == 2 and fit[0]["fitted"] == 2
     assert fit[0]["beta_stderr"] is None and fit[0]["gamma"] is None and math.isfinite(fit[0]["beta"])

@@ -238,6 +238,8 @@ def default_configs(
 
 # ------------------------------------------------------------------------------------------ fits
 def _clean(params, errors, floor: float = 1e-13):
+    """The points a rate is fitted to: finite errors above ``floor`` (1e-13: below it float64's rounding,
+    not the construction, sets the error, which stops scaling) at P > 0; NaN errors are failed runs."""
     p = np.asarray(params, dtype=float)
     e = np.asarray(errors, dtype=float)
     ok = np.isfinite(e) & (e > floor) & (p > 0)
@@ -247,7 +249,10 @@ def _clean(params, errors, floor: float = 1e-13):
 def fit_exponent(params, errors, tail: int | None = None) -> dict[str, float]:
     """Least squares ln(err) = c - beta ln(P) (over the last ``tail`` points if given).
 
-    Returns beta (the fitted rate), its standard error, c and the number of points.
+    Returns beta (the fitted rate), its standard error, c and the number of points fitted. Points
+    whose error is not finite (a failed run) or at most 1e-13 (float64's rounding floor, where the error
+    stops scaling), or whose P is not positive, are left out; ``points`` counts those kept, and with
+    fewer than 2 beta is NaN (with 2, the standard error is).
 
     Examples
     --------
@@ -351,7 +356,7 @@ def summarize(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             rows.append(row)
             continue
         fe = fit_exponent(P, E)
-        row.update(beta=fe["beta"], beta_stderr=fe["stderr"], theory=theory_exponent(fam, d, n))
+        row.update(beta=fe["beta"], beta_stderr=fe["stderr"], fitted=fe["points"], theory=theory_exponent(fam, d, n))
         if fam in CONSTRUCT:
             row["beta_tail"] = fit_exponent(P, E, tail=4)["beta"]
             lf = fit_log_factor(P, E, d, n)

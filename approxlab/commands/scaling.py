@@ -90,11 +90,12 @@ def scaling(
         table.add_row(r["family"], r["target"], str(r["d"]), str(r["n"]), str(r["level"]), str(r["params"]),
                       f"{r['error']:.3e}", r["method"])
     fit_table = Table(title="fitted exponents (error ~ params^-beta; theory n/d) and log factors")
-    for col in ("family", "target", "d", "n", "beta", "theory", "gamma (log factor)", "lemma2 b, c"):
+    for col in ("family", "target", "d", "n", "fitted/runs", "beta", "theory", "gamma (log factor)", "lemma2 b, c"):
         fit_table.add_column(col)
     for f in fits:
         fit_table.add_row(
             f["family"], f["target"], str(f["d"]), str(f["n"]),
+            f"{f['fitted']}/{f['runs']}" if "fitted" in f else "",
             plus_minus(f["beta"], f["beta_stderr"], 3) if "beta" in f else "",
             f"{f['theory']:.3f}" if "theory" in f else "",
             f"{plus_minus(f['gamma'], f['gamma_stderr'], 2)} ({f['log_factor']})" if "gamma" in f else "",
