@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from approxlab.activations import create
-from approxlab._core.validate import check_positive_int
+from approxlab._core.validate import check_positive_float, check_positive_int
 from approxlab.activations.moa import TYPE_I_DICTIONARY
 from approxlab.expressivity.classes import DICTIONARY, Layout, NetworkBatch, register_start
 
@@ -31,6 +31,25 @@ def _exact(type: str, klass: str, d: int, gate: str, set_params) -> NetworkBatch
     views = {k: layout.view(theta, k) for k in layout.shapes}
     set_params(views, DICTIONARY[type].index)
     return NetworkBatch(type, [klass], [1], theta, gate=gate, d=d)
+
+
+def _finite_vector(name: str, value: object, d: int) -> torch.Tensor:
+    """A finite real vector of shape (d,) as float64, or a ValueError/TypeError naming ``name``."""
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a real vector of length {d}, got {value!r}") from None
+    if arr.shape != (d,) or not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be a finite real vector of shape ({d},), got {value!r}")
+    return torch.as_tensor(arr, dtype=torch.float64)
+
+
+def _finite_real(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a finite real number, got {value!r}")
+    if not np.isfinite(float(value)):
+        raise ValueError(f"{name} must be a finite real number, got {value!r}")
+    return float(value)
 
 
 def construction(name: str, lam: float = 1.0, d: int = 2, **adaptive: object) -> NetworkBatch:
@@ -47,7 +66,24 @@ def construction(name: str, lam: float = 1.0, d: int = 2, **adaptive: object) ->
     >>> nb = construction("B.3", lam=2.0)
     >>> float(nb(torch.tensor([[0.5, 0.5]], dtype=torch.float64))[0, 0])
     0.3807970779778824
+
+    Raises
+    ------
+    ValueError
+        Unknown ``name``; ``lam`` not a finite number > 0 (the targets' lambda); ``d`` < 2 (the
+        constructions use x1 and x2); for "B.1.4" ``u``, ``w`` missing, not finite or not of shape (d,),
+        ``w = 0``, or ``b``, ``beta`` not finite.
     """
+    names = ("B.2", "B.3", "B.6", "B.10", "B.1.4")
+    if name not in names:
+        raise ValueError(f"construction must be one of {', '.join(map(repr, names))}; got {name!r}")
+    lam = check_positive_float("lam", lam)
+    d = check_positive_int("d", d, minimum=2)
+    extra = set(adaptive) - {"u", "w", "b", "beta"}
+    if extra or (adaptive and name != "B.1.4"):
+        raise ValueError(f"only construction 'B.1.4' takes keyword parameters (u, w, b, beta); got "
+                         f"{sorted(adaptive)} for {name!r}")
+
     def e(i: int, scale: float = 1.0) -> torch.Tensor:
         v = torch.zeros(d + 1, dtype=torch.float64)
         v[i] = scale
@@ -81,23 +117,35 @@ def construction(name: str, lam: float = 1.0, d: int = 2, **adaptive: object) ->
             v["u"][0, 0] = e(0)
             v["gate"][0, ix("relu"), ix("relu")] = e(0, lam)
         return _exact("II", "moa", d, "tanh", f)
-    if name == "B.1.4":
-        u = torch.as_tensor(np.asarray(adaptive["u"], float))
-        w = torch.as_tensor(np.asarray(adaptive["w"], float))
+    for key in ("u", "w"):
+        if key not in adaptive:
+            raise ValueError(f"construction 'B.1.4' needs {key} (the ridge tanh(u.x + beta) ReLU(w.x + b))")
+    u = _finite_vector("u", adaptive["u"], d)
+    w = _finite_vector("w", adaptive["w"], d)
+    if not bool(w.any()):
+        raise ValueError("w must be nonzero (the ridge needs a hyperplane)")
+    b = _finite_real("b", adaptive.get("b", 0.0))
+    beta = _finite_real("beta", adaptive.get("beta", 0.0))
 
-        def f(v, ix):
-            v["a"][0, 0] = 1
-            v["w"][0, 0] = torch.cat([w, torch.tensor([float(adaptive.get("b", 0.0))], dtype=torch.float64)])
-            v["gate"][0, ix("relu")] = torch.cat([u, torch.tensor([float(adaptive.get("beta", 0.0))], dtype=torch.float64)])
-        return _exact("I", "moa", d, "tanh", f)
-    raise ValueError(f"construction must be one of 'B.2', 'B.3', 'B.6', 'B.10', 'B.1.4'; got {name!r}")
+    def f14(v, ix):
+        v["a"][0, 0] = 1
+        v["w"][0, 0] = torch.cat([w, torch.tensor([b], dtype=torch.float64)])
+        v["gate"][0, ix("relu")] = torch.cat([u, torch.tensor([beta], dtype=torch.float64)])
+    return _exact("I", "moa", d, "tanh", f14)
 
 
 def la_as_moa(nb: NetworkBatch, rho: float = 0.5) -> NetworkBatch:
     """moa B.1.1: an LA network as an MoA network with bias-only gates ``arctanh(rho alpha_c)``.
 
-    ``rho`` must make every ``|rho alpha_c| < 1``; the output weights become ``a / rho``.
+    ``rho`` (a finite nonzero real) must make every ``|rho alpha_c| < 1``; the output weights become
+    ``a / rho``.
     """
+    if isinstance(rho, bool) or not isinstance(rho, (int, float, np.integer, np.floating)):
+        raise TypeError(f"rho must be a finite nonzero real number, got {rho!r}")
+    if not (np.isfinite(float(rho)) and rho != 0):
+        raise ValueError(f"rho must be a finite nonzero real number (output weights become a / rho), got {rho!r}")
+    if not bool(torch.isfinite(nb.theta).all()):
+        raise ValueError("the LA network's parameters must be finite")
     if nb.type != "I" or nb.gate != "tanh" or any(k != "la" for k in nb.klasses):
         raise ValueError("la_as_moa takes a Type-I batch of 'la' networks with tanh gates")
     L = nb.layout

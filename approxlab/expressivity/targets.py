@@ -76,6 +76,22 @@ def _axis(d: int, i: int) -> np.ndarray:
     return e
 
 
+def _real_array(name: str, value: object) -> np.ndarray:
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a real vector, got {value!r}") from None
+
+
+def _finite_real(name: str, value: object) -> float:
+    """``value`` as a float, or a TypeError/ValueError naming ``name`` (not real, or NaN/inf)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a finite real number, got {value!r}")
+    if not np.isfinite(float(value)):
+        raise ValueError(f"{name} must be a finite real number, got {value!r}")
+    return float(value)
+
+
 def adaptive_direction(d: int) -> tuple[np.ndarray, np.ndarray]:
     """The default directions of the adaptive ridge target: ``u0 = e1``, ``w0 = (e1 + e2)/sqrt 2``."""
     u = _axis(d, 0)
@@ -113,7 +129,8 @@ def make_target(
     Raises
     ------
     ValueError
-        Unknown type or name, lambda <= 0, d < 2, adaptive with type II.
+        Unknown type or name, lambda <= 0, d < 2, adaptive with type II, adaptive ``u``/``w`` not finite
+        vectors of shape (d,), ``w = 0``, ``beta``/``b`` not finite.
     """
     type = check_choice("type", type, TYPES)
     name = check_choice("target", name, TARGETS)
@@ -142,10 +159,14 @@ def make_target(
     if type == "II":
         raise ValueError("target 'adaptive' (moa B.1.4) is a Type-I target; use --type I")
     u0, w0 = adaptive_direction(d)
-    u = lam * u0 if u is None else np.asarray(u, dtype=float)
-    w = check_positive_float("w_scale", w_scale) * w0 if w is None else np.asarray(w, dtype=float)
+    u = lam * u0 if u is None else _real_array("u", u)
+    w = check_positive_float("w_scale", w_scale) * w0 if w is None else _real_array("w", w)
     if u.shape != (d,) or w.shape != (d,):
         raise ValueError(f"u and w must have shape ({d},), got {u.shape} and {w.shape}")
+    for key, val in (("u", u), ("w", w)):
+        if not np.all(np.isfinite(val)):
+            raise ValueError(f"{key} must be finite, got {val.tolist()}")
+    beta, b = _finite_real("beta", beta), _finite_real("b", b)
     if not np.any(w):
         raise ValueError("w must be nonzero (the ridge needs a hyperplane)")
     ut, wt = torch.tensor(u), torch.tensor(w)
@@ -164,16 +185,32 @@ def ridge_oscillation(u: np.ndarray, beta: float, w: np.ndarray, b: float) -> fl
     of the linear function ``u.x`` over the polytope ``S cap Omega`` come from two linear programs
     (scipy.optimize.linprog). 0 if S misses Omega.
 
+    Raises
+    ------
+    ValueError
+        ``u``, ``w`` not finite 1-D vectors of one length, ``w = 0`` (no hyperplane), ``beta``/``b`` not
+        finite, or a linear program that does not solve.
+
     Examples
     --------
     >>> round(ridge_oscillation(np.array([1.0, 0.0]), 0.0, np.array([0.0, 1.0]), 0.0), 12)  # 2 tanh(1)
     1.523188311912
     """
-    u, w = np.asarray(u, float), np.asarray(w, float)
+    u, w = _real_array("u", u), _real_array("w", w)
+    if u.ndim != 1 or w.shape != u.shape or not len(u):
+        raise ValueError(f"u and w must be 1-D vectors of one length >= 1, got shapes {u.shape} and {w.shape}")
+    if not (np.all(np.isfinite(u)) and np.all(np.isfinite(w))):
+        raise ValueError(f"u and w must be finite, got {u.tolist()} and {w.tolist()}")
+    if not np.any(w):
+        raise ValueError("w must be nonzero (S = {w.x + b = 0} must be a hyperplane)")
+    beta, b = _finite_real("beta", beta), _finite_real("b", b)
     d = len(u)
     bounds = [(-1.0, 1.0)] * d
     lo = linprog(u, A_eq=w[None, :], b_eq=[-b], bounds=bounds, method="highs")
     if lo.status == 2:  # infeasible: the hyperplane misses the box
         return 0.0
     hi = linprog(-u, A_eq=w[None, :], b_eq=[-b], bounds=bounds, method="highs")
+    if lo.status != 0 or hi.status != 0:
+        raise ValueError(f"the linear programs for min/max of u.x on S cap Omega did not solve: {lo.message}; "
+                         f"{hi.message}")
     return float(np.tanh(-hi.fun + beta) - np.tanh(lo.fun + beta))
