@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from approxlab._core.validate import check_positive_int
+from approxlab._core.validate import check_positive_float, check_positive_int
 
 #: Tolerance the probe allows between the estimate and the true norm (absolute), see module doc.
 TOLERANCE = 1e-6
@@ -96,7 +96,25 @@ def _value_grad(fn: BatchFn, x: torch.Tensor, B: int, chunk: int) -> tuple[torch
             (g,) = torch.autograd.grad(e.sum(), xi)
         vals.append(e.detach())
         grads.append(g.detach())
-    return torch.cat(vals, 1), torch.cat(grads, 1)
+    v, g = torch.cat(vals, 1), torch.cat(grads, 1)
+    bad = ~(torch.isfinite(v) & torch.isfinite(g).all(-1))
+    if bool(bad.any()):  # a NaN/inf error would make the sup (or the mean) NaN/inf, never a norm
+        b, n = (int(k) for k in bad.nonzero()[0])
+        raise ValueError(f"fn - target is not finite (value or gradient) at x = {x[b, n].tolist()} (function {b}); "
+                         "the norm needs finite functions and parameters")
+    return v, g
+
+
+def _check_kinks(name: str, planes: Sequence[tuple[np.ndarray, float]], d: int) -> list[tuple[np.ndarray, float]]:
+    """Hyperplanes ``(w, b)`` with w a finite nonzero vector of shape (d,) and b finite, or a ValueError."""
+    out = []
+    for w, b in planes:
+        w = np.asarray(w, dtype=float)
+        if w.shape != (d,) or not np.all(np.isfinite(w)) or not np.any(w) or not np.isfinite(float(b)):
+            raise ValueError(f"{name} must be hyperplanes (w, b) with w a finite nonzero vector of shape ({d},) "
+                             f"and b finite; got w = {w.tolist()}, b = {b!r}")
+        out.append((w, float(b)))
+    return out
 
 
 def _on_kink(x: torch.Tensor, planes: list[torch.Tensor]) -> torch.Tensor:
@@ -160,6 +178,20 @@ def w1inf_error(
     W1InfResult
     """
     check_positive_int("grid", grid)
+    check_positive_int("d", d)
+    check_positive_int("kink_points", kink_points)
+    check_positive_int("refine", refine)
+    check_positive_int("refine_iters", refine_iters, minimum=0)
+    check_positive_int("chunk", chunk)
+    offset = check_positive_float("offset", offset)
+    if isinstance(exclude, bool) or not isinstance(exclude, (int, float)) or not (exclude >= 0 and np.isfinite(exclude)):
+        raise ValueError(f"exclude must be a finite delta >= 0, got {exclude!r}")
+    kinks = _check_kinks("kinks", kinks, d)
+    if net_kinks is not None:
+        for planes in net_kinks:
+            p = np.asarray(planes, dtype=float)
+            if p.size and (p.ndim != 2 or p.shape[1] != d + 1 or not np.all(np.isfinite(p))):
+                raise ValueError(f"net_kinks must hold finite arrays of shape (H, {d + 1}), got shape {p.shape}")
     rng = np.random.default_rng(seed)
     dev = torch.device(device)
     pts = [_grid(d, grid)]
@@ -190,8 +222,6 @@ def w1inf_error(
                 P[i, : len(p)] = torch.from_numpy(np.asarray(p, float))
         tk.append(P.to(dev))
 
-    if not (exclude >= 0 and np.isfinite(exclude)):
-        raise ValueError(f"exclude must be a finite delta >= 0, got {exclude!r}")
     near = [torch.tensor(np.append(np.asarray(w, float), b) / np.linalg.norm(w), dtype=torch.float64, device=dev)
             for w, b in kinks]
 
@@ -206,6 +236,9 @@ def w1inf_error(
         return v, gn
 
     v, gn = err(x)
+    if bool((v < 0).all(1).any()):  # masked: a sup over no point is no estimate
+        raise ValueError(f"no point of the box is left to measure: exclude={exclude} (with the grid and the kink "
+                         "points) removes all of them; use a smaller exclude")
     best_v, iv = v.max(1)
     best_g, ig = gn.max(1)
     arg_v = x[torch.arange(B), iv]
@@ -248,9 +281,14 @@ def w12_error(fn: BatchFn, target: Callable[[torch.Tensor], torch.Tensor], d: in
 
     ``replicas`` independently scrambled Sobol' sets of ``points`` points each
     (:class:`scipy.stats.qmc.Sobol`) give independent unbiased estimates of the integral; returns
-    ``(value, error)`` per function with ``error`` three standard errors of the mean over the
-    replicas, carried through the square root. (A fixed grid is not used: a kink displaced by
-    eps from a grid line is either missed or weighted by the grid spacing instead of eps.)
+    ``(value, error)`` per function with ``error`` three standard errors ``se`` of the mean ``q`` over
+    the replicas, carried through the square root on both sides: ``max(sqrt(q + se) - sqrt(q),
+    sqrt(q) - sqrt(max(q - se, 0)))`` (the square root is concave, so the lower side is the wider).
+    (A fixed grid is not used: a kink displaced by eps from a grid line is either missed or weighted
+    by the grid spacing instead of eps.) The error is a statistical one from ``replicas`` samples:
+    a part of the integrand whose support holds about one point or fewer per replica (a region of
+    volume ~ ``2^d / points``) can be seen equally by every replica, or by none, and then escapes
+    it.
 
     Examples
     --------
@@ -260,8 +298,11 @@ def w12_error(fn: BatchFn, target: Callable[[torch.Tensor], torch.Tensor], d: in
     """
     from scipy.stats import qmc
 
+    check_positive_int("d", d)
+    check_positive_int("B", B)
     check_positive_int("points", points, minimum=2)
     check_positive_int("replicas", replicas, minimum=2)
+    check_positive_int("chunk", chunk)
     dev = torch.device(device)
     vals = []
     for r in range(replicas):
@@ -273,5 +314,5 @@ def w12_error(fn: BatchFn, target: Callable[[torch.Tensor], torch.Tensor], d: in
     mean = q.mean(0).clamp_min(0)
     se = 3 * q.std(0) / np.sqrt(replicas)
     val = mean.sqrt()
-    err = torch.where(val > 0, ((mean + se).sqrt() - val).abs(), se.sqrt())
+    err = torch.maximum((mean + se).sqrt() - val, val - (mean - se).clamp_min(0).sqrt())
     return val.cpu().numpy(), err.cpu().numpy()
