@@ -66,7 +66,22 @@ def paper_bound(type: str, target: str, klass: str, width: int, lam: float = 1.0
     "source": str}``. ``bound`` is the printed statement; ``bound_corrected`` differs only for the
     adaptive family (factor ||w||_2); ``bound_sharp`` is the sharper bound the proof of Prop. B.2
     gives for T_LA (see the findings): ReLU-type classes ``min(1/2, 1/m)``, smooth ones ``1/2``.
+
+    Raises
+    ------
+    ValueError
+        Unknown type, target or class (of that type), width < 1, lambda not a finite number > 0, or
+        an adaptive target without its ``params`` (u, beta, w, b).
     """
+    type = check_choice("type", type, TYPES)
+    target = check_choice("target", target, TARGETS)
+    if type == "II" and target == "adaptive":
+        raise ValueError("target 'adaptive' (moa B.1.4) needs type I")
+    klass = check_choice("klass", klass, tuple(class_names(type)))
+    width = check_positive_int("width", width)
+    lam = check_positive_float("lambda", lam)
+    if target == "adaptive" and (params is None or any(k not in params for k in ("u", "beta", "w", "b"))):
+        raise ValueError("the adaptive target's bound needs params with u, beta, w, b (Target.params)")
     fixed = klass not in ("la", "moa")
     out: dict[str, Any] = {"bound": None, "bound_corrected": None, "bound_sharp": None, "source": None}
     if type == "II":
@@ -135,7 +150,8 @@ def measure(nb: NetworkBatch, target, grid: int, device: torch.device, deltas: S
     """Every measure of item 2 for each network: ``linf`` (sup|e|), ``grad`` (sup|grad e|), ``w1inf``
     (their sum, moa's norm), ``w12`` and its quadrature error ``w12_err``, and ``w1inf_out[delta]``, the
     W^{1,inf} error on Omega minus the delta-neighbourhood of the target's kink set. All are
-    estimates from below except ``w12`` (midpoint rule, see :func:`w12_error`)."""
+    estimates from below except ``w12`` (randomised quasi-Monte Carlo with its statistical error, see
+    :func:`~approxlab.expressivity.sobolev.w12_error`)."""
     nb64 = nb.to(device, torch.float64)
     full = _estimate(nb64, target, grid, device)
     w12, w12e = w12_error(nb64.forward, target, nb.d, B=nb.B, device=device)
