@@ -1,5 +1,6 @@
 """Decision boundaries of 1-hidden-layer networks with four activations on 2-D data sets (ortho Figures 3 and
-10): the data sets, the networks, their training and the measured accuracies and boundary lengths.
+10): the data sets, the networks, their training and the measured accuracies, the fraction of the grid
+where the logit difference is affine, and the number of decision regions.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from scipy import ndimage
 from torch import nn
 
 from approxlab._core.rng import seeded
+from approxlab._core.validate import check_positive_int, check_seed
 
 DATASETS: tuple[str, ...] = ("classification", "moons", "circles")
 ACTIVATIONS: tuple[str, ...] = ("relu", "hermite", "fourier", "tropical")
@@ -34,6 +36,8 @@ def make_dataset(name: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """
     if name not in DATASETS:
         raise ValueError(f"dataset must be one of {', '.join(DATASETS)}; got {name!r}")
+    check_positive_int("n", n)
+    check_seed("seed", seed)
     rng = np.random.default_rng(seed)
     y = np.arange(n) % 2
     if name == "classification":
@@ -64,14 +68,30 @@ def train(net: nn.Module, X: np.ndarray, y: np.ndarray, steps: int = STEPS, devi
     """Full-batch Adam (lr 0.01) on the cross-entropy.
 
     On the CPU the tiny matrices run on one thread (the thread pool only adds overhead at this size;
-    restored afterwards)."""
+    restored afterwards). ``steps = 0`` returns the network untrained.
+
+    Raises
+    ------
+    ValueError
+        ``X`` not a finite (N, 2) array with N >= 1, ``y`` not N labels in {0, 1}, ``steps`` < 0, or a
+        non-finite loss (training diverged).
+    """
+    check_positive_int("steps", steps, minimum=0)
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != 2 or len(X) == 0 or not np.all(np.isfinite(X)):
+        raise ValueError(f"X must be a finite (N, 2) array with N >= 1, got shape {X.shape}"
+                         + ("" if X.size == 0 or np.all(np.isfinite(X)) else " with NaN/inf entries"))
+    y = np.asarray(y)
+    if y.shape != (len(X),) or not np.isin(y, (0, 1)).all():
+        raise ValueError(f"y must hold one label in {{0, 1}} per row of X ({len(X)}), got shape {y.shape}")
     net = net.to(device)
     xt = torch.tensor(X, dtype=torch.float32, device=device)
-    yt = torch.tensor(y, device=device)
+    yt = torch.tensor(y.astype(np.int64), device=device)
     opt = torch.optim.Adam(net.parameters(), lr=0.01)
     threads = torch.get_num_threads()
     if device == "cpu":
         torch.set_num_threads(1)
+    loss = torch.zeros(())
     try:
         for _ in range(steps):
             opt.zero_grad()
