@@ -36,6 +36,8 @@ import numpy as np
 import sympy as sp
 from sympy.polys.rings import ring
 
+from approxlab._core.validate import check_positive_int, check_seed
+
 
 @dataclass(frozen=True)
 class PolyNetwork:
@@ -58,11 +60,17 @@ class PolyNetwork:
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             if np.ndim(w) != 2 or np.ndim(b) != 1 or len(b) != len(w):
                 raise ValueError(f"layer {i + 1}: weights must be C_i x C_(i-1) and biases of length C_i")
+            if min(np.shape(w)) < 1:
+                raise ValueError(f"layer {i + 1}: weights must have at least one row and one column, got shape "
+                                 f"{np.shape(w)}")
             if i and np.shape(w)[1] != len(self.weights[i - 1]):
                 raise ValueError(f"layer {i + 1}: weights have {np.shape(w)[1]} columns, previous layer has "
                                  f"{len(self.weights[i - 1])} units")
-        if not self.activation:
+            _check_exact(f"weights[{i}]", np.asarray(w, dtype=object).ravel())
+            _check_exact(f"biases[{i}]", np.asarray(b, dtype=object).ravel())
+        if isinstance(self.activation, (str, bytes)) or not len(self.activation):
             raise ValueError("activation must list the coefficients c_0..c_d of a polynomial")
+        _check_exact("activation", list(self.activation))
 
     @property
     def layers(self) -> int:
@@ -89,8 +97,12 @@ class PolyNetwork:
         return max(nz) if nz else 0
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        """Evaluate in float64 on a batch ``x`` of shape (N, n_in)."""
+        """Evaluate in float64 on a batch ``x`` of shape (N, n_in) (finite entries); returns (N, n_out)."""
         h = np.asarray(x, dtype=float)
+        if h.ndim != 2 or h.shape[1] != self.n_in:
+            raise ValueError(f"x must have shape (N, {self.n_in}) (a batch of points), got {h.shape}")
+        if not np.all(np.isfinite(h)):
+            raise ValueError("x must be finite (NaN/inf entries found)")
         coeffs = [float(c) for c in self.activation]
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
             h = h @ np.asarray(w, dtype=float).T + np.asarray(b, dtype=float)
@@ -99,11 +111,41 @@ class PolyNetwork:
         return h
 
 
+def _check_exact(name: str, values: object) -> None:
+    """Every entry a finite real number (int, Fraction, float, numpy or sympy rational), or an error naming
+    ``name``: the exact maps convert each entry to a rational, which NaN/inf and complex numbers have not."""
+    for v in values:  # type: ignore[attr-defined]
+        if isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"{name} must hold real numbers, got {v!r}")
+        if isinstance(v, sp.Basic):
+            ok = bool(v.is_number and v.is_finite and v.is_real)
+        elif isinstance(v, (int, Fraction, np.integer)):
+            ok = True
+        elif isinstance(v, (float, np.floating)):
+            ok = bool(np.isfinite(v))
+        else:
+            raise TypeError(f"{name} must hold real numbers (int, Fraction, float, sympy Rational), got {v!r}")
+        if not ok:
+            raise ValueError(f"{name} must hold finite real numbers, got {v!r}")
+
+
+def _plain(v: object) -> object:
+    """A numpy integer as a Python int (other values unchanged, for the validators)."""
+    return int(v) if isinstance(v, np.integer) else v
+
+
+def _int(name: str, v: object, minimum: int = 1) -> int:
+    return check_positive_int(name, _plain(v), minimum=minimum)
+
+
 def activation_layers(layers: int) -> int:
     """Definition F.2's L (affine maps) -> number of activation layers (L - 1)."""
-    if layers < 1:
-        raise ValueError(f"layers must be >= 1, got {layers}")
-    return layers - 1
+    v = _plain(layers)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"layers must be an integer >= 1, got {v!r}")
+    if v < 1:
+        raise ValueError(f"layers must be >= 1 (an integer), got {v}")
+    return v - 1
 
 
 def random_network(n_in: int, widths: list[int], n_out: int, activation: list | int = 2, seed: int = 0,
@@ -113,8 +155,13 @@ def random_network(n_in: int, widths: list[int], n_out: int, activation: list | 
     ``activation`` is either the coefficient list of s or a degree ``d`` (then random non-zero integer
     coefficients c_0..c_d). Weights and biases are drawn from the non-zero integers in [low, high].
     """
-    if n_in < 1 or n_out < 1 or any(w < 1 for w in widths):
-        raise ValueError("n_in, n_out and every width must be >= 1")
+    n_in, n_out, seed = _int("n_in", n_in), _int("n_out", n_out), check_seed("seed", _plain(seed))
+    widths = [_int("width", w) for w in widths]
+    for name, v in (("low", low), ("high", high)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must be an integer, got {v!r}")
+    if low > high:
+        raise ValueError(f"low must be <= high, got low={low}, high={high}")
     rng = np.random.default_rng(seed)
 
     def nonzero(shape):
@@ -122,9 +169,8 @@ def random_network(n_in: int, widths: list[int], n_out: int, activation: list | 
         v[v == 0] = 1
         return v.astype(object)
 
-    if isinstance(activation, int):
-        if activation < 1:
-            raise ValueError(f"activation degree must be >= 1, got {activation}")
+    if isinstance(activation, (int, np.integer)):
+        activation = _int("activation degree", activation)
         activation = [int(c) for c in nonzero(activation + 1)]
     dims = [n_in, *widths, n_out]
     ws = [nonzero((dims[i + 1], dims[i])) for i in range(len(dims) - 1)]
@@ -204,17 +250,19 @@ def degree_by_propagation(net: PolyNetwork) -> int:
 
 def monomial_bound(n: int, degree: int) -> int:
     """binom(degree + n, n): the number of monomials of total degree <= degree in n variables (Eq. 73)."""
+    n, degree = _int("n", n, minimum=0), _int("degree", degree, minimum=0)
     return math.comb(degree + n, n)
 
 
 def paper_degree_bound(d: int, layers: int) -> int:
-    """ortho Prop. F.3 as printed: d^L."""
-    return d**layers
+    """ortho Prop. F.3 as printed: d^L (d >= 1 the activation's degree, L >= 1)."""
+    return _int("d", d) ** _int("layers", layers)
 
 
 def paper_monomial_count(d: int, layers: int, n: int) -> int:
     """ortho Remark F.5 as printed: binom(d^L + n, d^L)."""
-    return math.comb(d**layers + n, d**layers)
+    D = paper_degree_bound(d, layers)
+    return math.comb(D + _int("n", n, minimum=0), D)
 
 
 def collapse(net: PolyNetwork):
