@@ -41,6 +41,7 @@ torch.Size([6, 5])
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -48,7 +49,7 @@ import numpy as np
 import torch
 
 from approxlab.activations import create
-from approxlab._core.validate import check_choice, check_positive_int
+from approxlab._core.validate import check_choice, check_positive_int, check_seed
 from approxlab.activations.moa import GATES, TYPE_I_DICTIONARY, TYPE_II_DICTIONARY
 from approxlab.expressivity.jacobian import JacobianMixin
 
@@ -170,8 +171,11 @@ class NetworkBatch(JacobianMixin):
             check_choice("klass", k, tuple(allowed))
         for m in widths:
             check_positive_int("width", m)
-        if len(klasses) != len(widths):
-            raise ValueError("klasses and widths must have the same length")
+        if len(klasses) != len(widths) or not klasses:
+            raise ValueError("klasses and widths must be non-empty and of the same length (one per network)")
+        check_positive_int("d", d)
+        if not (theta.is_floating_point() and bool(torch.isfinite(theta).all())):
+            raise ValueError("theta must be a finite floating-point tensor (NaN/inf parameters give no network)")
         self.klasses, self.widths, self.d = list(klasses), list(widths), d
         self.names = DICTIONARY[type]
         self.K = len(self.names)
@@ -308,6 +312,14 @@ class NetworkBatch(JacobianMixin):
         >>> nb.klasses, nb.widths
         (['relu*tanh', 'la'], [1, 1])
         """
+        if not klasses or not widths:
+            raise ValueError("klasses and widths must each list at least one entry")
+        for m in widths:
+            check_positive_int("width", m)
+        check_positive_int("d", d)
+        check_seed("seed", seed)
+        if isinstance(gate_std, bool) or not isinstance(gate_std, (int, float)) or not math.isfinite(gate_std):
+            raise ValueError(f"gate_std must be a finite real number, got {gate_std!r}")
         ks = [k for k in klasses for _ in widths]
         ms = [m for _ in klasses for m in widths]
         layout = Layout(type, d, max(ms), len(DICTIONARY[type]))
@@ -360,10 +372,13 @@ class NetworkBatch(JacobianMixin):
         """
         import zlib
 
-        ks = [k for k, _, _ in specs]
-        ms = [int(m) for _, m, _ in specs]
         if not specs:
             raise ValueError("specs must list at least one (klass, width, seed)")
+        ks = [k for k, _, _ in specs]
+        ms = [int(m) for _, m, _ in specs]
+        check_positive_int("d", d)
+        if isinstance(gate_std, bool) or not isinstance(gate_std, (int, float)) or not math.isfinite(gate_std):
+            raise ValueError(f"gate_std must be a finite real number, got {gate_std!r}")
         layout = Layout(type, d, max(ms), len(DICTIONARY[type]))
         theta = torch.zeros(len(ks), layout.P, dtype=torch.float64)
         D = d + 1
