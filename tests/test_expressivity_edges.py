@@ -1,0 +1,238 @@
+"""Edges of the expressivity probes and polynomial maps: degenerate arguments end in a clear error, never a
+wrong number; constructions equal their targets at kinks and box corners (mpmath references); error
+bars contain the exact value; documented numbers hold."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import mpmath
+import numpy as np
+import pytest
+import torch
+
+from approxlab import polymap as pm
+from approxlab.expressivity.boundaries import make_dataset, make_net
+from approxlab.expressivity.boundaries import train as train_boundary
+from approxlab.expressivity.classes import NetworkBatch
+from approxlab.expressivity.constructions import construction, la_as_moa
+from approxlab.expressivity.probe import paper_bound
+from approxlab.expressivity.sobolev import w1inf_error, w12_error
+from approxlab.expressivity.targets import make_target, ridge_oscillation
+
+NAN, INF = float("nan"), float("inf")
+ZERO = lambda x: 0 * x[..., 0]
+
+# the grid of points: kinks (0), ends of the interval (+-1), and interior points
+PTS = [(a, b) for a in (-1.0, -0.5, 0.0, 0.25, 1.0) for b in (-1.0, 0.0, 0.75, 1.0)]
+
+
+def _mp_target(name: str, lam: float, x1: float, x2: float) -> mpmath.mpf:
+    relu = lambda t: max(mpmath.mpf(t), 0)
+    x1, x2 = mpmath.mpf(x1), mpmath.mpf(x2)
+    return {"B.2": relu(x1) + relu(x1) ** 2, "B.3": mpmath.tanh(lam * x1) * relu(x2),
+            "B.6": relu(x2) * (relu(x1) + mpmath.tanh(x1)),
+            "B.10": relu(x2) * relu(x1) * mpmath.tanh(lam * x1)}[name]
+
+
+@pytest.mark.parametrize("name", ["B.2", "B.3", "B.6", "B.10"])
+def test_constructions_equal_the_mpmath_target_at_kinks_and_corners(name):
+    lam = 1.7
+    x = torch.tensor(PTS, dtype=torch.float64)
+    got = construction(name, lam=lam)(x)[0]
+    for (a, b), g in zip(PTS, got.tolist()):
+        assert abs(g - float(_mp_target(name, lam, a, b))) <= 2e-16 * max(1.0, abs(g))
+
+
+def test_construction_refuses_what_is_not_its_target():
+    # d = 1: "w = e2" is the bias slot, so the network was tanh(lam x1) * ReLU(1), not T_MoA = tanh(lam x1) ReLU(x2)
+    with pytest.raises(ValueError, match="d must be"):
+        construction("B.3", d=1)
+    for lam in (NAN, INF, 0.0, -1.0):
+        with pytest.raises(ValueError, match="lam"):
+            construction("B.3", lam=lam)
+    with pytest.raises(ValueError, match="needs u"):
+        construction("B.1.4", w=[1.0, 0.0])
+    with pytest.raises(ValueError, match="u must be"):
+        construction("B.1.4", u=[NAN, 0.0], w=[1.0, 0.0])
+    with pytest.raises(ValueError, match="u must be"):
+        construction("B.1.4", u=[1.0, 0.0, 0.0], w=[1.0, 0.0])
+    with pytest.raises(ValueError, match="beta"):
+        construction("B.1.4", u=[1.0, 0.0], w=[1.0, 0.0], beta=INF)
+    with pytest.raises(ValueError, match="construction must be"):
+        construction("B.7")
+
+
+def test_la_as_moa_refuses_rho_zero_and_nan_and_stays_exact_for_negative_rho():
+    la = construction("B.2")
+    for rho in (0.0, NAN, INF):
+        with pytest.raises(ValueError, match="rho"):
+            la_as_moa(la, rho)
+    x = torch.tensor(PTS, dtype=torch.float64)
+    got = la_as_moa(la, -0.5)(x)[0]
+    ref = [float(_mp_target("B.2", 1.0, a, b)) for a, b in PTS]
+    assert max(abs(g - r) for g, r in zip(got.tolist(), ref)) <= 1e-15
+
+
+def test_adaptive_target_and_ridge_refuse_non_finite_parameters():
+    with pytest.raises(ValueError, match="u must be finite"):
+        make_target("I", "adaptive", u=np.array([NAN, 0.0]))
+    with pytest.raises(ValueError, match="beta"):
+        make_target("I", "adaptive", beta=NAN)
+    with pytest.raises(ValueError, match="b must be"):
+        make_target("I", "adaptive", b=INF)
+    # w = 0 is no hyperplane: S is the whole space (b = 0) or empty, never "the oscillation on S"
+    with pytest.raises(ValueError, match="w must be nonzero"):
+        ridge_oscillation(np.array([1.0, 0.0]), 0.0, np.zeros(2), 0.0)
+    with pytest.raises(ValueError, match="beta"):
+        ridge_oscillation(np.array([1.0, 0.0]), NAN, np.array([0.0, 1.0]), 0.0)
+    with pytest.raises(ValueError, match="u and w"):
+        ridge_oscillation(np.array([1.0, 0.0, 0.0]), 0.0, np.array([0.0, 1.0]), 0.0)
+    # a value for reference: S = {x2 = 1/2}, u = (1, 1): u.x ranges over [-1/2, 3/2] on S cap Omega
+    ref = float(mpmath.tanh(1.5 + 0.25) - mpmath.tanh(-0.5 + 0.25))
+    assert ridge_oscillation(np.array([1.0, 1.0]), 0.25, np.array([0.0, 2.0]), -1.0) == pytest.approx(ref, abs=1e-12)
+
+
+def test_w1inf_refuses_nan_functions_and_an_empty_measure_set():
+    f = lambda x: torch.relu(x[..., 0] - 0.25)
+    with pytest.raises(ValueError, match="not finite"):
+        w1inf_error(lambda x: x[..., 0] * NAN, ZERO, 2, grid=5)
+    # every point of [-1,1]^2 is within 5 of the line x1 = 0: the sup over no point was returned as -2
+    with pytest.raises(ValueError, match="exclude"):
+        w1inf_error(f, ZERO, 2, kinks=[(np.array([1.0, 0.0]), 0.0)], exclude=5.0, grid=11)
+    # a kink with normal 0 made the exclusion plane NaN, so nothing was excluded
+    with pytest.raises(ValueError, match="kinks"):
+        w1inf_error(f, ZERO, 2, kinks=[(np.zeros(2), 0.0)], exclude=0.1, grid=11)
+    for kw in ({"d": 0}, {"offset": NAN}, {"offset": -1.0}, {"refine": 0}):
+        args = {"d": 2} | kw
+        with pytest.raises(ValueError, match=next(iter(kw))):
+            w1inf_error(f, ZERO, grid=5, **args)
+    # the exact value 3/4 + 1 with exclude = 0.5 around x1 = 0 (the sup of |e| at x1 = 1, of |grad e| on x1 > 1/4)
+    r = w1inf_error(f, ZERO, 2, kinks=[(np.array([1.0, 0.0]), -0.25)], exclude=0.5, grid=21)
+    assert abs(float(r.total[0]) - 1.75) <= 1e-12
+
+
+def test_w12_error_bar_contains_the_exact_norm_on_both_sides():
+    # e = ReLU(x1 + x2 - 2 + t): a corner triangle of area t^2/2; int e^2 = t^4/4, int |grad e|^2 = t^2
+    t = 0.05
+    exact = math.sqrt(t**4 / 4 + t**2)
+    f = lambda x: torch.relu(x[..., 0] + x[..., 1] - 2 + t)
+    v, e = w12_error(f, ZERO, 2, seed=15)
+    # the estimate is above the truth here: the lower half-width (sqrt q - sqrt(q - se)) is the one needed
+    assert float(v[0]) > exact
+    assert abs(float(v[0]) - exact) <= float(e[0])
+    with pytest.raises(ValueError, match="not finite"):
+        w12_error(lambda x: x[..., 0] * NAN, ZERO, 2)
+    with pytest.raises(ValueError, match="d must be"):
+        w12_error(f, ZERO, 0)
+
+
+def test_paper_bound_validates_width_lambda_and_class():
+    with pytest.raises(ValueError, match="width"):
+        paper_bound("I", "la", "relu", 0)
+    with pytest.raises(ValueError, match="width"):
+        paper_bound("I", "la", "relu", -1)
+    with pytest.raises(ValueError, match="lambda"):
+        paper_bound("I", "moa", "relu", 2, lam=NAN)
+    with pytest.raises(ValueError, match="klass"):
+        paper_bound("I", "la", "bogus", 2)
+    with pytest.raises(ValueError, match="type"):
+        paper_bound("III", "la", "relu", 2)
+    with pytest.raises(ValueError, match="params"):
+        paper_bound("I", "adaptive", "relu", 2)
+    assert paper_bound("I", "moa", "relu", 2, lam=0.3)["bound"] == pytest.approx(float(mpmath.tanh(0.3) / 2),
+                                                                                 rel=1e-15)
+
+
+def test_boundary_training_edges():
+    X, y = make_dataset("moons", 20, 0)
+    net = make_net("relu", 0)
+    before = [p.detach().clone() for p in net.parameters()]
+    out = train_boundary(net, X, y, steps=0)  # no step: the network as it was (was UnboundLocalError)
+    assert all(torch.equal(a, b) for a, b in zip(before, out.parameters()))
+    Xn = X.copy()
+    Xn[3, 1] = NAN
+    with pytest.raises(ValueError, match="X must be a finite"):
+        train_boundary(make_net("relu", 0), Xn, y, steps=2)
+    with pytest.raises(ValueError, match="y must"):
+        train_boundary(make_net("relu", 0), X, y + 2, steps=2)
+    with pytest.raises(ValueError, match="n must be"):
+        make_dataset("moons", 0, 0)
+
+
+def test_polynetwork_refuses_non_finite_and_empty_layers():
+    with pytest.raises(ValueError, match=r"weights\[0\]"):
+        pm.PolyNetwork([np.array([[NAN, 1.0]])], [np.array([0.0])])
+    with pytest.raises(ValueError, match="activation"):
+        pm.PolyNetwork([np.array([[1.0]]), np.array([[1.0]])], [np.zeros(1), np.zeros(1)], [0, INF])
+    with pytest.raises(ValueError, match="at least one row"):
+        pm.PolyNetwork([np.zeros((0, 2))], [np.zeros(0)])
+    with pytest.raises(ValueError, match="at least one row"):
+        pm.PolyNetwork([np.zeros((2, 0))], [np.zeros(2)])
+    net = pm.random_network(2, [3], 1, 2, seed=0)
+    for x in (np.ones((4, 3)), np.ones(2), np.array([[NAN, 1.0]])):
+        with pytest.raises(ValueError, match="x must"):
+            net(x)
+    with pytest.raises(TypeError, match="activation degree"):
+        pm.random_network(2, [3], 1, True)  # True is not the degree 1
+    with pytest.raises(ValueError, match="layers"):
+        pm.paper_degree_bound(2, -1)  # was 0.5, not a degree
+    with pytest.raises(ValueError, match="n must be"):
+        pm.monomial_bound(-1, 2)
+    # values: binom(D + n, n) (sympy-free reference: count the exponent tuples)
+    n, D = 3, 4
+    count = sum(1 for a in range(D + 1) for b in range(D + 1) for c in range(D + 1) if a + b + c <= D)
+    assert pm.monomial_bound(n, D) == count == pm.paper_monomial_count(2, 2, 3)
+
+
+def test_polynetwork_evaluates_exactly_at_rational_points():
+    # x -> W2 s(W1 x + b1) + b2 with s(t) = t^2 - t: exact rationals against the float evaluation
+    from fractions import Fraction as Fr
+
+    net = pm.PolyNetwork([np.array([[1, -2], [3, 1]]), np.array([[2, -1]])], [np.array([1, 0]), np.array([5])],
+                         [0, -1, 1])
+    for x1, x2 in ((Fr(1, 2), Fr(-1, 4)), (Fr(-1), Fr(1)), (Fr(0), Fr(0))):
+        h = [x1 - 2 * x2 + 1, 3 * x1 + x2]
+        s = [t * t - t for t in h]
+        exact = 2 * s[0] - s[1] + 5
+        assert net(np.array([[float(x1), float(x2)]]))[0, 0] == float(exact)
+
+
+def test_network_batch_refuses_nan_parameters_and_empty_batches():
+    nb = NetworkBatch.init("I", ["la"], [2], seed=0)
+    th = nb.theta.clone()
+    th[0, 0] = NAN
+    with pytest.raises(ValueError, match="theta must be a finite"):
+        NetworkBatch("I", ["la"], [2], th)
+    with pytest.raises(ValueError, match="klasses and widths"):
+        NetworkBatch.init("I", ["la"], [])
+    with pytest.raises(ValueError, match="d must be"):
+        NetworkBatch.init("I", ["la"], [1], d=0)
+    with pytest.raises(ValueError, match="gate_std"):
+        NetworkBatch.init("I", ["moa"], [1], gate_std=NAN)
+
+
+def test_seeded_functions_leave_the_global_generators_alone():
+    torch_state, np_state = torch.get_rng_state(), np.random.get_state()[1].copy()
+    a = NetworkBatch.init("II", ["moa"], [2], seed=3).theta
+    v1, _ = w12_error(lambda x: x[..., 0] ** 2, ZERO, 2, seed=4, points=64, replicas=2)
+    b = NetworkBatch.init("II", ["moa"], [2], seed=3).theta
+    v2, _ = w12_error(lambda x: x[..., 0] ** 2, ZERO, 2, seed=4, points=64, replicas=2)
+    assert torch.equal(a, b) and np.array_equal(v1, v2)
+    assert torch.equal(torch_state, torch.get_rng_state()) and np.array_equal(np_state, np.random.get_state()[1])
+
+
+def test_probes_doc_sup_of_the_targets():
+    """docs/guide/probes.md: 'sup |T| on the box: 2.0 and 1.75 for the Type I and II T_LA, 0.76 for both T_MoA'."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "probes.md").read_text()
+    m = re.search(r"sup \|T\| on the box: ([0-9.]+) and\s+([0-9.]+) for the Type I and II T_LA, ([0-9.]+) for both "
+                  r"T_MoA", text)
+    assert m, "the statement moved: update this test"
+    # each T is increasing in x1 and x2 on the positive quadrant, so the sup is at (1, 1) (lam = 1)
+    refs = [_mp_target("B.2", 1.0, 1, 1), _mp_target("B.6", 1.0, 1, 1), _mp_target("B.3", 1.0, 1, 1),
+            _mp_target("B.10", 1.0, 1, 1)]
+    doc = [float(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(3))]
+    for printed, ref in zip(doc, refs):
+        assert abs(printed - float(ref)) <= 0.005, (printed, ref)
