@@ -14,6 +14,8 @@ TypeError: rescale must be True or False, got 1
 
 from __future__ import annotations
 
+import math
+import numbers
 import re
 
 __all__ = ["MAX_DEGREE", "MAX_SEED", "check_bool", "check_choice", "check_positive_float", "check_positive_int",
@@ -88,6 +90,25 @@ def check_positive_float(name: str, value: object, strict: bool = True) -> float
         bound = "> 0" if strict else ">= 0"
         raise ValueError(f"{name} must be a finite real number {bound}, got {value}")
     return value
+
+
+def check_finite_float(name: str, value: object) -> float:
+    """Validate a real number of any sign (a shift, a gate value): finite, numpy scalars accepted.
+
+    Examples
+    --------
+    >>> check_finite_float("beta", -2)
+    -2.0
+    >>> check_finite_float("beta", float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: beta must be a finite real number, got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's scalars are Real, np.bool_ is not
+        raise TypeError(f"{name} must be a finite real number, got {value!r}")
+    if not math.isfinite(float(value)):
+        raise ValueError(f"{name} must be a finite real number, got {value!r}")
+    return float(value)
 
 
 def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:

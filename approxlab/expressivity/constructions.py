@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from approxlab.activations import create
-from approxlab._core.validate import check_positive_float, check_positive_int
+from approxlab._core.validate import check_finite_float, check_positive_float, check_positive_int
 from approxlab.activations.moa import TYPE_I_DICTIONARY
 from approxlab.expressivity.classes import DICTIONARY, Layout, NetworkBatch, register_start
 
@@ -43,13 +43,6 @@ def _finite_vector(name: str, value: object, d: int) -> torch.Tensor:
         raise ValueError(f"{name} must be a finite real vector of shape ({d},), got {value!r}")
     return torch.as_tensor(arr, dtype=torch.float64)
 
-
-def _finite_real(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a finite real number, got {value!r}")
-    if not np.isfinite(float(value)):
-        raise ValueError(f"{name} must be a finite real number, got {value!r}")
-    return float(value)
 
 
 def construction(name: str, lam: float = 1.0, d: int = 2, **adaptive: object) -> NetworkBatch:
@@ -124,8 +117,8 @@ def construction(name: str, lam: float = 1.0, d: int = 2, **adaptive: object) ->
     w = _finite_vector("w", adaptive["w"], d)
     if not bool(w.any()):
         raise ValueError("w must be nonzero (the ridge needs a hyperplane)")
-    b = _finite_real("b", adaptive.get("b", 0.0))
-    beta = _finite_real("beta", adaptive.get("beta", 0.0))
+    b = check_finite_float("b", adaptive.get("b", 0.0))
+    beta = check_finite_float("beta", adaptive.get("beta", 0.0))
 
     def f14(v, ix):
         v["a"][0, 0] = 1

@@ -31,7 +31,7 @@ import torch
 from scipy.optimize import linprog
 
 from approxlab.activations import create
-from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
+from approxlab._core.validate import check_choice, check_finite_float, check_positive_float, check_positive_int
 
 TYPES: tuple[str, ...] = ("I", "II")
 TARGETS: tuple[str, ...] = ("la", "moa", "adaptive")
@@ -82,14 +82,6 @@ def _real_array(name: str, value: object) -> np.ndarray:
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a real vector, got {value!r}") from None
 
-
-def _finite_real(name: str, value: object) -> float:
-    """``value`` as a float, or a TypeError/ValueError naming ``name`` (not real, or NaN/inf)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a finite real number, got {value!r}")
-    if not np.isfinite(float(value)):
-        raise ValueError(f"{name} must be a finite real number, got {value!r}")
-    return float(value)
 
 
 def adaptive_direction(d: int) -> tuple[np.ndarray, np.ndarray]:
@@ -166,7 +158,7 @@ def make_target(
     for key, val in (("u", u), ("w", w)):
         if not np.all(np.isfinite(val)):
             raise ValueError(f"{key} must be finite, got {val.tolist()}")
-    beta, b = _finite_real("beta", beta), _finite_real("b", b)
+    beta, b = check_finite_float("beta", beta), check_finite_float("b", b)
     if not np.any(w):
         raise ValueError("w must be nonzero (the ridge needs a hyperplane)")
     ut, wt = torch.tensor(u), torch.tensor(w)
@@ -203,7 +195,7 @@ def ridge_oscillation(u: np.ndarray, beta: float, w: np.ndarray, b: float) -> fl
         raise ValueError(f"u and w must be finite, got {u.tolist()} and {w.tolist()}")
     if not np.any(w):
         raise ValueError("w must be nonzero (S = {w.x + b = 0} must be a hyperplane)")
-    beta, b = _finite_real("beta", beta), _finite_real("b", b)
+    beta, b = check_finite_float("beta", beta), check_finite_float("b", b)
     d = len(u)
     bounds = [(-1.0, 1.0)] * d
     lo = linprog(u, A_eq=w[None, :], b_eq=[-b], bounds=bounds, method="highs")
