@@ -13,9 +13,11 @@ A KAN layer (Liu et al. 2024, "KAN: Kolmogorov-Arnold Networks") expands each in
     :math:`\\mathrm{He}_k(\\tanh x)/\\sqrt{k!}`, k = 0..degree: probabilists' Hermite polynomials, squashed
     as ChebyKAN squashes its inputs; with ``squash=False``, :math:`\\mathrm{He}_k(x)/\\sqrt{k!}`, orthonormal
     under N(0, 1) (:math:`E[\\mathrm{He}_j \\mathrm{He}_k] = k!\\,\\delta_{jk}`, ortho Eq. 7). Unsquashed,
-    a deep stack cannot keep its second moment: under N(0, q),
+    a deep stack of degree >= 2 cannot keep its second moment: under N(0, q),
     :math:`\\tfrac{d}{dq} E[\\mathrm{He}_k(\\sqrt q z)^2]/k! = k` at q = 1, so the variance map of a
-    variance-preserving layer has slope degree/2 > 1 at its fixed point q = 1 (and polynomial tails).
+    variance-preserving layer has slope degree/2 at its fixed point q = 1: above 1 from degree 3 on, and 1 at
+    degree 2, where :math:`q' = (1 + q^2)/2` grows from any q > 1 (and polynomial tails). Degree 1 keeps it
+    (:math:`q' = (1 + q)/2`).
 ``bspline``
     :math:`\\mathrm{SiLU}(x)` and the B-splines of order ``degree`` on a uniform grid of ``grid_size``
     intervals over ``grid_range`` extended by ``degree`` knots each side (pykan's layer: base function plus
@@ -40,6 +42,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import sympy
 import torch
@@ -55,6 +58,7 @@ __all__ = [
     "basis_moments",
     "basis_size",
     "bspline_moments",
+    "check_grid_range",
     "default_squash",
     "evaluate_basis",
     "exact_number",
@@ -69,19 +73,20 @@ MAX_KAN_DEGREE = 32
 
 
 def exact_number(value: float, name: str = "value") -> sympy.Rational:
-    """The simplest rational within 1e-9 (relative) of a float: a grid bound such as -1 or 0.6 stored in
-    float32 becomes -1 or 3/5, so the B-spline moments stay exact.
+    """The rational with denominator at most 10^6 nearest a float if it lies within 1e-6 (relative) of it,
+    else the float's exact value: a grid bound such as -1 or 0.6 stored in float32 (within 6e-8) becomes
+    -1 or 3/5, so the B-spline moments stay exact; 1e-7 stays 1e-7 (not 0).
 
     Examples
     --------
-    >>> exact_number(0.6000000238418579), exact_number(-1.0)
-    (3/5, -1)
+    >>> exact_number(0.6000000238418579), exact_number(-1.0), float(exact_number(1e-7))
+    (3/5, -1, 1e-07)
     """
     v = float(value)
     if not math.isfinite(v):
         raise ValueError(f"{name} must be finite, got {value!r}")
     r = sympy.Rational(v).limit_denominator(10**6)
-    if abs(float(r) - v) > 1e-6 * max(1.0, abs(v)):
+    if abs(float(r) - v) > 1e-6 * abs(v):  # relative: near 0 an absolute tolerance would move the knot itself
         return sympy.Rational(v)
     return r
 
@@ -95,11 +100,21 @@ def knots(degree: int, grid_size: int, grid_range: tuple[float, float]) -> tuple
     >>> knots(1, 2, (-1, 1))
     (-2, -1, 0, 1, 2)
     """
-    lo, hi = exact_number(grid_range[0], "grid_range"), exact_number(grid_range[1], "grid_range")
+    lo, hi = check_grid_range(grid_range)
     if not lo < hi:
         raise ValueError(f"grid_range must be (lo, hi) with lo < hi, got {tuple(grid_range)!r}")
     h = (hi - lo) / grid_size
     return tuple(lo + h * (i - degree) for i in range(grid_size + 2 * degree + 1))
+
+
+def check_grid_range(grid_range: Any) -> tuple[sympy.Rational, sympy.Rational]:
+    """``grid_range`` as two exact numbers (:func:`exact_number`); a pair of finite reals, or ValueError."""
+    if isinstance(grid_range, str | bytes) or not hasattr(grid_range, "__len__") or len(grid_range) != 2:
+        raise ValueError(f"grid_range must be a pair (lo, hi) of finite numbers, got {grid_range!r}")
+    try:
+        return exact_number(grid_range[0], "grid_range"), exact_number(grid_range[1], "grid_range")
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"grid_range must be a pair (lo, hi) of finite numbers, got {grid_range!r}") from exc
 
 
 def default_squash(basis: str, squash: bool | None = None) -> bool:
@@ -173,7 +188,8 @@ def basis_exprs(basis: str, degree: int, grid_size: int = 5, grid_range: tuple[f
 
 def _bsplines(x: torch.Tensor, grid: torch.Tensor, order: int) -> torch.Tensor:
     """Cox-de Boor recursion: B-splines of ``order`` on the knots ``grid`` at ``x``, shape (..., len(grid) - order - 1)."""
-    xe = x.unsqueeze(-1)
+    # every B-spline is 0 outside [grid[0], grid[-1]]: clamping there keeps (x - knot) finite at huge |x|
+    xe = x.clamp(grid[0], grid[-1]).unsqueeze(-1)
     b = ((xe >= grid[:-1]) & (xe < grid[1:])).to(x.dtype)
     for p in range(1, order + 1):
         left = (xe - grid[: -(p + 1)]) / (grid[p:-1] - grid[: -(p + 1)]) * b[..., :-1]
@@ -265,8 +281,13 @@ class BasisMoments:
         check_choice("mode", mode, ("fan_in", "fan_out"))
         fan = check_positive_int("fan", fan)
         s = self.total if mode == "fan_in" else self.total_derivative
-        val = float(sympy.N(self.input_variance / (fan * s), 20)) if self.method == "exact" \
-            else float(self.input_variance) / (fan * float(s))
+        s_val = float(sympy.N(s, 20)) if isinstance(s, sympy.Basic) else float(s)  # type: ignore[arg-type]
+        if not s_val > 0:  # S' = 0 (the constant T_0 alone): Var / 0 has no finite scale
+            val = math.nan
+        elif self.method == "exact":
+            val = float(sympy.N(self.input_variance / (fan * s), 20))
+        else:
+            val = float(self.input_variance) / (fan * s_val)  # type: ignore[arg-type]
         if not math.isfinite(val) or val <= 0:
             raise ValueError(f"the {self.basis} basis has {'S' if mode == 'fan_in' else 'S prime'} = {s} under "
                              f"{self.dist}: no finite weight scale preserves the {mode} second moment")

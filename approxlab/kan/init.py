@@ -106,7 +106,7 @@ def init_kan_layers_(model: nn.Module, dist: Distribution | str = Normal(), mode
     """Initialise every KAN layer of ``model`` (approxlab's and pykan's) in place, variance-preserving.
 
     Returns one dict per layer: ``name``, ``layer``, ``activation`` (the basis), ``feeds`` (None),
-    ``gain`` (Var[x] / S, the basis' forward gain: std^2 = gain / fan_in), ``std``, ``fan_in``.
+    ``gain`` (std^2 times the fan: Var[x] / S with ``fan_in``, Var[x] / S' with ``fan_out``), ``std``, ``fan_in``.
 
     Raises
     ------

@@ -32,6 +32,8 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import sympy
 import torch
@@ -45,6 +47,7 @@ from approxlab.kan.basis import (
     basis_exprs,
     basis_moments,
     basis_size,
+    check_grid_range,
     default_squash,
     evaluate_basis,
     knots,
@@ -100,14 +103,44 @@ class KANLayer(nn.Module):
         self.squash = default_squash(self.basis, squash)
         self.degree = int(degree)
         self.grid_size = int(grid_size)
+        check_grid_range(grid_range)
         self.grid_range = (float(grid_range[0]), float(grid_range[1]))
+        if dtype is not None and not (isinstance(dtype, torch.dtype) and dtype.is_floating_point):
+            raise TypeError(f"dtype must be a floating torch.dtype (float16, bfloat16, float32, float64), got {dtype!r}")
+        self._knots: tuple[float, ...] = ()
         if self.basis == "bspline":
-            kn = knots(self.degree, self.grid_size, self.grid_range)
-            self.register_buffer("grid", torch.tensor([float(k) for k in kn], dtype=torch.float64, device=device))
+            self._knots = tuple(float(k) for k in knots(self.degree, self.grid_size, self.grid_range))
+            self.register_buffer("grid", torch.tensor(self._knots, dtype=torch.float64, device=device))
         else:
             self.grid = None
         self.weight = nn.Parameter(torch.empty(self.out_features, self.in_features, size, dtype=dtype, device=device))
         self.reset_parameters(init, dist, mode, generator)
+
+    def _apply(self, fn: Callable[[torch.Tensor], torch.Tensor], recurse: bool = True) -> KANLayer:
+        # .half()/.to(dtype) would round the knots for good: they stay the exact float64 ones, on the new device
+        super()._apply(fn, recurse)  # type: ignore[no-untyped-call]
+        if self.grid is not None:
+            self.grid = torch.tensor(self._knots, dtype=torch.float64, device=self.weight.device)
+        return self
+
+    def _load_from_state_dict(self, state_dict: Mapping[str, Any], prefix: str, local_metadata: dict[str, Any],
+                              strict: bool, missing_keys: list[str], unexpected_keys: list[str],
+                              error_msgs: list[str]) -> None:
+        key = prefix + "grid"
+        if self.grid is not None and key in state_dict:
+            got = state_dict[key].detach().to("cpu", torch.float64)
+            want = torch.tensor(self._knots, dtype=torch.float64)
+            h = (want[-1] - want[0]) / (len(self._knots) - 1)
+            # knots saved in bfloat16 are within 2^-9 of theirs; a checkpoint of another grid is far off
+            if got.shape != want.shape or not torch.allclose(got, want, rtol=2**-7, atol=float(h) * 2**-7):
+                raise ValueError(f"the checkpoint's {key!r} ({[round(v, 6) for v in got.reshape(-1).tolist()]}) is not "
+                                 f"the grid of this layer (degree={self.degree}, grid_size={self.grid_size}, "
+                                 f"grid_range={self.grid_range}): build the layer with the checkpoint's grid_range")
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                                      error_msgs)
+        if self.grid is not None:
+            with torch.no_grad():
+                self.grid.copy_(torch.tensor(self._knots, dtype=torch.float64))
 
     def basis_exprs(self) -> tuple[sympy.Expr, ...]:
         """The basis functions as sympy expressions in ``x`` (:func:`approxlab.kan.basis.basis_exprs`)."""
@@ -148,7 +181,7 @@ class KANLayer(nn.Module):
         return evaluate_basis(x, self.basis, self.degree, self.grid, self.squash)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if x.shape[-1] != self.in_features:
+        if x.dim() == 0 or x.shape[-1] != self.in_features:
             raise ValueError(f"KANLayer expects inputs with last dimension in_features={self.in_features}, "
                              f"got shape {tuple(x.shape)}")
         phi = self.expand(x.to(self.weight.dtype))
