@@ -265,26 +265,122 @@ def paper_monomial_count(d: int, layers: int, n: int) -> int:
     return math.comb(D + _int("n", n, minimum=0), D)
 
 
-def collapse(net: PolyNetwork):
+def collapse(net: PolyNetwork) -> tuple[list[tuple[int, ...]], np.ndarray]:
     """The 3-layer form of Prop. F.3: x -> m(x) (all monomials of degree <= D, a polynomial mapping) -> C m(x).
 
-    Returns ``(exponents, C)``: ``exponents`` the list of monomial exponent tuples and ``C`` an
-    (n_out x len(exponents)) float array, so that ``F(x) = C @ [prod x^e for e in exponents]``.
+    Every coefficient is exact: the map is composed over the rationals (:func:`symbolic_map`, float
+    weights taken at their exact dyadic values) and each entry of ``C`` is a :class:`fractions.Fraction`,
+    however large (a depth-3, degree-3 network with integer weights has coefficients beyond 2^53, which
+    float64 would round).
+
+    Returns
+    -------
+    exponents : list of tuple of int
+        The monomials with a non-zero coefficient in some component, sorted; empty when every
+        component is the zero polynomial.
+    C : ndarray of Fraction, shape (n_out, len(exponents)), dtype object
+        So that exactly ``F(x) = C @ [prod_i x_i^e_i for e in exponents]``.
+
+    Examples
+    --------
+    >>> net = PolyNetwork([np.array([[1, 2]]), np.array([[3]])], [np.array([1]), np.array([0])], [0, 0, 1])
+    >>> exps, C = collapse(net)  # 3 (x1 + 2 x2 + 1)^2
+    >>> exps
+    [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (2, 0)]
+    >>> [int(c) for c in C[0]]
+    [3, 12, 12, 6, 12, 3]
     """
     R, comps = symbolic_map(net)
     exps = sorted({m for p in comps for m in p.monoms()})
     index = {e: j for j, e in enumerate(exps)}
-    c = np.zeros((len(comps), len(exps)))
+    c = np.full((len(comps), len(exps)), Fraction(0), dtype=object)
     for i, p in enumerate(comps):
         for m, coef in p.terms():
-            c[i, index[m]] = float(coef)
+            # numerator and denominator of the QQ element as Python ints: no float on the way
+            c[i, index[m]] = Fraction(int(sp.QQ.numer(coef)), int(sp.QQ.denom(coef)))
     return exps, c
 
 
-def eval_collapsed(exps, c: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Evaluate the collapsed form of :func:`collapse` on a batch ``x`` (N, n)."""
-    feats = np.stack([np.prod(x ** np.array(e), axis=1) for e in exps], axis=1)
-    return feats @ c.T
+def _is_exact_number(v: object) -> bool:
+    """An int (numpy integers included, bools not), a Fraction or a sympy Rational."""
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    return isinstance(v, (int, Fraction, np.integer)) or (isinstance(v, sp.Basic) and bool(v.is_Rational))
+
+
+def _fraction(v: object) -> Fraction:
+    """An exact number of :func:`_is_exact_number` (or a float, at its exact dyadic value) as a Fraction."""
+    if isinstance(v, sp.Basic):
+        r = sp.Rational(v)
+        return Fraction(int(r.p), int(r.q))
+    if isinstance(v, (np.integer, np.floating)):
+        v = v.item()
+    if not isinstance(v, (int, float, Fraction)):
+        raise TypeError(f"expected an exact rational or a float, got {v!r}")
+    return Fraction(v)
+
+
+def eval_collapsed(exps: list[tuple[int, ...]], c: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Evaluate the collapsed form of :func:`collapse` on a batch ``x`` (N, n); returns (N, n_out).
+
+    Two modes, chosen by ``x``:
+
+    * ``x`` of exact numbers (ints, :class:`~fractions.Fraction`, sympy Rationals; an object array):
+      exact evaluation in rationals, an object array of Fractions;
+    * otherwise ``x`` is taken as float64 and the form is evaluated in float64, each coefficient rounded to
+      its nearest float64 (a relative change of at most 2^-53, as any float64 evaluation of ``F``).
+
+    Raises
+    ------
+    ValueError
+        ``x`` not of shape (N, n) with n the number of inputs of ``exps``, or with NaN/inf entries; ``c``
+        not of shape (n_out, len(exps)); a coefficient beyond the float64 range in float mode.
+    TypeError
+        ``x`` holding something that is neither a real number nor an exact rational.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> net = PolyNetwork([np.array([[1, 2]]), np.array([[3]])], [np.array([1]), np.array([0])], [0, 0, 1])
+    >>> exps, C = collapse(net)
+    >>> eval_collapsed(exps, C, np.array([[Fraction(1, 3), 0]], dtype=object))[0, 0]  # 3 (4/3)^2
+    Fraction(16, 3)
+    >>> float(eval_collapsed(exps, C, np.array([[0.5, 0.25]]))[0, 0])  # 3 * 2^2
+    12.0
+    """
+    c = np.asarray(c, dtype=object)
+    if c.ndim != 2 or c.shape[1] != len(exps):
+        raise ValueError(f"c must have shape (n_out, {len(exps)}) (one column per exponent tuple), got {c.shape}")
+    n = len(exps[0]) if exps else None
+    if any(len(e) != n for e in exps):
+        raise ValueError("exps must be exponent tuples of one length (the number of inputs)")
+    xa = np.asarray(x, dtype=object)
+    if xa.ndim != 2 or (n is not None and xa.shape[1] != n):
+        raise ValueError(f"x must have shape (N, {n if n is not None else 'n'}) (a batch of points), got {xa.shape}")
+    if xa.size and all(_is_exact_number(v) for v in xa.ravel()):
+        cq = [[_fraction(v) for v in row] for row in c]
+        out = np.full((len(xa), c.shape[0]), Fraction(0), dtype=object)
+        for k, row in enumerate(xa):
+            xq = [_fraction(v) for v in row]
+            mono = [math.prod((xi**ei for xi, ei in zip(xq, e)), start=Fraction(1)) for e in exps]
+            for i, ci in enumerate(cq):
+                out[k, i] = sum((cij * f for cij, f in zip(ci, mono)), start=Fraction(0))
+        return out
+    try:
+        xf = np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError("x must hold real numbers (float) or exact rationals (int, Fraction, sympy Rational)") from None
+    if not np.all(np.isfinite(xf)):
+        raise ValueError("x must be finite (NaN/inf entries found)")
+    try:
+        cf = np.array([[float(v) for v in row] for row in c], dtype=float).reshape(c.shape)
+    except OverflowError:
+        raise ValueError("c has a coefficient beyond the float64 range: evaluate at exact points "
+                         "(an object array of Fractions) instead") from None
+    if not exps:
+        return np.zeros((len(xf), c.shape[0]))
+    feats = np.stack([np.prod(xf ** np.array(e), axis=1) for e in exps], axis=1)
+    return np.asarray(feats @ cf.T, dtype=float)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -236,3 +236,54 @@ def test_probes_doc_sup_of_the_targets():
     doc = [float(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(3))]
     for printed, ref in zip(doc, refs):
         assert abs(printed - float(ref)) <= 0.005, (printed, ref)
+
+
+def _sympy_network(net, xs):
+    """The network composed in sympy (Rational weights) and expanded: the reference polynomial."""
+    import sympy as sp
+
+    h = sp.Matrix(xs)
+    s = lambda t: sum(sp.Rational(c) * t**k for k, c in enumerate(net.activation))
+    for i, (w, b) in enumerate(zip(net.weights, net.biases)):
+        h = sp.Matrix([[sp.Rational(v) for v in row] for row in w]) * h + sp.Matrix([sp.Rational(v) for v in b])
+        if i < net.layers - 1:
+            h = h.applyfunc(s)
+    return [sp.Poly(sp.expand(e), *xs) for e in h]
+
+
+def test_collapse_is_exact_beyond_two_to_the_53():
+    """A depth-3, degree-3 network has coefficients above 2^53 (e.g. -45842658304229946 at x1^8 x2): each must
+    equal sympy's expansion of the composed network exactly (float64 rounded them)."""
+    import sympy as sp
+    from fractions import Fraction as Fr
+
+    net = pm.random_network(2, [2, 2], 1, activation=3, seed=1)
+    xs = sp.symbols("x1 x2")
+    ref = _sympy_network(net, xs)[0].as_dict()
+    exps, c = pm.collapse(net)
+    got = {e: c[0, j] for j, e in enumerate(exps) if c[0, j] != 0}
+    assert set(got) == set(ref)
+    assert any(abs(int(v)) > 2**53 and float(v) != v for v in ref.values())  # the case float64 cannot hold
+    assert {e: v for e, v in got.items() if v != Fr(int(ref[e].p), int(ref[e].q))} == {}
+    assert all(isinstance(v, Fr) for v in got.values())
+    # exact evaluation at rational points against sympy's substitution
+    pts = [(Fr(1, 3), Fr(-2, 7)), (Fr(-1), Fr(5, 2))]
+    vals = pm.eval_collapsed(exps, c, np.array(pts, dtype=object))
+    poly = _sympy_network(net, xs)[0]
+    for (a, b), v in zip(pts, vals[:, 0]):
+        r = poly.eval({xs[0]: sp.Rational(a.numerator, a.denominator), xs[1]: sp.Rational(b.numerator, b.denominator)})
+        assert v == Fr(int(r.p), int(r.q))
+    # rational weights and activation: exact fractions, not their float64 roundings
+    net_q = pm.PolyNetwork([np.array([[Fr(1, 3), Fr(2, 7)]], dtype=object), np.array([[Fr(5, 11)]], dtype=object)],
+                           [np.array([Fr(1, 9)], dtype=object), np.array([0])], [0, Fr(1, 3), 1])
+    exps_q, c_q = pm.collapse(net_q)
+    ref_q = _sympy_network(net_q, xs)[0].as_dict()
+    assert {e: c_q[0, j] for j, e in enumerate(exps_q)} == {e: Fr(int(v.p), int(v.q)) for e, v in ref_q.items()}
+    # the zero map: no monomial, and the collapsed form evaluates to 0
+    zero = pm.PolyNetwork([np.array([[1, 1]]), np.array([[0]])], [np.array([0]), np.array([0])], [0, 0, 1])
+    ez, cz = pm.collapse(zero)
+    assert ez == [] and pm.eval_collapsed(ez, cz, np.ones((3, 2))).tolist() == [[0.0]] * 3
+    with pytest.raises(ValueError, match="x must"):
+        pm.eval_collapsed(exps, c, np.ones((3, 3)))
+    with pytest.raises(ValueError, match="x must be finite"):
+        pm.eval_collapsed(exps, c, np.array([[NAN, 0.0]]))
