@@ -287,3 +287,45 @@ def test_collapse_is_exact_beyond_two_to_the_53():
         pm.eval_collapsed(exps, c, np.ones((3, 3)))
     with pytest.raises(ValueError, match="x must be finite"):
         pm.eval_collapsed(exps, c, np.array([[NAN, 0.0]]))
+
+
+@pytest.mark.parametrize("klass", ["relu", "la"])
+def test_relu_staircase_matches_its_stated_error_in_each_accepted_class(klass):
+    """Exact references (Fractions): f interpolates T = x1 + x1^2 at the kinks j/m, |T - f| = 1/(4m^2) at each
+    midpoint, and |T' - f'| = 1/m at the pieces' ends: the W^{1,inf} error 1/m + 1/(4m^2) of the docstring."""
+    from fractions import Fraction as Fr
+
+    from approxlab.expressivity.constructions import relu_staircase
+
+    m = 3
+    nb = relu_staircase(m, klass=klass)
+    assert nb.klasses == [klass]
+    T = lambda x: x + x * x if x > 0 else Fr(0)
+    knots = [Fr(j, m) for j in range(m + 1)]
+    mids = [Fr(2 * j + 1, 2 * m) for j in range(m)]
+    pts = knots + mids + [Fr(-1, 2)]
+    x = torch.tensor([[float(p), 0.25] for p in pts], dtype=torch.float64)
+    f, g = nb.value_and_grad(x)
+    exact_err = {p: abs(T(p) - Fr(float(v))) for p, v in zip(pts, f[0].tolist())}
+    assert max(exact_err[p] for p in knots + [Fr(-1, 2)]) <= Fr(1, 2**50)
+    for p in mids:
+        assert abs(exact_err[p] - Fr(1, 4 * m * m)) <= Fr(1, 2**50)
+    # slope on piece j is T'((2j+1)/(2m)) = 1 + (2j+1)/m, so at x1 = j/m + 1/(4m) the gradient error is 1/(2m),
+    # and its sup over the piece (at the ends) is 1/m
+    q = [Fr(j, m) + Fr(1, 4 * m) for j in range(m)]
+    _, gq = nb.value_and_grad(torch.tensor([[float(p), 0.0] for p in q], dtype=torch.float64))
+    for p, v in zip(q, gq[0, :, 0].tolist()):
+        assert abs(Fr(v) - (1 + Fr(2 * math.floor(p * m) + 1, m))) <= Fr(1, 2**48)
+        assert abs(abs(1 + 2 * p - Fr(v)) - Fr(1, 2 * m)) <= Fr(1, 2**48)
+
+
+def test_relu_staircase_refuses_classes_that_are_not_its_construction():
+    from approxlab.expressivity.constructions import relu_staircase
+
+    # relu2 made sum a_j ReLU(x1 - j/m)^2 (W^{1,inf} error 1.4167 at m = 2, not 1/m + 1/(4m^2) = 0.5625),
+    # leaky-relu adds slopes 0.01 a_j left of the kinks (0.5725); la and moa failed in tuple.index
+    for k in ("relu2", "leaky-relu", "gelu", "silu", "tanh", "moa", "bogus"):
+        with pytest.raises(ValueError, match="klass must be one of 'relu', 'la'"):
+            relu_staircase(2, klass=k)
+    with pytest.raises(ValueError, match="d must be"):
+        relu_staircase(2, d=0)

@@ -288,6 +288,11 @@ def add_relative_noise(views: dict[str, torch.Tensor], s: float, g: torch.Genera
         v.add_(s * (amax if amax > 0 else 1.0) * torch.randn(v.shape, generator=g, dtype=torch.float64).to(v))
 
 
+#: The classes :func:`relu_staircase` builds in: the fixed ReLU class, and LA with its coefficients on ReLU alone
+#: (the same function). Any other activation changes the pieces, so the error formula would not hold.
+STAIRCASE_CLASSES: tuple[str, ...] = ("relu", "la")
+
+
 def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:
     """A width-m ReLU network for T_LA = ReLU(x1) + ReLU^2(x1) (Type I).
 
@@ -296,6 +301,22 @@ def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:
     ``|T - f| <= 1/(4 m^2)``: W^{1,inf} error ``1/m + 1/(4 m^2)``. This is the construction behind
     the sharper bound ``min(1/2, 1/m)`` of the proof of moa Prop. B.2 (see the findings).
 
+    Parameters
+    ----------
+    m : int >= 1
+        Width (number of ReLU neurons).
+    d : int >= 1
+        Input dimension (the network uses x1 only).
+    klass : {"relu", "la"}
+        The class the network is a member of: the fixed ReLU class, or LA with coefficients
+        ``alpha = e_ReLU`` (the same function). Other activations are refused: they do not give this
+        construction, and the error formula does not hold for them.
+
+    Raises
+    ------
+    ValueError
+        ``klass`` not one of :data:`STAIRCASE_CLASSES`; ``m`` or ``d`` < 1.
+
     Examples
     --------
     >>> nb = relu_staircase(2)
@@ -303,6 +324,10 @@ def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:
     1.375
     """
     check_positive_int("m", m)
+    check_positive_int("d", d)
+    if klass not in STAIRCASE_CLASSES:
+        raise ValueError(f"klass must be one of {', '.join(map(repr, STAIRCASE_CLASSES))} (the staircase is a ReLU "
+                         f"network; another activation does not give its error 1/m + 1/(4m^2)); got {klass!r}")
     layout = Layout("I", d, m, len(TYPE_I_DICTIONARY))
     theta = torch.zeros(1, layout.P, dtype=torch.float64)
     a, w, coef = layout.view(theta, "a"), layout.view(theta, "w"), layout.view(theta, "coef")
@@ -311,5 +336,5 @@ def relu_staircase(m: int, d: int = 2, klass: str = "relu") -> NetworkBatch:
         w[0, j, 0] = 1.0
         w[0, j, -1] = -j / m
         a[0, j] = slopes[0] if j == 0 else slopes[j] - slopes[j - 1]
-    coef[0, TYPE_I_DICTIONARY.index(klass)] = 1.0
+    coef[0, TYPE_I_DICTIONARY.index("relu")] = 1.0  # "la": alpha = e_ReLU; "relu": NetworkBatch's fixed one-hot
     return NetworkBatch("I", [klass], [m], theta, d=d)
