@@ -12,12 +12,15 @@ import mpmath
 import pytest
 import sympy
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from approxlab._core.symbols import X
+from approxlab.activations import create
 from approxlab.kan import KANLayer, basis_moments
 from approxlab.kan import basis as kan_basis
 from approxlab.kan.basis import exact_number
+from approxlab.swap import find_sites, swap
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,3 +144,105 @@ def test_fourier_reference_gradient_growth_is_what_the_docs_say():
     assert ratio == pytest.approx(14 / 3, rel=0.1)
     text = " ".join((ROOT / "docs/guide/kan.md").read_text().split())
     assert f"{14 / 3:.2f} at degree 3" in text and f"{(14 / 3) ** 20:.0e}".replace("e+", "e") in text
+
+
+# ---------------------------------------------------------------------------------------------- swap
+
+
+def test_one_activation_module_in_two_slots_is_swapped_in_both():
+    act = nn.GELU()
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), act, nn.Linear(8, 8), act, nn.Linear(8, 2))
+    original = copy.deepcopy(model)
+    x = torch.randn(32, 4, generator=torch.Generator().manual_seed(1))
+    rep = swap(model, "hermite", calibration=x)
+    assert [s.path for s in rep.sites] == ["1", "3"]
+    assert not any(isinstance(m, nn.GELU) for m in model.modules())
+    with torch.no_grad():  # each site's range is what its own slot received
+        h1 = original[0](x)
+        h3 = original[2](F.gelu(h1))
+    assert rep.sites[0].range == pytest.approx((float(h1.min()), float(h1.max())), rel=1e-6)
+    assert rep.sites[1].range == pytest.approx((float(h3.min()), float(h3.max())), rel=1e-6)
+    with torch.no_grad():
+        diff = float((model(x).double() - original(x).double()).abs().max())
+    assert rep.output_max_abs_diff == pytest.approx(diff, rel=1e-6, abs=1e-9)
+
+
+def test_the_children_of_an_activation_are_not_sites_of_their_own():
+    """PolyCom holds its ReLU power as a child: swapping PolyCom replaces it, so the child is no site."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), create("polycom-i"), nn.Linear(8, 2))
+    x = torch.randn(32, 4, generator=torch.Generator().manual_seed(1))
+    assert [s.path for s in find_sites(model)] == ["1"]
+    rep = swap(model, "hermite", calibration=x)
+    for s in rep.sites:  # every site reported is in the swapped model, as the new activation
+        assert type(rep.model.get_submodule(s.path)).__name__ == s.new.split("(")[0]
+
+
+@pytest.mark.parametrize("act", [nn.ReLU(inplace=True), nn.Hardtanh(inplace=True), nn.ELU(inplace=True)])
+def test_an_in_place_activation_is_swapped_and_measured(act):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), act, nn.Linear(8, 2))
+    x = torch.randn(32, 4, generator=torch.Generator().manual_seed(1))
+    rep = swap(model, "hermite", fit="l2", calibration=x)
+    lo, hi = rep.sites[0].range
+    grid = torch.linspace(lo, hi, 2001, dtype=torch.float64)
+    ref = {nn.ReLU: F.relu, nn.Hardtanh: F.hardtanh, nn.ELU: F.elu}[type(act)](grid)
+    with torch.no_grad():
+        new = copy.deepcopy(model[1]).double()(grid)
+    assert rep.sites[0].max_error == pytest.approx(float((new - ref).abs().max()), rel=1e-9)
+
+
+def test_a_lifted_swap_leaves_the_original_model_unchanged():
+    """With functional calls the report's model is a new GraphModule; the original keeps its weights and its
+    TransformerEncoderLayer activation (fx keeps torch.nn layers as shared leaves)."""
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.a = nn.Linear(8, 16)
+            self.enc = nn.TransformerEncoderLayer(16, 2, 32, activation="relu", batch_first=True, dropout=0.0)
+            self.b = nn.Linear(16, 4)
+
+        def forward(self, x):
+            return self.b(F.gelu(self.enc(self.a(x))))
+
+    torch.manual_seed(0)
+    net = Net().eval()
+    x = torch.randn(3, 5, 8, generator=torch.Generator().manual_seed(2))
+    state = copy.deepcopy(net.state_dict())
+    with torch.no_grad():
+        ref = net(x)
+    for init in (False, True):
+        rep = swap(net, "hermite", calibration=x, init=init, generator=torch.Generator().manual_seed(0))
+        assert rep.model is not net
+        assert net.enc.activation is F.relu and net.enc.activation_relu_or_gelu == 1
+        assert all(torch.equal(state[k], v) for k, v in net.state_dict().items())
+        with torch.no_grad():
+            assert torch.equal(net(x), ref)
+    assert "b" in {r["name"] for r in rep.layers}  # reads the lifted gelu
+
+
+def test_an_empty_calibration_batch_is_refused():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.GELU(), nn.Linear(8, 2))
+    with pytest.raises(ValueError, match="calibration"):
+        swap(model, "hermite", calibration=torch.zeros(0, 4))
+    assert isinstance(model[1], nn.GELU)
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"default_range": (0.0, 1.0, 2.0)}, ValueError, "default_range"),
+    ({"default_range": 3.0}, ValueError, "default_range"),
+    ({"where": "1"}, TypeError, "where"),
+    ({"logits": "no"}, TypeError, "logits"),
+    ({"init": True, "generator": 3}, TypeError, "generator"),
+])
+def test_bad_arguments_are_named_before_any_work(kwargs, error, match):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.GELU(), nn.Linear(8, 2))
+    state = copy.deepcopy(model.state_dict())
+    with pytest.raises(error, match=match):
+        swap(model, "hermite", calibration=torch.randn(8, 4), **kwargs)
+    assert isinstance(model[1], nn.GELU)
+    assert all(torch.equal(state[k], v) for k, v in model.state_dict().items())

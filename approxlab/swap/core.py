@@ -160,6 +160,9 @@ def _output(out: object) -> torch.Tensor:
 def _run(model: nn.Module, batch: object) -> torch.Tensor:
     with torch.no_grad():
         y = _output(_call(model, batch)).detach().to(torch.float64)
+    if y.numel() == 0:
+        raise ValueError("the model's output on the calibration batch is empty: give a calibration batch with at "
+                         "least one example")
     if not torch.all(torch.isfinite(y)):
         raise ValueError("the model's output on the calibration batch is not finite (NaN/inf)")
     return y
@@ -180,7 +183,7 @@ def _errors(new: nn.Module, target: Callable, lo: float, hi: float) -> tuple[flo
     """Largest |F - f| and |F' - f'| on a 2001-point grid of [lo, hi] in float64 (autograd derivatives)."""
     x = torch.linspace(lo, hi, 2001, dtype=torch.float64, requires_grad=True)
     m = copy.deepcopy(new).to(torch.float64)
-    y_new, y_old = m(x), target(x)
+    y_new, y_old = m(x.clone()), target(x.clone())  # clones: an in-place activation must not write the leaf x
     (d_new,) = torch.autograd.grad(y_new.sum(), x)
     (d_old,) = torch.autograd.grad(y_old.sum(), x)
     return float((y_new - y_old).detach().abs().max()), float((d_new - d_old).abs().max())
@@ -287,10 +290,11 @@ def swap(model: nn.Module, to: str | Callable[[], nn.Module], *, fit: str = "her
     Raises
     ------
     ValueError
-        Unknown family or fit method, a model without activation sites, a fit that fails (ill-conditioned), a
-        non-finite output on the batch.
+        Unknown family or fit method, a model without activation sites, a ``default_range`` that is not two finite
+        numbers lo < hi, a fit that fails (ill-conditioned), an empty or non-finite output on the batch.
     TypeError
-        ``model`` is not an ``nn.Module``, ``to`` is neither a name nor a callable.
+        ``model`` is not an ``nn.Module``, ``to`` is neither a name nor a callable, ``where`` is not callable,
+        ``logits`` not a bool or None, ``generator`` not a ``torch.Generator``.
     """
     from approxlab.activations import create
     from approxlab.fit import fit as fit_activation
@@ -298,9 +302,18 @@ def swap(model: nn.Module, to: str | Callable[[], nn.Module], *, fit: str = "her
     if not isinstance(model, nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, got {type(model).__name__}")
     _check_args(to, fit, degree, init)
-    lo_d, hi_d = (float(v) for v in default_range)
+    try:
+        lo_d, hi_d = (float(v) for v in default_range)
+    except (TypeError, ValueError):
+        lo_d = hi_d = math.nan
     if not (math.isfinite(lo_d) and math.isfinite(hi_d) and lo_d < hi_d):
         raise ValueError(f"default_range must be two finite numbers lo < hi, got {default_range!r}")
+    if where is not None and not callable(where):
+        raise TypeError(f"where must be None or a callable taking a Site, got {type(where).__name__}")
+    if logits is not None and not isinstance(logits, bool):
+        raise TypeError(f"logits must be True, False or None, got {logits!r}")
+    if generator is not None and not isinstance(generator, torch.Generator):
+        raise TypeError(f"generator must be a torch.Generator or None, got {type(generator).__name__}")
     if init and calibration is None:
         raise ValueError("init=True needs a calibration batch: it shows which layers feed and read each site")
     notes: list[str] = []

@@ -145,14 +145,20 @@ def short_label(obj: Callable) -> str:
 
 
 def find_sites(model: nn.Module) -> list[Site]:
-    """Every activation site of ``model`` (module docstring), in registration order."""
+    """Every activation site of ``model`` (module docstring), in registration order: each slot that holds an
+    activation module (one module held in two slots is two sites), never a submodule of an activation (PolyCom's
+    ReLU power is part of PolyCom's function)."""
     if not isinstance(model, nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, got {type(model).__name__}")
     sites = []
+    inside: set[int] = set()  # an activation and its submodules: one function, swapped whole
     for name, parent in model.named_modules():
-        for attr, child in parent.named_children():
-            if is_site_module(child):
+        if id(parent) in inside:
+            continue
+        for attr, child in parent._modules.items():  # every slot: a module held twice is two sites
+            if child is not None and is_site_module(child):
                 sites.append(Site(f"{name}.{attr}" if name else attr, "module", parent, attr, _label(child)))
+                inside.update(id(m) for m in child.modules())
         if isinstance(parent, nn.TransformerEncoderLayer | nn.TransformerDecoderLayer):
             act = parent.activation
             if not isinstance(act, nn.Module) and act in FUNCTIONS:
@@ -174,11 +180,15 @@ def exact_target(activation: Callable) -> Callable:
             return nn.ELU(kw.get("alpha", 1.0))
         if not kw and activation.fn in FUNCTIONS:
             return FUNCTIONS[activation.fn]()
-        return activation
+        return Functional(activation.fn, kw)
     if isinstance(activation, nn.Module):
         if _is_hf(activation) and type(activation).__name__ in _HF_EXACT:
             return _HF_EXACT[type(activation).__name__]()
-        return copy.deepcopy(activation).to(torch.float64)
+        target = copy.deepcopy(activation).to(torch.float64)
+        for m in target.modules():  # the copy is read with autograd: an in-place op would write its input
+            if isinstance(getattr(m, "inplace", None), bool):
+                setattr(m, "inplace", False)  # noqa: B010
+        return target
     if activation in FUNCTIONS:
         return FUNCTIONS[activation]()
     return activation
@@ -191,7 +201,8 @@ class _LeafTracer(fx.Tracer):
 
 def lift_functional(model: nn.Module) -> tuple[nn.Module, str | None]:
     """Trace ``model`` with ``torch.fx`` and route every functional activation call through a :class:`Functional`
-    module named ``fx_<node>``; returns (the GraphModule, None), or (``model``, why nothing was lifted)."""
+    module named ``fx_<node>``; returns (the GraphModule, None), or (``model``, why nothing was lifted). The
+    GraphModule holds a copy of ``model``'s modules: changing it leaves ``model`` as it was."""
     try:
         tracer = _LeafTracer()
         graph = tracer.trace(model)
@@ -201,7 +212,12 @@ def lift_functional(model: nn.Module) -> tuple[nn.Module, str | None]:
     calls += [n for n in graph.nodes if n.op == "call_method" and n.target in ("relu", "tanh", "sigmoid")]
     if not calls:
         return model, None
-    gm = fx.GraphModule(tracer.root, graph, type(model).__name__)
+    try:  # fx shares leaf modules (Linear, TransformerEncoderLayer) with its root: a copy keeps the model intact
+        root = copy.deepcopy(tracer.root)
+    except Exception as exc:  # noqa: BLE001 - any attribute may refuse to be copied
+        return model, (f"{type(model).__name__} cannot be copied ({type(exc).__name__}); functional calls not "
+                       "lifted")
+    gm = fx.GraphModule(root, graph, type(model).__name__)
     for node in calls:
         fn = node.target if node.op == "call_function" else {"relu": torch.relu, "tanh": torch.tanh,
                                                              "sigmoid": torch.sigmoid}[node.target]
