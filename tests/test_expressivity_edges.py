@@ -329,3 +329,52 @@ def test_relu_staircase_refuses_classes_that_are_not_its_construction():
             relu_staircase(2, klass=k)
     with pytest.raises(ValueError, match="d must be"):
         relu_staircase(2, d=0)
+
+
+def test_network_batch_forward_checks_x_and_keeps_its_dtype():
+    nb = construction("B.3", lam=1.7)
+    # NaN x gave a NaN output, a wrong d an einsum error, an integer x a dtype error deep inside
+    for bad in (torch.tensor([[NAN, 0.5]], dtype=torch.float64), torch.tensor([[0.5, INF]], dtype=torch.float64)):
+        with pytest.raises(ValueError, match=r"x must be a finite \(N, d\).*NaN/inf"):
+            nb(bad)
+    for bad in (torch.zeros(4, 3), torch.zeros(4), torch.zeros(2, 4, 2)):
+        with pytest.raises(ValueError, match=r"x must be a finite \(N, d\) floating-point tensor with d = 2"):
+            nb(bad)
+    for bad in (torch.zeros(4, 2, dtype=torch.long), np.zeros((4, 2))):
+        with pytest.raises(TypeError, match=r"x must be a finite \(N, d\) floating-point tensor"):
+            nb(bad)
+    with pytest.raises(ValueError, match="x must"):
+        nb.value_and_grad(torch.tensor([[NAN, 0.0]], dtype=torch.float64))
+    with pytest.raises(ValueError, match="theta must have shape"):
+        nb(torch.zeros(3, 2, dtype=torch.float64), nb.theta[:, :-1])
+    # the documented rule: the computation runs in x's dtype (float32 gave float64 through the masks)
+    x32 = torch.tensor(PTS, dtype=torch.float32)
+    f = nb(x32)
+    f2, g2 = nb.value_and_grad(x32)
+    _, J = nb.jacobian(x32)
+    assert f.dtype == f2.dtype == g2.dtype == J.dtype == torch.float32
+    for nb2 in (construction("B.10", lam=1.7), NetworkBatch.from_specs("II", [("relu*tanh", 2, 0), ("la", 1, 1)])):
+        assert nb2(x32).dtype == torch.float32 and nb2(x32.double()).dtype == torch.float64
+    # values: float32 points, the mpmath target at those points, float32 accuracy
+    for (a, b), v in zip(x32.tolist(), f[0].tolist()):
+        assert abs(v - float(_mp_target("B.3", 1.7, a, b))) <= 4 * 2.0**-24
+
+
+def test_jacobian_refuses_an_empty_column_set():
+    nb = NetworkBatch.from_specs("I", [("relu", 2, 0), ("moa", 1, 1)])
+    x = torch.tensor(PTS[:6], dtype=torch.float64)
+    P = nb.layout.P
+    with pytest.raises(ValueError, match="cols must keep at least one column"):  # was an error inside torch.cat
+        nb.jacobian(x, cols=torch.zeros(P, dtype=torch.bool))
+    for bad in (torch.ones(P - 1, dtype=torch.bool), torch.ones(P)):
+        with pytest.raises(ValueError, match=r"cols must be a boolean tensor of shape \(P,\)"):
+            nb.jacobian(x, cols=bad)
+    with pytest.raises(ValueError, match="max_elems"):
+        nb.jacobian(x, max_elems=0)
+    # one kept column: the derivative in that parameter, against autograd's Jacobian of network 0
+    cols = torch.zeros(P, dtype=torch.bool)
+    cols[nb.layout.slices["w"].start] = True
+    _, J = nb.jacobian(x, cols=cols)
+    ref = torch.autograd.functional.jacobian(lambda t: nb.forward(x, torch.stack([t, nb.theta[1]]))[0], nb.theta[0])
+    assert J.shape == (2, len(x), 1)
+    assert torch.allclose(J[0, :, 0], ref[:, cols][:, 0], rtol=0, atol=1e-14)

@@ -452,20 +452,77 @@ class NetworkBatch(JacobianMixin):
         xe = xe.reshape(*xe.shape[:2], *([1] * (W.dim() - 3)), xe.shape[-1])
         return (xe * W).sum(-1)
 
+    def check_input(self, x: object, theta: torch.Tensor | None = None) -> None:
+        """Validate the points ``x`` (and an optional ``theta``) of :meth:`forward`, :meth:`value_and_grad` and
+        :meth:`jacobian`; raises naming the argument and what is allowed.
+
+        Raises
+        ------
+        TypeError
+            ``x`` not a floating-point torch tensor.
+        ValueError
+            ``x`` not of shape (N, d) or (B, N, d), with NaN/inf entries, or on another device than the
+            parameters; ``theta`` not of shape (B, P) or (B, N, P).
+        """
+        what = f"x must be a finite (N, d) floating-point tensor with d = {self.d} (or (B, N, d), B = {self.B})"
+        if not isinstance(x, torch.Tensor) or not x.is_floating_point():
+            got = f"a {x.dtype} tensor" if isinstance(x, torch.Tensor) else type(x).__name__
+            raise TypeError(f"{what}, got {got}")
+        if x.dim() not in (2, 3) or x.shape[-1] != self.d or (x.dim() == 3 and x.shape[0] != self.B):
+            raise ValueError(f"{what}, got shape {tuple(x.shape)}")
+        if not bool(torch.isfinite(x).all()):
+            raise ValueError(f"{what}: NaN/inf entries found")
+        th = self.theta if theta is None else theta
+        if not isinstance(th, torch.Tensor) or not th.is_floating_point():
+            raise TypeError(f"theta must be a floating-point torch tensor of shape (B, P) = ({self.B}, "
+                            f"{self.layout.P}) or (B, N, P)")
+        if x.device != th.device:
+            raise ValueError(f"x must be on the device of the parameters ({th.device}), got {x.device}")
+        if theta is not None and (theta.dim() not in (2, 3) or theta.shape[0] != self.B
+                                  or theta.shape[-1] != self.layout.P
+                                  or (theta.dim() == 3 and theta.shape[1] != x.shape[-2])):
+            raise ValueError(f"theta must have shape (B, P) = ({self.B}, {self.layout.P}) or (B, N, P) with N = "
+                             f"{x.shape[-2]} (the points of x), got {tuple(theta.shape)}")
+
     def forward(self, x: torch.Tensor, theta: torch.Tensor | None = None) -> torch.Tensor:
         """Evaluate all B networks.
 
+        The computation runs in the dtype of ``x``: the parameters are cast to it (float32 points give a
+        float32 output, float64 points a float64 output, whatever the parameters' dtype).
+
         Parameters
         ----------
-        x : Tensor (N, d) shared by all networks, or (B, N, d) one point set per network.
+        x : Tensor (N, d) shared by all networks, or (B, N, d) one point set per network
+            Finite, floating point, on the parameters' device.
         theta : Tensor (B, P) or (B, N, P), optional
             Parameters to use instead of :attr:`theta` (for training); (B, N, P) gives each point its
             own copy of the parameters.
 
         Returns
         -------
-        Tensor (B, N)
+        Tensor (B, N), of the dtype of ``x``
+
+        Raises
+        ------
+        TypeError, ValueError
+            See :meth:`check_input`: ``x`` must be a finite floating-point (N, d) tensor on the parameters'
+            device.
+
+        Examples
+        --------
+        >>> nb = NetworkBatch.init("I", ["relu"], [2], seed=0)
+        >>> nb(torch.zeros(3, 2, dtype=torch.float32)).dtype
+        torch.float32
+        >>> nb(torch.zeros(3, 5))
+        Traceback (most recent call last):
+        ...
+        ValueError: x must be a finite (N, d) floating-point tensor with d = 2 (or (B, N, d), B = 1), got shape (3, 5)
         """
+        self.check_input(x, theta)
+        return self._forward(x, theta)
+
+    def _forward(self, x: torch.Tensor, theta: torch.Tensor | None = None) -> torch.Tensor:
+        """:meth:`forward` without :meth:`check_input` (for training loops whose points were checked once)."""
         xb, pre = self._pre(x, theta)
         return self._post(xb, pre)
 
@@ -501,7 +558,7 @@ class NetworkBatch(JacobianMixin):
 
     def _post(self, xb: torch.Tensor, pre: dict[str, torch.Tensor]) -> torch.Tensor:
         """The output (B, N) from :meth:`_pre`'s quantities."""
-        a = pre["a"] * self.neuron_mask.unsqueeze(1)  # (B, R, M)
+        a = pre["a"] * self.neuron_mask.unsqueeze(1).to(pre["a"].dtype)  # (B, R, M), in the dtype of x
         h = pre["h"]
         if self.type == "I":
             c = pre["coef"]  # (B, 1|N, K)
@@ -548,7 +605,7 @@ class NetworkBatch(JacobianMixin):
         of them) and the other networks as a sub-batch (measured: the Jacobian of 168 fixed-pair
         networks at 1540 points, width 4, 0.61 -> 0.2 s)."""
         F, p, q = self._fixed, self._pq[0], self._pq[1]
-        a = (pre["a"] * self.neuron_mask.unsqueeze(1))[F]
+        a = (pre["a"] * self.neuron_mask.unsqueeze(1).to(pre["a"].dtype))[F]
         h, z = pre["h"][F], pre["z"][F]
         sy, sz = torch.zeros_like(h), torch.zeros_like(z)
         for k in range(self.K):
@@ -580,11 +637,18 @@ class NetworkBatch(JacobianMixin):
 
     def value_and_grad(self, x: torch.Tensor, theta: torch.Tensor | None = None,
                        create_graph: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
-        """``f(x)`` (B, N) and ``grad_x f(x)`` (B, N, d) for all networks (autograd in x)."""
+        """``f(x)`` (B, N) and ``grad_x f(x)`` (B, N, d) for all networks (autograd in x), in the dtype of
+        ``x``; ``x`` as in :meth:`forward` (a finite floating-point (N, d) or (B, N, d) tensor)."""
+        self.check_input(x, theta)
+        return self._value_and_grad(x, theta, create_graph)
+
+    def _value_and_grad(self, x: torch.Tensor, theta: torch.Tensor | None = None,
+                        create_graph: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+        """:meth:`value_and_grad` without :meth:`check_input`."""
         xb = x.expand(self.B, *x.shape[-2:]) if x.dim() == 2 else x
         xb = xb.detach().requires_grad_(True)
         with torch.enable_grad():
-            f = self.forward(xb, theta)
+            f = self._forward(xb, theta)
             (g,) = torch.autograd.grad(f.sum(), xb, create_graph=create_graph)
         return f, g
 

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -34,6 +35,7 @@ class JacobianMixin:
 
     theta: torch.Tensor
     layout: Any
+    check_input: Callable[..., None]
     B: int
     K: int
     type: str
@@ -41,7 +43,7 @@ class JacobianMixin:
     def _coef_grad(self, pre: dict[str, torch.Tensor]) -> torch.Tensor:
         """Type II: ``d f_bn / d coef_bpq`` (B, N, K, K), zero where a network does not use ``coef``."""
         with torch.no_grad():
-            a = pre["a"].expand(-1, pre["h"].shape[1], -1) * self.neuron_mask.unsqueeze(1)
+            a = pre["a"].expand(-1, pre["h"].shape[1], -1) * self.neuron_mask.unsqueeze(1).to(pre["a"].dtype)
             sy, sz = self._stack(pre["h"]), self._stack(pre["z"])
             used = ((self.sided < 1) & ~self.is_moa).to(a.dtype).view(-1, 1, 1)
             pm = self.pair_mask.to(a.dtype) * used
@@ -63,7 +65,17 @@ class JacobianMixin:
         This costs one forward and one backward of the batch, where per-point parameter copies cost
         a forward with N copies of every parameter. Networks are processed in chunks of at most
         ``max_elems`` Jacobian entries. ``cols`` (bool, P) keeps only those columns of J (the trainable
-        ones); blocks with no kept column are not formed.
+        ones), in order; blocks with no kept column are not formed.
+
+        ``x`` is checked as in :meth:`forward` (a finite floating-point (N, d) or (B, N, d) tensor); the
+        computation runs in its dtype.
+
+        Raises
+        ------
+        ValueError
+            ``cols`` not a boolean tensor of shape (P,) with at least one True entry (an empty Jacobian has
+            no use, and its blocks cannot be joined); ``max_elems`` < 1; ``x``, ``theta`` as in
+            :meth:`check_input`.
 
         Examples
         --------
@@ -73,6 +85,17 @@ class JacobianMixin:
         >>> tuple(J.shape) == (2, 7, nb.layout.P)
         True
         """
+        self.check_input(x, theta)
+        if isinstance(max_elems, bool) or not isinstance(max_elems, int) or max_elems < 1:
+            raise ValueError(f"max_elems must be an integer >= 1, got {max_elems!r}")
+        P = self.layout.P
+        if cols is not None:
+            if not isinstance(cols, torch.Tensor) or cols.dtype != torch.bool or tuple(cols.shape) != (P,):
+                got = tuple(cols.shape) if isinstance(cols, torch.Tensor) else type(cols).__name__
+                raise ValueError(f"cols must be a boolean tensor of shape (P,) = ({P},) (the columns of J to keep), "
+                                 f"got {got}" + (f" of {cols.dtype}" if isinstance(cols, torch.Tensor) else ""))
+            if not bool(cols.any()):
+                raise ValueError("cols must keep at least one column of J (all False gives an empty Jacobian)")
         th = (self.theta if theta is None else theta).detach()
         if th.dtype != x.dtype:
             th = th.to(x.dtype)

@@ -144,10 +144,14 @@ def _target_value_grad(target: Target, x: torch.Tensor) -> tuple[torch.Tensor, t
 def losses(nb: NetworkBatch, theta: torch.Tensor, x: torch.Tensor, t: torch.Tensor, gt: torch.Tensor,
            kind: str, p: int = 8) -> torch.Tensor:
     """Per-network loss (B,): ``"sobolev"`` (W^{1,2}), ``"smooth-sup"`` (p-mean W^{1,inf}) or ``"l2"``
-    (``mean (f - T)^2``, values only: a loss continuous in the hyperplanes, for L-BFGS near a solution)."""
+    (``mean (f - T)^2``, values only: a loss continuous in the hyperplanes, for L-BFGS near a solution).
+
+    ``x`` is not checked here (this runs every training step): pass finite points of shape (N, d), as
+    :func:`training_points` gives."""
+    # the unchecked evaluations: called every step, on points checked once (a check would sync a GPU each step)
     if kind == "l2":
-        return ((nb.forward(x, theta) - t) ** 2).mean(1)
-    f, g = nb.value_and_grad(x, theta, create_graph=True)
+        return ((nb._forward(x, theta) - t) ** 2).mean(1)
+    f, g = nb._value_and_grad(x, theta, create_graph=True)
     e = f - t
     ge = g - gt
     if kind == "sobolev":
