@@ -17,7 +17,7 @@ from torch import nn
 
 from approxlab._core.symbols import X
 from approxlab.activations import create
-from approxlab.kan import KANLayer, basis_moments
+from approxlab.kan import KANLayer, basis_moments, init_kan_layers_
 from approxlab.kan import basis as kan_basis
 from approxlab.kan.basis import exact_number
 from approxlab.swap import find_sites, swap
@@ -246,3 +246,27 @@ def test_bad_arguments_are_named_before_any_work(kwargs, error, match):
         swap(model, "hermite", calibration=torch.randn(8, 4), **kwargs)
     assert isinstance(model[1], nn.GELU)
     assert all(torch.equal(state[k], v) for k, v in model.state_dict().items())
+
+
+def test_init_kan_layers_writes_nothing_when_a_later_layer_has_no_scale():
+    """Degree-0 chebyshev has S' = 0: fan_out init fails on layer 1 and layer 0 keeps its weights."""
+    g = torch.Generator().manual_seed(0)
+    model = nn.Sequential(KANLayer(4, 4, "hermite", 2, squash=False, generator=g), KANLayer(4, 4, "chebyshev", 0))
+    before = [p.detach().clone() for p in model.parameters()]
+    with pytest.raises(ValueError, match="fan_out"):
+        init_kan_layers_(model, mode="fan_out", generator=g)
+    assert all(torch.equal(b, p) for b, p in zip(before, model.parameters()))
+
+
+def test_pykan_output_with_every_edge_masked_is_refused(tmp_path):
+    """sum_i m_ij S_i = 0 for output j: Var / 0 has no scale (a clamp made it 1e150, NaN outputs in float32)."""
+    kan = pytest.importorskip("kan")
+    model = kan.KAN(width=[3, 2], grid=3, k=2, auto_save=False, ckpt_path=str(tmp_path / "c"), seed=0, save_act=False)
+    layer = model.act_fun[0]
+    with torch.no_grad():
+        layer.mask[:, 0] = 0
+    coef = layer.coef.detach().clone()
+    with pytest.raises(ValueError, match=r"outputs \[0\]"):
+        init_kan_layers_(model, generator=torch.Generator().manual_seed(0))
+    assert torch.equal(layer.coef, coef)
+    assert not list(tmp_path.iterdir())

@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import sympy
 import torch
@@ -70,7 +71,8 @@ def pykan_moments(knot_row: torch.Tensor, order: int, base_fun: nn.Module, dist:
     return s, sd
 
 
-def _init_pykan(layer: nn.Module, dist: Distribution, mode: str, generator: torch.Generator | None) -> dict:
+def _pykan_sigma(layer: nn.Module, dist: Distribution, mode: str) -> torch.Tensor:
+    """The std of each edge's weights (shape of ``layer.mask``), or ValueError where none is finite."""
     grid, mask = layer.grid.detach(), layer.mask.detach().double()
     rows: dict[tuple, tuple[float, float]] = {}
     per_input = []
@@ -83,12 +85,19 @@ def _init_pykan(layer: nn.Module, dist: Distribution, mode: str, generator: torc
     var = float(sympy.N(dist.variance, 20))
     if mode == "fan_in":  # sigma_j^2 = Var[x] / sum_i m_ij S_i
         denom = (mask * s[:, None]).sum(0)
-        sigma = torch.sqrt(var / denom.clamp_min(1e-300))[None, :].expand_as(mask)
     else:  # gradients: sigma_i^2 = Var[x] / (S'_i sum_j m_ij)
         denom = s * mask.sum(1)
-        sigma = torch.sqrt(var / denom.clamp_min(1e-300))[:, None].expand_as(mask)
-    if not torch.all(torch.isfinite(sigma)):
-        raise ValueError("a pykan layer has an input or output with every edge masked or S = 0: no finite scale")
+    bad = [int(i) for i in torch.nonzero(~(denom > 0)).flatten()]
+    if bad:  # Var / 0: no scale (a clamp gave 1e150, inf in float32 and NaN outputs)
+        what = "output" if mode == "fan_in" else "input"
+        raise ValueError(f"pykan layer: {what}s {bad} have every edge masked or S = 0 ({mode}): no finite scale "
+                         "preserves their second moment")
+    sigma = torch.sqrt(var / denom)
+    return (sigma[None, :] if mode == "fan_in" else sigma[:, None]).expand_as(mask)
+
+
+def _init_pykan(layer: nn.Module, sigma: torch.Tensor, mode: str, generator: torch.Generator | None) -> dict:
+    grid, mask = layer.grid.detach(), layer.mask.detach().double()
     with torch.no_grad():
         noise_b = torch.randn(mask.shape, generator=generator, dtype=torch.float64)
         noise_c = torch.randn(layer.coef.shape, generator=generator, dtype=torch.float64)
@@ -117,15 +126,22 @@ def init_kan_layers_(model: nn.Module, dist: Distribution | str = Normal(), mode
         raise TypeError(f"model must be a torch.nn.Module, got {type(model).__name__}")
     check_choice("mode", mode, ("fan_in", "fan_out"))
     dist = parse_dist(dist)
-    out = []
+    # every scale first: a layer with none (S' = 0, all edges masked) leaves the whole model as it was
+    scales: list[tuple[str, nn.Module, object]] = []
     for name, m in model.named_modules():
+        if isinstance(m, KANLayer):
+            scales.append((name, m, m.moments(dist).std(m.in_features if mode == "fan_in" else m.out_features, mode)))
+        elif is_pykan_layer(m):
+            scales.append((name, m, _pykan_sigma(m, dist, mode)))
+    out: list[dict[str, Any]] = []
+    for name, m, scale in scales:
         if isinstance(m, KANLayer):
             std = m.reset_parameters("variance", dist, mode, generator)
             fan = m.in_features if mode == "fan_in" else m.out_features
             out.append({"name": name, "layer": "KANLayer", "activation": f"{m.basis}(degree={m.degree})",
                         "feeds": None, "gain": std**2 * fan, "std": std, "fan_in": m.in_features})
-        elif is_pykan_layer(m):
-            row = _init_pykan(m, dist, mode, generator)
+        else:
+            row = _init_pykan(m, scale, mode, generator)  # type: ignore[arg-type]
             out.append({"name": name, "feeds": None, **row})
     for r in out:
         if not math.isfinite(r["std"]):
