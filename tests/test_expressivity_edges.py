@@ -378,3 +378,45 @@ def test_jacobian_refuses_an_empty_column_set():
     ref = torch.autograd.functional.jacobian(lambda t: nb.forward(x, torch.stack([t, nb.theta[1]]))[0], nb.theta[0])
     assert J.shape == (2, len(x), 1)
     assert torch.allclose(J[0, :, 0], ref[:, cols][:, 0], rtol=0, atol=1e-14)
+
+
+@pytest.mark.parametrize("field, bad, exc", [
+    ("kink_dmin", 0.0, ValueError), ("kink_dmin", -1e-3, ValueError), ("kink_dmin", NAN, ValueError),
+    ("kink_dmin", 0.5, ValueError), ("kink_dmin", "1e-4", TypeError), ("n_points", 0, ValueError),
+    ("n_points", 2.5, TypeError), ("kink_points", -1, ValueError), ("adam_steps", -1, ValueError),
+    ("lr", 0.0, ValueError), ("lr", INF, ValueError), ("lbfgs_steps", True, TypeError), ("history", 0, ValueError),
+    ("p", 0, ValueError), ("lbfgs_loss", "sup", ValueError), ("polish", "adam", ValueError),
+    ("seed", -1, ValueError), ("dtype", torch.int64, ValueError), ("restart_tol", -1e-12, ValueError),
+    ("restart_tol", NAN, ValueError),
+])
+def test_train_config_validates_every_field(field, bad, exc):
+    from approxlab.expressivity.train import TrainConfig
+
+    # was accepted; kink_dmin <= 0 or > 0.1 then failed inside training_points (math domain error, numpy's
+    # "high - low < 0"), the others later or never
+    with pytest.raises(exc, match=rf"^{field} must"):
+        TrainConfig(**{field: bad})
+    cfg = TrainConfig()
+    with pytest.raises(exc, match=rf"^{field} must"):
+        setattr(cfg, field, bad)
+
+
+def test_training_points_validate_and_lie_at_the_stated_kink_distances():
+    from approxlab.expressivity.train import TrainConfig, training_points
+
+    target = make_target("I", "la")  # one kink: x1 = 0
+    for kw, name in (({"dmin": 0.0}, "dmin"), ({"dmin": 0.2}, "dmin"), ({"n": 0}, "n"), ({"kink_n": -1}, "kink_n"),
+                     ({"seed": -1}, "seed")):
+        args = {"n": 8, "kink_n": 4, "seed": 0, "dmin": 1e-4} | kw
+        with pytest.raises(ValueError, match=rf"^{name} must"):
+            training_points(target, **args)
+    bad = make_target("I", "la")
+    bad.kinks = [(np.zeros(2), 0.0)]
+    with pytest.raises(ValueError, match="target.kinks"):
+        training_points(bad, 8, 4, 0)
+    # the kink points are at |x1| in [dmin, 1/10] (the distance to the plane x1 = 0), on both sides
+    cfg = TrainConfig(kink_dmin=1e-3)
+    x = training_points(target, 16, 64, 0, cfg.kink_dmin)
+    k = x[16 + 4 :, 0].abs()
+    assert len(k) == 64 and float(k.min()) >= 1e-3 and float(k.max()) <= 0.1
+    assert bool((x[16 + 4 :, 0] > 0).any()) and bool((x[16 + 4 :, 0] < 0).any())

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 
-from approxlab._core.validate import check_choice, check_positive_int
+from approxlab._core.validate import check_choice, check_finite_float, check_positive_int, check_seed
 from approxlab.expressivity.classes import NetworkBatch
 from approxlab.expressivity.targets import Target
 
@@ -94,9 +94,90 @@ def small_batch_threads(device: torch.device, threads: int = 1) -> Iterator[None
         torch.set_num_threads(old)
 
 
+def _int_field(minimum: int) -> Callable[[str, object], int]:
+    def check(name: str, v: object) -> int:
+        return check_positive_int(name, int(v) if isinstance(v, np.integer) else v, minimum=minimum)
+    return check
+
+
+def _real_field(low: float, strict: bool, high: float | None = None) -> Callable[[str, object], float]:
+    """A finite real in (low, high] (``strict``) or [low, high]; numpy scalars accepted."""
+    def check(name: str, v: object) -> float:
+        x = check_finite_float(name, v)
+        if (x <= low if strict else x < low) or (high is not None and x > high):
+            lo = f"> {low:g}" if strict else f">= {low:g}"
+            raise ValueError(f"{name} must be a finite real number {lo}" + (f" and <= {high:g}" if high else "")
+                             + f", got {v!r}")
+        return x
+    return check
+
+
+def _choice_field(allowed: tuple[str, ...]) -> Callable[[str, object], str]:
+    return lambda name, v: check_choice(name, v, allowed)
+
+
+def _dtype_field(name: str, v: object) -> torch.dtype:
+    if v not in (torch.float32, torch.float64):
+        raise ValueError(f"{name} must be torch.float32 or torch.float64, got {v!r}")
+    return v
+
+
+#: The kink points lie at log-uniform distances in [kink_dmin, KINK_DMAX] from the target's kinks.
+KINK_DMAX = 1e-1
+
+#: The validator of each TrainConfig field (type and range), run on every assignment.
+_TRAIN_FIELDS: dict[str, Callable[[str, object], object]] = {
+    "n_points": _int_field(1), "kink_points": _int_field(0), "adam_steps": _int_field(0),
+    "lr": _real_field(0.0, strict=True), "lbfgs_steps": _int_field(0), "history": _int_field(1),
+    "p": _int_field(1), "lbfgs_loss": _choice_field(("smooth-sup", "sobolev", "l2")),
+    "polish": _choice_field(("lbfgs", "lm")), "seed": check_seed, "dtype": _dtype_field,
+    "kink_dmin": _real_field(0.0, strict=True, high=KINK_DMAX), "restart_tol": _real_field(0.0, strict=False),
+}
+
+
 @dataclass
 class TrainConfig:
-    """Training settings (all seeds explicit)."""
+    """Training settings (all seeds explicit).
+
+    Every field is checked when it is set (at construction and on any later assignment); an invalid
+    value raises naming the field.
+
+    Attributes
+    ----------
+    n_points : int >= 1
+        Uniform training points in ``[-1, 1]^d`` (plus the box's corners).
+    kink_points : int >= 0
+        Points on both sides of each target kink hyperplane.
+    adam_steps, lbfgs_steps : int >= 0
+        Steps of the Adam phase and of the polish (L-BFGS or Levenberg-Marquardt).
+    lr : float > 0
+        Adam's learning rate.
+    history : int >= 1
+        L-BFGS curvature pairs kept.
+    p : int >= 1
+        Exponent of the smoothed W^{1,inf} loss (p-means).
+    lbfgs_loss : {"smooth-sup", "sobolev", "l2"}
+    polish : {"lbfgs", "lm"}
+    seed : int in [0, 2^63 - 1]
+    dtype : torch.float32 or torch.float64
+    kink_dmin : float in (0, 0.1]
+        Smallest distance of a kink point from its hyperplane (distances are log-uniform in
+        ``[kink_dmin, 0.1]``).
+    restart_tol : float >= 0
+        Loss at or below which a Levenberg-Marquardt network stops restarting.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A field of the wrong type or out of its range, naming the field.
+
+    Examples
+    --------
+    >>> TrainConfig(kink_dmin=0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: kink_dmin must be a finite real number > 0 and <= 0.1, got 0.0
+    """
 
     n_points: int = 2048
     kink_points: int = 256
@@ -112,10 +193,28 @@ class TrainConfig:
     kink_dmin: float = 1e-4
     restart_tol: float = 1e-12
 
+    def __setattr__(self, name: str, value: object) -> None:
+        check = _TRAIN_FIELDS.get(name)
+        super().__setattr__(name, value if check is None else check(name, value))
+
 
 def training_points(target: Target, n: int, kink_n: int, seed: int, dmin: float = 1e-4) -> torch.Tensor:
     """Uniform points in the box, the box's corners, and points at log-uniform distances
-    ``dmin..1e-1`` on both sides of each target kink hyperplane (float64, shape (N, d))."""
+    ``dmin..1e-1`` on both sides of each target kink hyperplane (float64, shape (N, d)).
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``target`` not a :class:`Target`, or one with a kink of normal 0 or non-finite; ``n`` < 1,
+        ``kink_n`` < 0, ``seed`` not in [0, 2^63 - 1], ``dmin`` not in (0, 0.1] (named as the
+        arguments here, as the fields ``n_points``, ``kink_points``, ``seed``, ``kink_dmin`` of
+        :class:`TrainConfig`).
+    """
+    if not isinstance(target, Target):
+        raise TypeError(f"target must be a Target (make_target), got {type(target).__name__}")
+    n, kink_n = _int_field(1)("n", n), _int_field(0)("kink_n", kink_n)
+    seed = check_seed("seed", int(seed) if isinstance(seed, np.integer) else seed)
+    dmin = _real_field(0.0, strict=True, high=KINK_DMAX)("dmin", dmin)
     g = np.random.default_rng(seed)
     d = target.d
     parts = [g.uniform(-1, 1, size=(n, d))]
@@ -124,10 +223,13 @@ def training_points(target: Target, n: int, kink_n: int, seed: int, dmin: float 
     for w, b in target.kinks:
         w = np.asarray(w, float)
         nw = np.linalg.norm(w)
+        if w.shape != (d,) or not (np.isfinite(nw) and nw > 0 and np.isfinite(b)):
+            raise ValueError(f"target.kinks must be finite hyperplanes (w, b) with w nonzero of shape ({d},), got "
+                             f"({w!r}, {b!r})")
         x = g.uniform(-1, 1, size=(4 * kink_n, d))
         x = x - ((x @ w + b) / nw**2)[:, None] * w[None]
         x = x[np.all(np.abs(x) <= 1, axis=1)][:kink_n]
-        dist = 10 ** g.uniform(math.log10(dmin), -1, size=(len(x), 1))
+        dist = 10 ** g.uniform(math.log10(dmin), math.log10(KINK_DMAX), size=(len(x), 1))
         sign = np.where(g.uniform(size=(len(x), 1)) < 0.5, -1.0, 1.0)
         parts.append(np.clip(x + sign * dist * w / nw, -1, 1))
     return torch.from_numpy(np.concatenate(parts))
