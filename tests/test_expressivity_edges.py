@@ -420,3 +420,36 @@ def test_training_points_validate_and_lie_at_the_stated_kink_distances():
     k = x[16 + 4 :, 0].abs()
     assert len(k) == 64 and float(k.min()) >= 1e-3 and float(k.max()) <= 0.1
     assert bool((x[16 + 4 :, 0] > 0).any()) and bool((x[16 + 4 :, 0] < 0).any())
+
+
+def test_boundary_data_returns_a_fresh_copy_each_call(monkeypatch):
+    import copy
+
+    from approxlab.expressivity import boundaries as bd
+
+    real_train = bd.train
+    monkeypatch.setattr(bd, "train", lambda net, X, y: real_train(net, X, y, steps=0))  # the caching, not training
+    seed = 918273  # a seed no other test caches
+    r1 = bd.boundary_data(("moons",), seed)
+    snap = copy.deepcopy(r1)
+    # the cached dict itself was returned: these edits changed every later call
+    r1["hidden"] = -1
+    r1["activations"].append("bogus")
+    r1["datasets"]["moons"]["nets"]["relu"]["regions"] = -5
+    r1["datasets"]["moons"]["X"][0, 0] = 1e9
+    r1["datasets"]["moons"]["nets"]["relu"]["logit_difference"][:] = 0
+    del r1["datasets"]["moons"]["nets"]["tropical"]
+    r2 = bd.boundary_data(("moons",), seed)
+    X, y = bd.make_dataset("moons", bd.N_POINTS, seed)  # the reference points, drawn here
+    assert r2["hidden"] == bd.HIDDEN and r2["activations"] == list(bd.ACTIVATIONS)
+    assert np.array_equal(r2["datasets"]["moons"]["X"], X) and np.array_equal(r2["datasets"]["moons"]["y"], y)
+    for act in bd.ACTIVATIONS:
+        got, ref = r2["datasets"]["moons"]["nets"][act], snap["datasets"]["moons"]["nets"][act]
+        assert got["regions"] == ref["regions"]
+        assert np.array_equal(got["logit_difference"], ref["logit_difference"])
+    with pytest.raises(ValueError, match="datasets must be one of"):
+        bd.boundary_data(("moon",), seed)
+    with pytest.raises(TypeError, match="datasets must be a sequence"):
+        bd.boundary_data("moons", seed)
+    with pytest.raises(ValueError, match="seed must be"):
+        bd.boundary_data(("moons",), -1)

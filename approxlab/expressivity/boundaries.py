@@ -5,7 +5,9 @@ where the logit difference is affine, and the number of decision regions.
 
 from __future__ import annotations
 
+import copy
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -15,7 +17,7 @@ from scipy import ndimage
 from torch import nn
 
 from approxlab._core.rng import seeded
-from approxlab._core.validate import check_positive_int, check_seed
+from approxlab._core.validate import check_choice, check_positive_int, check_seed
 
 DATASETS: tuple[str, ...] = ("classification", "moons", "circles")
 ACTIVATIONS: tuple[str, ...] = ("relu", "hermite", "fourier", "tropical")
@@ -125,9 +127,39 @@ def _measure(net: nn.Module, X: np.ndarray, y: np.ndarray, Xt: np.ndarray, yt: n
             "regions": regions, "logit_difference": g.astype(np.float32), "grid_x": gx, "grid_y": gy}
 
 
+def boundary_data(datasets: Sequence[str] = DATASETS, seed: int = 0) -> dict[str, Any]:
+    """Train every activation on every dataset; return the grids and the measured numbers.
+
+    The training runs once per ``(datasets, seed)`` (the last 4 are cached); each call returns a fresh
+    deep copy, so a caller that edits the result (or its arrays) does not change what later calls get.
+
+    Parameters
+    ----------
+    datasets : sequence of {"classification", "moons", "circles"}
+        At least one, in the order wanted (dataset k is drawn with seed ``seed + 100 k``).
+    seed : int >= 0
+
+    Raises
+    ------
+    TypeError
+        ``datasets`` a single string rather than a sequence of names.
+    ValueError
+        ``datasets`` empty or naming an unknown dataset; ``seed`` not in [0, 2^63 - 1].
+    """
+    if isinstance(datasets, (str, bytes)):
+        raise TypeError(f"datasets must be a sequence of dataset names ({', '.join(DATASETS)}), got {datasets!r}")
+    names = tuple(datasets)
+    if not names:
+        raise ValueError(f"datasets must name at least one of {', '.join(DATASETS)}")
+    for name in names:
+        check_choice("datasets", name, DATASETS)
+    check_seed("seed", seed)
+    # the cache holds the one trained copy; the caller gets its own
+    return copy.deepcopy(_boundary_data(names, seed))
+
+
 @lru_cache(maxsize=4)
-def boundary_data(datasets: tuple[str, ...] = DATASETS, seed: int = 0) -> dict[str, Any]:
-    """Train every activation on every dataset; return the grids and the measured numbers."""
+def _boundary_data(datasets: tuple[str, ...], seed: int) -> dict[str, Any]:
     out: dict[str, Any] = {"datasets": {}, "activations": list(ACTIVATIONS), "hidden": HIDDEN, "steps": STEPS}
     for k, name in enumerate(datasets):
         X, y = make_dataset(name, N_POINTS, seed + 100 * k)
