@@ -353,3 +353,16 @@ def test_a_callable_singular_in_the_bulk_is_refused_with_the_reason() -> None:
     r = compute_gains(lambda t: torch.tanh(t), "uniform:-1,1")  # a smooth callable is unaffected: 1/3 / E[tanh^2]
     ref = mpmath.quad(lambda x: mpmath.tanh(x) ** 2 / 2, [-1, 1])
     assert abs(r.second_moment - float(ref)) <= r.errors["second_moment"] + 1e-15
+
+
+def test_a_closed_form_sympy_cannot_evaluate_falls_back_to_quadrature() -> None:
+    """E[cos(x)^2] under Student-t(3): sympy's integral is a Meijer G of exp_polar arguments that it cannot
+    evaluate (float() raised TypeError); auto falls back to quadrature, exact says why."""
+    import mpmath
+
+    with mpmath.workdps(30):  # E[cos^2 x] = (1 + phi(2)) / 2, phi(t) = (1 + sqrt(3) |t|) e^(-sqrt(3) |t|) for t_3
+        m2 = (1 + (1 + 2 * mpmath.sqrt(3)) * mpmath.exp(-2 * mpmath.sqrt(3))) / 2
+    r = compute_gains(sympy.cos(X), "studentt:3")
+    assert r.method == "quad" and abs(r.second_moment - m2) <= r.errors["second_moment"] < 1e-9
+    with pytest.raises(ValueError, match="cannot be evaluated to a real number.*use method='quad'"):
+        compute_gains(sympy.cos(X), "studentt:3", method="exact")

@@ -530,4 +530,8 @@ def exact_moments(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
 
     mean, m2, dm2, general = run_with_time_limit(integrate_parts,
                                                  None if timeout is None else max(timeout, FAST_PATH_SECONDS))
-    return _finish(mean), _finish(m2), _finish(dm2), general, time.perf_counter() - t0
+    out = tuple(_finish(v) for v in (mean, m2, dm2))
+    for name, v in zip(("E[F]", "E[F^2]", "E[F'^2]"), out):
+        if not v.free_symbols and not sympy.N(v, 30).is_Number:  # e.g. im(meijerg(..., exp_polar(I pi))): no value
+            raise ExactUnavailable(f"sympy's closed form of {name} cannot be evaluated to a real number: {v}")
+    return out[0], out[1], out[2], general, time.perf_counter() - t0
