@@ -170,7 +170,8 @@ def fwd_bwd(module: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, g: 
 
 
 def _peak(module: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, g: torch.Tensor) -> float | None:
-    gc.collect()
+    """MiB a forward + backward adds above the memory in use before it (CUDA: allocated; CPU: the resident
+    set's high-water mark, so memory freed earlier and reused counts as none; None where it cannot be reset)."""
     if x.device.type == "cuda":
         torch.cuda.reset_peak_memory_stats(x.device)
         base = torch.cuda.memory_allocated(x.device)
@@ -292,6 +293,8 @@ def run_bench(
         g = torch.randn(shp, generator=gen).to(dev, dt)
         gelu = nn.GELU()
         load_before = [round(v, 2) for v in os.getloadavg()]
+        if memory:
+            gc.collect()  # once: a full collection per measurement cost 0.3-1 s in a process holding sympy's caches
         wall0, sys0, faults0 = time.perf_counter(), os.times().system, _minor_faults()
         rows: list[BenchRow] = []
         jobs: list[tuple[str, int, Callable[[], nn.Module], str]] = []
