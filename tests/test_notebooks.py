@@ -2,9 +2,11 @@
 
 The five ``verify_*`` notebooks run every claim of one paper with its mutants, exactly what
 ``proofs_check/test_claims.py`` already runs claim by claim in the default suite; executing them
-again doubles that cost, so their execution is a ``slow`` test. By default every notebook (those
-included) is checked statically instead: each code cell parses, and every name it imports from
-approxlab or proofs_check exists, so an API change that breaks a notebook still fails the default suite.
+again doubles that cost, so their execution is a ``slow`` test. The other notebooks execute under
+``-m integration`` (a CI step of its own: each starts a Jupyter kernel that imports torch, 20-40 s on
+2 cores). By default every notebook is checked statically: each code cell parses, and every name it
+imports from approxlab or proofs_check exists, so an API change that breaks a notebook still fails the
+default suite.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ SLOW = {p.stem for p in NOTEBOOKS if p.stem.startswith("verify_")} | {"moa_separ
 
 def test_there_are_notebooks() -> None:
     assert NOTEBOOKS, "notebooks/ holds no notebook"
-    assert set(p.stem for p in NOTEBOOKS) - SLOW, "at least one notebook executes in the default suite"
+    assert set(p.stem for p in NOTEBOOKS) - SLOW, "at least one notebook executes in CI's integration step"
 
 
 def _imports(source: str) -> list[tuple[str, str | None]]:
@@ -56,7 +58,8 @@ def test_notebook_cells_parse_and_their_imports_exist(path: Path) -> None:
 
 # one xdist worker runs the executions: nbformat (with its schema validator) is imported there only
 @pytest.mark.xdist_group("notebook-kernels")
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in SLOW else [])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow if p.stem in SLOW
+                                                                       else pytest.mark.integration])
                                   for p in NOTEBOOKS])
 def test_notebook_executes(path: Path) -> None:
     import nbformat

@@ -250,6 +250,7 @@ def ray_local():
             os.environ["PYTHONPATH"] = old
 
 
+@pytest.mark.integration  # a local Ray instance starts in about 25 s: CI's integration step
 def test_serial_local_and_ray_give_identical_records(ray_local, tmp_path: Path) -> None:
     grid = [{"x": x, "seed": 100 + x, "tags": ["a", x]} for x in range(8)]
     recs = {}
