@@ -358,8 +358,11 @@ def diff_terms(t: Terms) -> Terms:
 
 
 @functools.lru_cache(maxsize=4096)
-def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
-    """Exact integral of x^j e^{s x} p(x) over [a, b]."""
+def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: sympy.Expr,
+                   timeout: float | None = None) -> sympy.Expr:
+    """Exact integral of x^j e^{s x} p(x) over [a, b]: a closed form for s = 0 and under a normal or
+    uniform law; otherwise sympy.integrate within ``timeout`` seconds (under Student t, e^{i x} needs a
+    Meijer G: seconds, and a form sympy may not evaluate)."""
     from approxlab.dists import Normal, Uniform
 
     if s == 0:
@@ -376,7 +379,27 @@ def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: 
                        for i in range(j + 1)) * sympy.exp(s * t)
 
         return (anti(hi) - anti(lo)) * dist.sympy_density()
-    return integrate(X**j * sympy.exp(s * X) * dist.sympy_density(), (X, a, b))
+    return _general(X**j * sympy.exp(s * X) * dist.sympy_density(), a, b, timeout)
+
+
+def _general(integrand: sympy.Expr, a: sympy.Expr, b: sympy.Expr, timeout: float | None) -> sympy.Expr:
+    """sympy.integrate of ``integrand`` over [a, b] within ``timeout`` seconds; ExactUnavailable when
+    it runs out of time or fails."""
+    try:
+        return run_with_time_limit(lambda: integrate(integrand, (X, a, b)), timeout)
+    except ExactUnavailable:
+        raise  # the time limit
+    except Exception as exc:  # noqa: BLE001 - sympy's heuristics fail in many ways; the caller falls back
+        # e.g. OverflowError (tanh(1e308 x): expand_trig of a 1e308-fold angle), PolynomialError (RationalAct
+        # under Student t), NotImplementedError: no closed form from sympy, not a bug of approxlab
+        raise ExactUnavailable(f"sympy.integrate failed ({type(exc).__name__})") from None
+
+
+def _closed(terms: Terms, dist: Distribution) -> bool:
+    """Whether every term of ``terms`` has a closed form under ``dist`` (no sympy.integrate)."""
+    from approxlab.dists import Normal, Uniform
+
+    return isinstance(dist, (Normal, Uniform)) or all(s == 0 for _, s in terms)
 
 
 FAST_PATH_SECONDS = 30.0
@@ -444,9 +467,11 @@ def _finish(value: sympy.Expr) -> sympy.Expr:
     return value
 
 
-def integrate_terms(terms: Terms, dist: Distribution, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
-    """Exact integral of sum c x^j e^{sx} times p(x) over [a, b]."""
-    return sympy.Add(*[c * _term_integral(dist, j, s, a, b) for (j, s), c in terms.items() if c != 0])
+def integrate_terms(terms: Terms, dist: Distribution, a: sympy.Expr, b: sympy.Expr,
+                    timeout: float | None = None) -> sympy.Expr:
+    """Exact integral of sum c x^j e^{sx} times p(x) over [a, b] (``timeout``: for each term without a
+    closed form, :func:`_term_integral`)."""
+    return sympy.Add(*[c * _term_integral(dist, j, s, a, b, timeout) for (j, s), c in terms.items() if c != 0])
 
 
 def integrate_against(g: sympy.Expr, dist: Distribution, a: sympy.Expr, b: sympy.Expr,
@@ -454,17 +479,9 @@ def integrate_against(g: sympy.Expr, dist: Distribution, a: sympy.Expr, b: sympy
     """Exact integral of g(x) p(x) over [a, b]; returns (value, whether the general sympy path was used)."""
     terms = exp_terms(g)
     if terms is not None:
-        total, general = integrate_terms(terms, dist, a, b), False
+        total, general = integrate_terms(terms, dist, a, b, timeout), not _closed(terms, dist)
     else:
-        try:
-            total = run_with_time_limit(lambda: integrate(g * dist.sympy_density(), (X, a, b)), timeout)
-        except ExactUnavailable:
-            raise  # the time limit
-        except Exception as exc:  # noqa: BLE001 - sympy's heuristics fail in many ways; the caller falls back
-            # e.g. OverflowError (tanh(1e308 x): expand_trig of a 1e308-fold angle), PolynomialError (RationalAct
-            # under Student t), NotImplementedError: no closed form from sympy, not a bug of approxlab
-            raise ExactUnavailable(f"sympy.integrate failed ({type(exc).__name__})") from None
-        general = True
+        total, general = _general(g * dist.sympy_density(), a, b, timeout), True
     _check(total, g, a, b)
     return total, general
 
@@ -511,7 +528,7 @@ def exact_moments(expr: sympy.Expr, dist: Distribution, kinks: tuple[float, ...]
         general = False
         for a, b, e in parts:
             terms = exp_terms(e)
-            if terms is not None:  # fast path: F^2 and F'^2 from F's term dictionary, no re-expansion
+            if terms is not None and _closed(terms, dist):  # fast path: F^2 and F'^2 from F's term dictionary
                 dterms = diff_terms(terms)
                 vals = [integrate_terms(t, dist, a, b) for t in (terms, mul_terms(terms, terms), mul_terms(dterms, dterms))]
                 for v, g in zip(vals, (lambda: e, lambda: e**2, lambda: sympy.diff(e, X) ** 2)):
