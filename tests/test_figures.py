@@ -119,7 +119,8 @@ def test_render_shows_one_overall_bar_and_prints_every_file(tmp_path: Path, monk
         return fn
 
     figs = {n: registry.FigureEntry(n, n, draw(n)) for n in ("a", "b", "c")}
-    monkeypatch.setattr(registry, "all_figures", lambda: figs)
+    monkeypatch.setattr(registry, "FIGURES_BY_NAME", {n: registry.__name__ for n in figs})
+    monkeypatch.setattr(registry, "_FIGURES", figs)
     written = registry.render(None, tmp_path, seed=3, progress=True)
     out, err = capsys.readouterr()
     assert written == [tmp_path / f"{n}.txt" for n in "abc"]
@@ -175,3 +176,17 @@ def test_a_timing_figure_marks_noise_and_says_when_nothing_is_meaningful(tmp_pat
                                                                   "ratios": [1.0, 3.0], "spread": 3.0})
     bench.fig20(tmp_path)
     assert json.loads((tmp_path / "ortho-fig20.json").read_text())["title"].startswith("NOT MEANINGFUL")
+
+
+def test_an_unknown_figure_is_refused_before_any_figure_module_is_imported(tmp_path: Path) -> None:
+    """The name is checked against FIGURES_BY_NAME first: the refusal took 7 s of torch and matplotlib imports."""
+    import subprocess
+    import sys
+
+    code = ("import sys, pathlib\nfrom approxlab.figures.registry import render\n"
+            "try:\n    render(['no-such-figure'], pathlib.Path(sys.argv[1]))\nexcept ValueError as e:\n    print(e)\n"
+            "print(sorted(m for m in ('torch', 'matplotlib', 'approxlab.figures.zoo') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[0].startswith("unknown figure no-such-figure; registered: moa-probe, ortho-fig1")
+    assert out[1] == "[]" and not (tmp_path / "out").exists()

@@ -4,7 +4,9 @@ Each figure is a function ``fn(outdir: Path, seed: int) -> list[Path]`` decorate
 :func:`figure`. It writes a PNG and the data it plots beside it (CSV or JSON with the same stem), and
 returns the paths it wrote. Figures read results (e.g. the sweep store); they never re-run long
 training on their own. Every figure module lives in this package and registers here on import;
-:data:`FIGURE_MODULES` lists them all, and a listed module that cannot be imported is an error.
+:data:`FIGURES_BY_NAME` names each figure's module (so a name is checked, and only the modules of the
+figures drawn are imported: torch and matplotlib take seconds), and a listed module that cannot be
+imported, or that does not register what it is listed for, is an error.
 """
 
 from __future__ import annotations
@@ -28,16 +30,18 @@ class FigureEntry:
 
 _FIGURES: dict[str, FigureEntry] = {}
 
+#: Every figure's name and the module that registers it.
+FIGURES_BY_NAME: dict[str, str] = {
+    "zoo": "approxlab.figures.zoo",
+    "propagation": "approxlab.figures.propagation",
+    "sobolev-scaling": "approxlab.figures.approx",
+    "moa-probe": "approxlab.figures.expressivity",
+    **{f"ortho-fig{k}": "approxlab.figures.ortho_paper" for k in (1, 2, 5, 6)},
+    **{f"ortho-fig{k}": "approxlab.figures.ortho_boundaries" for k in (3, 10)},
+    **{f"ortho-fig{k}": "approxlab.figures.bench" for k in (17, 18, 19, 20)},
+}
 #: Modules that define figures; imported by :func:`all_figures`.
-FIGURE_MODULES: tuple[str, ...] = (
-    "approxlab.figures.zoo",
-    "approxlab.figures.propagation",
-    "approxlab.figures.approx",
-    "approxlab.figures.expressivity",
-    "approxlab.figures.ortho_paper",
-    "approxlab.figures.ortho_boundaries",
-    "approxlab.figures.bench",
-)
+FIGURE_MODULES: tuple[str, ...] = tuple(dict.fromkeys(FIGURES_BY_NAME.values()))
 
 
 def figure(name: str, description: str) -> Callable[[FigureFn], FigureFn]:
@@ -54,9 +58,19 @@ def figure(name: str, description: str) -> Callable[[FigureFn], FigureFn]:
 
 def all_figures() -> dict[str, FigureEntry]:
     """Every registered figure, by name (imports :data:`FIGURE_MODULES` first)."""
-    for mod in FIGURE_MODULES:
+    return _load(list(FIGURES_BY_NAME))
+
+
+def _load(names: list[str]) -> dict[str, FigureEntry]:
+    """The entries of ``names`` (each in :data:`FIGURES_BY_NAME`), importing only their modules."""
+    for mod in dict.fromkeys(FIGURES_BY_NAME[n] for n in names):
         importlib.import_module(mod)  # a listed module that is missing is an error, never a silent gap
-    return dict(sorted(_FIGURES.items()))
+    missing = [n for n in names if n not in _FIGURES]
+    extra = [n for n in _FIGURES if n not in FIGURES_BY_NAME]  # `approxlab figures` would never draw them
+    if missing or extra:
+        raise RuntimeError(f"FIGURES_BY_NAME is out of date: listed but not registered {missing}, registered but "
+                           f"not listed {extra}")
+    return {n: _FIGURES[n] for n in sorted(names)}
 
 
 def render(names: list[str] | None, outdir: Path, seed: int = 0, progress: bool = False) -> list[Path]:
@@ -70,11 +84,11 @@ def render(names: list[str] | None, outdir: Path, seed: int = 0, progress: bool 
     ValueError
         For an unknown figure name; the message lists the registered ones.
     """
-    figs = all_figures()
-    chosen = list(figs) if not names else names
-    unknown = [n for n in chosen if n not in figs]
-    if unknown:
-        raise ValueError(f"unknown figure {', '.join(unknown)}; registered: {', '.join(figs)}")
+    chosen = sorted(FIGURES_BY_NAME) if not names else names
+    unknown = [n for n in chosen if n not in FIGURES_BY_NAME]
+    if unknown:  # before importing any figure module
+        raise ValueError(f"unknown figure {', '.join(unknown)}; registered: {', '.join(sorted(FIGURES_BY_NAME))}")
+    figs = _load(chosen)
     outdir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     if not progress:
