@@ -161,3 +161,35 @@ def test_ray_local_instance_is_cleaned_up(tmp_path: Path, monkeypatch) -> None:
     import ray
 
     assert not ray.is_initialized()
+
+
+class _Finalised:
+    """Garbage in a reference cycle: only the collector frees it, and its finaliser says in which process."""
+
+    def __init__(self, log: Path) -> None:
+        self.log, self.me = log, self
+
+    def __del__(self) -> None:
+        with open(self.log, "a") as f:
+            f.write(f"{os.getpid()}\n")
+
+
+def test_forked_workers_never_finalise_the_parents_garbage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Garbage of the sweep's process at the fork (an sqlite3 connection a finished sweep dropped) must not be
+    finalised in a worker: sqlite's global mutex, copied locked from a thread inside sqlite at the fork, deadlocked
+    a worker that finalised such a connection. The pool forks with the collector frozen."""
+    import gc
+
+    monkeypatch.setenv("APPROXLAB_SWEEP_START_METHOD", "fork")
+    log = tmp_path / "finalised.txt"
+    gc.disable()  # the cycle stays garbage until a collection the test controls
+    try:
+        _Finalised(log)
+        rep = run_sweep(helpers.collect_and_report, [{"i": i} for i in range(2)], tmp_path / "s.sqlite",
+                        backend="local", workers=2, progress=False)
+        workers = {r["result"]["pid"] for r in rep.records}
+        assert rep.done == 2 and os.getpid() not in workers
+        gc.collect()  # here, in the sweep's own process, the garbage is finalised as usual
+    finally:
+        gc.enable()
+    assert log.read_text().split() == [str(os.getpid())]

@@ -197,6 +197,25 @@ def _init_worker(gpu_queue: Any, threads: int | None, parent: int | None = None)
     _set_threads(threads if threads is not None else 1)
 
 
+def _submit(pool: Any, ctx: Any, fn: Callable[..., Any], item: Any, threads: int | None) -> Any:
+    """``pool.submit`` of one run, with the garbage collector frozen while a ``fork`` start method copies
+    this process (the pool forks its workers in ``submit``): what is garbage here at that moment, such as an
+    sqlite3 connection a finished sweep dropped, then sits in the workers' permanent generation and is never
+    finalised there. Finalising it in a worker takes sqlite's global mutex, which another thread (the
+    heartbeat, or a notebook's history writer) may have held at the fork: a worker deadlocked so, in
+    multiprocessing's after-fork hooks, and its pool with it."""
+    import gc
+
+    frozen = ctx.get_start_method() == "fork"
+    if frozen:
+        gc.freeze()
+    try:
+        return pool.submit(_execute, fn, item[1], item[0], item[2], threads)
+    finally:
+        if frozen:
+            gc.unfreeze()
+
+
 def _start_method(gpus: int, threads: int | None) -> str:
     """``fork`` on Linux without GPUs when runs are single-threaded (workers inherit the imports,
     so there is no start-up cost; a worker that never enters an OpenMP parallel region is safe to
@@ -295,13 +314,13 @@ def run_local(fn: Callable[..., Any], sched: Scheduler, on_result: OnResult, wor
                     if suspects:
                         if not inflight:
                             item = suspects.pop()
-                            inflight[pool.submit(_execute, fn, item[1], item[0], item[2], threads)] = item
+                            inflight[_submit(pool, ctx, fn, item, threads)] = item
                     else:
                         while len(inflight) < 2 * n:
                             item = sched.take()
                             if item is None:
                                 break
-                            inflight[pool.submit(_execute, fn, item[1], item[0], item[2], threads)] = item
+                            inflight[_submit(pool, ctx, fn, item, threads)] = item
                     if not inflight:
                         sched.idle()
                         continue
