@@ -245,6 +245,11 @@ def _numeric_result(target: ResolvedActivation, dist: Distribution, method: str,
         if not math.isfinite(v):
             raise ValueError(f"activation {target.name!r} has a non-finite {name} under dist {dist.spec()!r} "
                              f"(it diverges, or overflows float64)")
+        if v == 0 and name == "E[F'^2]":  # a step function, or F'^2 below float64's range
+            raise ValueError(f"activation {target.name!r} has E[F'^2] = 0 in float64 under dist {dist.spec()!r}, so "
+                             f"the gain Var[x]/E[F'^2] is infinite or cannot be represented: its derivative, the one "
+                             f"backprop uses, is 0 almost everywhere (a step function), or its square underflows "
+                             f"(then rescale the activation)")
         if v < sys.float_info.min:
             raise ValueError(f"activation {target.name!r} has {name} = {v:g} under dist {dist.spec()!r}, not a "
                              f"normal float64 > 0: it is 0 or below float64's range ({sys.float_info.min:.2g}), so "
