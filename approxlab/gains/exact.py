@@ -59,9 +59,12 @@ _WEAKREF_FILES = frozenset(os.path.basename(m.__file__) for m in (weakref, _weak
 
 
 def _in_callback(frame: types.FrameType | None) -> bool:
-    """Whether ``frame`` runs (directly or further down) a ``gc.callbacks`` function,
+    """Whether ``frame``, the top frame of another thread, runs a ``gc.callbacks`` function,
     ``sys.unraisablehook`` or code of the weakref modules, where an exception would be swallowed or
-    would break the hook (the next attempt, 50 ms later, lands elsewhere)."""
+    would break the hook (the next attempt, 50 ms later, lands elsewhere). Only the top frame is read:
+    ``f_back`` of another running thread's frame can crash CPython 3.11 (a segfault seen here, under
+    sympy; CPython issues 99110 and 111363), so a callback that calls further Python code is not seen and
+    its interruption is swallowed, to be repeated."""
     codes = set()
     for cb in [*gc.callbacks, sys.unraisablehook]:
         while isinstance(cb, functools.partial):
@@ -69,11 +72,10 @@ def _in_callback(frame: types.FrameType | None) -> bool:
         code = getattr(cb, "__code__", None)
         if code is not None:
             codes.add(code)
-    while frame is not None:
-        if frame.f_code in codes or os.path.basename(frame.f_code.co_filename) in _WEAKREF_FILES:
-            return True
-        frame = frame.f_back
-    return False
+    if frame is None:
+        return False
+    code = frame.f_code
+    return code in codes or os.path.basename(code.co_filename) in _WEAKREF_FILES
 
 
 class _Expired(ExactUnavailable):
