@@ -367,3 +367,27 @@ def test_a_closed_form_sympy_cannot_evaluate_falls_back_to_quadrature() -> None:
     assert r.method == "quad" and abs(r.second_moment - m2) <= r.errors["second_moment"] < 1e-9
     with pytest.raises(ValueError, match="cannot be evaluated to a real number.*use method='quad'"):
         compute_gains(sympy.cos(X), "studentt:3", method="exact")
+
+
+def test_a_general_term_integral_is_remembered_whatever_its_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The timed path passes the time left, a different float at every call; a success is reused.
+    from approxlab.dists import StudentT
+    from approxlab.gains import exact
+
+    calls: list[float | None] = []
+
+    def fake_general(integrand: sympy.Expr, a: sympy.Expr, b: sympy.Expr, timeout: float | None) -> sympy.Expr:
+        calls.append(timeout)
+        return sympy.Rational(1, 7)
+
+    monkeypatch.setattr(exact, "_general", fake_general)
+    monkeypatch.setattr(exact, "_GENERAL_TERMS", {})
+    dist, s = StudentT(5), sympy.Rational(3, 11) * sympy.I
+    first = exact._term_integral(dist, 2, s, -sympy.oo, sympy.oo, 9.75)
+    second = exact._term_integral(dist, 2, s, -sympy.oo, sympy.oo, 3.5)
+    assert first == second == sympy.Rational(1, 7)
+    assert calls == [9.75]
+    exact._term_integral(dist, 3, s, -sympy.oo, sympy.oo, 3.5)  # another term is integrated
+    assert calls == [9.75, 3.5]
+    assert exact._term_integral(dist, 2, 0, -1, 1) == dist.partial_moment(2, -1, 1)  # closed: no sympy.integrate
+    assert len(calls) == 2

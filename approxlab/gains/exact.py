@@ -359,12 +359,35 @@ def diff_terms(t: Terms) -> Terms:
     return out
 
 
-@functools.lru_cache(maxsize=4096)
 def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: sympy.Expr,
                    timeout: float | None = None) -> sympy.Expr:
     """Exact integral of x^j e^{s x} p(x) over [a, b]: a closed form for s = 0 and under a normal or
     uniform law; otherwise sympy.integrate within ``timeout`` seconds (under Student t, e^{i x} needs a
-    Meijer G: seconds, and a form sympy may not evaluate)."""
+    Meijer G: seconds, and a form sympy may not evaluate).
+
+    Both are remembered, the general integral only once it has succeeded and whatever the time limit
+    it was given (the limit changes the outcome, never the value)."""
+    closed = _closed_term(dist, j, s, a, b)
+    if closed is not None:
+        return closed
+    key = (dist, j, s, a, b)
+    known = _GENERAL_TERMS.get(key)
+    if known is not None:
+        return known
+    value = _general(X**j * sympy.exp(s * X) * dist.sympy_density(), a, b, timeout)
+    _GENERAL_TERMS[key] = value
+    while len(_GENERAL_TERMS) > _GENERAL_TERMS_KEPT:  # the oldest first
+        _GENERAL_TERMS.pop(next(iter(_GENERAL_TERMS)), None)
+    return value
+
+
+_GENERAL_TERMS: dict[tuple, sympy.Expr] = {}
+_GENERAL_TERMS_KEPT = 512
+
+
+@functools.lru_cache(maxsize=4096)
+def _closed_term(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr | None:
+    """The closed form of :func:`_term_integral`, or None where there is none."""
     from approxlab.dists import Normal, Uniform
 
     if s == 0:
@@ -381,7 +404,7 @@ def _term_integral(dist: Distribution, j: int, s: sympy.Expr, a: sympy.Expr, b: 
                        for i in range(j + 1)) * sympy.exp(s * t)
 
         return (anti(hi) - anti(lo)) * dist.sympy_density()
-    return _general(X**j * sympy.exp(s * X) * dist.sympy_density(), a, b, timeout)
+    return None
 
 
 def _general(integrand: sympy.Expr, a: sympy.Expr, b: sympy.Expr, timeout: float | None) -> sympy.Expr:
