@@ -4,8 +4,8 @@ Reads the sweep store named by ``APPROXLAB_SCALING_STORE`` when set (e.g. a full
 ``approxlab scaling``). Otherwise the small default sweep of the constructed and classical families
 (no training) is computed from scratch in a temporary store that is deleted afterwards, so nothing
 but the PNG and its data is written to the output folder. One panel per (target, d, n): every family's
-L_inf error against its parameter count on log-log axes, the fitted exponent beta next to the
-theory's n/d in the legend, and the theory's rates drawn as dashed lines (P^(-n/d) for PolyReLU,
+L_inf error against its parameter count on log-log axes, the fitted exponent beta (± its standard
+error) next to the theory's n/d in the legend, and the theory's rates drawn as dashed lines (P^(-n/d) for PolyReLU,
 (P / ln P)^(-n/d) for ReLU) anchored at the largest constructed network. A last panel shows polycom
 Lemma 2: parameters of the ReLU network for PolyReLU against ln(1/eps), with the fit
 a + b ln(1/eps) + c ln^2(1/eps). Data: ``sobolev-scaling.csv`` (records) and
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import tempfile
 from collections.abc import Iterator
@@ -66,6 +67,26 @@ def load_records(path: Path, seed: int = 0, *, cache: bool = False) -> list[dict
     return recs
 
 
+def _beta_label(fit: dict) -> str:
+    """``beta ± stderr`` of one fit, with the points it used where some runs were left out.
+
+    Examples
+    --------
+    >>> _beta_label({"beta": 2.034, "beta_stderr": 0.051, "fitted": 4, "runs": 5})
+    '2.03 ± 0.05 (4 of 5 points)'
+    >>> _beta_label({"beta": 2.0, "beta_stderr": float("nan"), "fitted": 2, "runs": 2})
+    '2.00 (2 points: no error bar)'
+    """
+    beta, stderr = fit.get("beta", math.nan), fit.get("beta_stderr", math.nan)
+    fitted, runs = fit.get("fitted"), fit.get("runs")
+    if not math.isfinite(beta):
+        return "n/a"
+    if not math.isfinite(stderr):
+        return f"{beta:.2f} ({fitted} points: no error bar)"
+    label = f"{beta:.2f} ± {stderr:.2f}"
+    return label + (f" ({fitted} of {runs} points)" if fitted is not None and runs is not None and fitted < runs else "")
+
+
 @figure("sobolev-scaling", "L_inf error vs parameters: ReLU/PolyReLU/rational constructions, trained "
         "networks, Chebyshev, AAA; fitted exponents vs theory (polycom Thm. 3, Lemma 2)")
 def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
@@ -98,7 +119,7 @@ def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
             E = np.maximum(np.array([r["error"] for r in rs], float), 1e-17)
             color, marker = figstyle.color(fam.removeprefix("trained-")), MARKERS.get(fam, ".")
             f = fitmap.get((fam, tgt, d, n), {})
-            lab = f"{fam}: fitted beta = {f.get('beta', float('nan')):.2f}"
+            lab = f"{fam}: fitted beta = {_beta_label(f)}"
             ls = ":" if fam.startswith("trained-") else "-"
             ax.loglog(P, E, ls, marker=marker, color=color, label=lab, ms=4, lw=1)
             if fam in ("polyrelu", "relu") and len(P):
