@@ -35,6 +35,8 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from scipy import stats
@@ -57,9 +59,22 @@ def occurrences(text: str) -> list[tuple[int, int, str]]:
 
 
 def half_ulp(printed: str) -> float:
-    """Half a unit in the last printed digit of a decimal string ("4.927" -> 5e-4)."""
-    s = printed.strip().lstrip("+-")
-    return 0.5 * 10.0 ** (-(len(s.split(".")[1]) if "." in s else 0))
+    """Half a unit in the last printed digit of a decimal string ("4.927" -> 5e-4, "2e-3" -> 5e-4, "1E2" -> 50).
+
+    Raises
+    ------
+    ValueError
+        For text that is not a finite decimal number.
+    """
+    try:
+        d = Decimal(str(printed).strip())
+    except InvalidOperation:
+        d = None
+    if d is None or not d.is_finite():
+        raise ValueError(f"printed must be a finite decimal number such as '4.927' or '2e-3'; got {printed!r}")
+    exp = d.as_tuple().exponent  # the place of the last printed digit, exponent notation included
+    assert isinstance(exp, int)
+    return float(Fraction(1, 2) * Fraction(10) ** exp)
 
 
 @dataclass(frozen=True)

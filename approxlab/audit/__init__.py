@@ -97,7 +97,10 @@ def audit_section(names: list[str] | None = None) -> tuple[str, list[dict]]:
     """The verification report's audit section (Markdown under ``## Audits of third-party implementations``) and
     its data (one record per claim: ``ClaimResult.to_dict()`` plus ``audit``); audits whose package is missing
     are listed as not installed."""
-    names = list(AUDITS) if names is None else names
+    names = list(AUDITS) if names is None else list(names)
+    unknown = [n for n in names if n not in AUDITS]
+    if unknown:
+        raise ValueError(f"names must be among {', '.join(AUDITS)}; got {', '.join(map(repr, unknown))}")
     lines = ["## Audits of third-party implementations", "",
              "Conformance claims: each implementation against the paper it cites (approxlab audit NAME).", ""]
     data: list[dict] = []

@@ -39,10 +39,26 @@ def _eval(module: torch.nn.Module, x: np.ndarray, dtype: torch.dtype) -> np.ndar
 def sampled_forward(module: torch.nn.Module, reference: Callable[[np.ndarray], np.ndarray], what: str,
                     points: np.ndarray = SAMPLE_POINTS, rel: float = REL_TOL) -> Verdict:
     """The module in float64 against ``reference`` at ``points``: holds-numerically when
-    max |F - ref| <= rel * max(1, |ref|) everywhere, else fails (the caller rates it)."""
-    x = np.asarray(points, dtype=np.float64)
+    max |F - ref| <= rel * max(1, |ref|) everywhere, else fails (the caller rates it); fails too where the module
+    or the formula is not finite.
+
+    Raises
+    ------
+    ValueError
+        For empty or non-finite ``points``, or ``rel`` not a finite number >= 0.
+    """
+    x = np.asarray(points, dtype=np.float64).reshape(-1)
+    if x.size == 0 or not np.all(np.isfinite(x)):
+        raise ValueError(f"points must be a non-empty array of finite numbers; got {x.size} points"
+                         + ("" if x.size == 0 else f", {int(np.sum(~np.isfinite(x)))} not finite"))
+    if not (isinstance(rel, (int, float)) and not isinstance(rel, bool) and rel >= 0 and np.isfinite(rel)):
+        raise ValueError(f"rel must be a finite number >= 0; got {rel!r}")
     got = _eval(module, x, torch.float64)
     ref = np.asarray(reference(x), dtype=np.float64)
+    if not np.all(np.isfinite(ref)):
+        at = float(x[~np.isfinite(ref)][0])
+        return Verdict.failed(f"{what}: the formula is not finite at x = {at:.6g} (of {len(x)} points of "
+                              f"[{x.min():g}, {x.max():g}]): no relative error to compare with tolerance {rel:g}")
     scale = np.maximum(1.0, np.abs(ref))
     err = np.abs(got - ref) / scale
     worst = int(np.argmax(err))
@@ -90,8 +106,9 @@ def dtype_verdict(table: dict[str, dict[str, float | None]], what: str) -> Verdi
         if "failure" in row:
             parts.append(f"{name}: does not run ({row['failure']})")
             continue
-        nf = row["first_nonfinite_abs_x"]
-        parts.append(f"{name}: max rel. error {row['error']:.3g}" + ("" if nf is None else f", inf/NaN from |x| = {nf:.4g}"))
+        nf, err = row["first_nonfinite_abs_x"], row["error"]
+        shown = "no finite value to compare" if err is None else f"max rel. error {err:.3g}"
+        parts.append(f"{name}: {shown}" + ("" if nf is None else f", inf/NaN from |x| = {nf:.4g}"))
         if nf is not None and name != "float32":
             worst = nf if worst is None else min(worst, nf)
     ev = f"{what} on 2001 points of [-4, 4] against float64: " + "; ".join(parts)
@@ -101,11 +118,14 @@ def dtype_verdict(table: dict[str, dict[str, float | None]], what: str) -> Verdi
 
 
 def snap_rational(value: float, max_den: int = 10**7, rel: float = 1e-6) -> object:
-    """The simplest rational within ``rel`` of a float (float32 buffers such as 1/48 read back exactly), or None."""
+    """The simplest rational within ``rel`` of a float (float32 buffers such as 1/48 read back exactly), or None
+    (none with denominator <= ``max_den``; always for inf and nan)."""
     import sympy
 
-    r = sympy.Rational(value).limit_denominator(max_den)
+    if not np.isfinite(value):  # no rational is within any relative distance of inf or nan
+        return None
     if value == 0:
         return sympy.Integer(0)
+    r = sympy.Rational(value).limit_denominator(max_den)
     return r if abs(float(r) - value) <= rel * abs(value) else None
 

@@ -472,9 +472,9 @@ def select(paper: str | None = None, claim_id: str | None = None, slow: bool = F
         For an unknown paper or claim id (the message lists the allowed values or close ids), or a claim id
         that is not one of ``paper``'s.
     """
-    claims = load_all()
-    if paper is not None and paper not in PAPERS:
+    if paper is not None and paper not in PAPERS:  # before importing any claim module
         raise ValueError(f"--paper must be one of {', '.join(PAPERS)}; got {paper!r}")
+    claims = load_all()
     if claim_id is not None:
         if claim_id not in claims:
             import difflib

@@ -40,6 +40,8 @@ Examples
 
 from __future__ import annotations
 
+import math
+import numbers
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -80,7 +82,7 @@ class PrintedNumber(Fraction):
         if isinstance(text, float):
             if text != text or text in (float("inf"), float("-inf")):
                 raise ValueError(f"a printed number must be finite; got {text!r}")
-            text = repr(text)
+            text = repr(float(text))  # float() first: numpy 2 writes np.float64(0.1) for repr(np.float64(0.1))
         elif isinstance(text, Fraction):
             text = f"{text.numerator}/{text.denominator}" if text.denominator != 1 else str(text.numerator)
         elif isinstance(text, int):
@@ -88,6 +90,8 @@ class PrintedNumber(Fraction):
         s = str(text).strip()
         if not (_NUMBER.match(s) or _FRACTION.match(s)):
             raise ValueError(f"not a printed number: {text!r} (allowed: decimal like '0.125', '1e-6', or 'p/q')")
+        if _FRACTION.match(s) and int(s.split("/")[1]) == 0:
+            raise ValueError(f"not a printed number: {text!r} (a fraction p/q needs q != 0)")
         self = super().__new__(cls, s)
         self.text = s
         return self
@@ -177,6 +181,12 @@ def normalize(value: Any) -> Any:
         return value
     if isinstance(value, (float, Fraction)) and not isinstance(value, int):
         return PrintedNumber(value)
+    if not isinstance(value, sp.Basic) and isinstance(value, numbers.Real):  # numpy scalars (sympy keeps its own)
+        if isinstance(value, numbers.Integral):
+            return int(value)
+        if not math.isfinite(float(value)):
+            raise ValueError(f"a printed number must be finite; got {value!r}")
+        return PrintedNumber(str(value))  # numpy's shortest text for its precision: float32 0.1 is printed 0.1
     if isinstance(value, str):
         s = value.strip()
         if _NUMBER.match(s) or _FRACTION.match(s):
