@@ -22,6 +22,14 @@ from approxlab.functional.dtypes import compute_dtype
 Values = Literal["current", "symbols"]
 
 
+class NoSymbolicForm(TypeError, NotImplementedError):
+    """An Elementwise module whose form depends on a part with no sympy form (PolyCom of a plain callable).
+
+    A TypeError for the caller who asked for the form; a NotImplementedError, like
+    :meth:`Elementwise.sympy_template`'s default, for :func:`approxlab.activations.resolve.resolve`, which
+    then takes the module as a callable."""
+
+
 def check_input(x: object, module: nn.Module) -> None:
     """Refuse what an activation cannot compute on: a non-tensor (TypeError), a tensor that is not
     floating-point (TypeError from :func:`approxlab.functional.dtypes.compute_dtype`: an integer tensor

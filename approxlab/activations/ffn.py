@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from approxlab._core.validate import check_bool, check_positive_int
-from approxlab.activations.base import forward_arity
+from approxlab.activations.base import check_input, forward_arity
 from approxlab.activations.rational import PolyAct, RationalAct
 
 Activation = nn.Module | Callable[[torch.Tensor], torch.Tensor] | str
@@ -74,6 +74,7 @@ class _FFN(nn.Module):
         self._arity = forward_arity(self.act) if isinstance(self.act, nn.Module) else 1
 
     def _check(self, x: torch.Tensor) -> None:
+        check_input(x, self)  # an integer x would truncate the weights cast to its dtype
         if x.dim() == 0 or x.shape[-1] != self.d:
             raise ValueError(f"input's last dimension must be d={self.d}, got shape {tuple(x.shape)}")
 
@@ -236,6 +237,7 @@ class PolyRationalFFN(nn.Module):
         return F.layer_norm(h, ln.normalized_shape, ln.weight.to(h.dtype), ln.bias.to(h.dtype), ln.eps)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        check_input(x, self)
         if x.dim() == 0 or x.shape[-1] != self.d:
             raise ValueError(f"input's last dimension must be d={self.d}, got shape {tuple(x.shape)}")
         g = self.poly(self._norm(self.norm_g, self._linear(self.w_g, x)))

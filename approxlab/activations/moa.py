@@ -45,7 +45,7 @@ from torch import nn
 from approxlab.activations import standard
 from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise, check_input
-from approxlab._core.validate import check_choice, check_positive_int
+from approxlab._core.validate import check_choice, check_finite_float, check_positive_int
 from approxlab.activations.registry import Entry, create, register
 
 #: Gates allowed for MoA (moa Section 3.3).
@@ -115,6 +115,14 @@ def _stack(bases: nn.ModuleList, h: torch.Tensor) -> torch.Tensor:
     return torch.stack([b(h) for b in bases], dim=-1)
 
 
+def _init_value(init: object) -> float:
+    """The initial LA coefficient: a finite real number that float32 parameters hold (1e300 would be inf)."""
+    value = check_finite_float("init", init)
+    if abs(value) > torch.finfo(torch.float32).max:
+        raise ValueError(f"init must be a finite real number within float32's range, got {value!r}")
+    return value
+
+
 def _work(t: torch.Tensor) -> torch.Tensor:
     return t.float() if t.dtype in _LOW else t
 
@@ -151,7 +159,7 @@ class LearnableActivation(Elementwise):
         super().__init__()
         self.names = parse_dictionary(dictionary)
         self.bases = _bases(self.names)
-        self.alpha = nn.Parameter(torch.full((len(self.names),), float(init)))
+        self.alpha = nn.Parameter(torch.full((len(self.names),), _init_value(init)))
 
     def forward(self, h: torch.Tensor) -> torch.Tensor:
         _check_float_tensor("h", h)
@@ -223,7 +231,7 @@ class LearnableActivationOneSided(_TwoSided):
         super().__init__()
         self.names = parse_dictionary(dictionary)
         self.bases = _bases(self.names)
-        self.alpha = nn.Parameter(torch.full((len(self.names),), float(init)))
+        self.alpha = nn.Parameter(torch.full((len(self.names),), _init_value(init)))
 
     def forward(self, y: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
         _check_float_tensor("y", y), _check_float_tensor("z", z)
@@ -256,8 +264,8 @@ class LearnableActivationBiSided(_TwoSided):
         super().__init__()
         self.names = parse_dictionary(dictionary)
         self.bases = _bases(self.names)
-        self.beta = nn.Parameter(torch.full((len(self.names),), float(init)))
-        self.alpha = nn.Parameter(torch.full((len(self.names),), float(init)))
+        self.beta = nn.Parameter(torch.full((len(self.names),), _init_value(init)))
+        self.alpha = nn.Parameter(torch.full((len(self.names),), _init_value(init)))
 
     def forward(self, y: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
         _check_float_tensor("y", y), _check_float_tensor("z", z)
@@ -301,7 +309,7 @@ class LearnableActivationQuadratic(_TwoSided):
         self.pairs = _pairs(len(self.names), pairs)
         self.pairs_rule = pairs
         self.bases = _bases(self.names)
-        self.alpha = nn.Parameter(torch.full((len(self.pairs),), float(init)))
+        self.alpha = nn.Parameter(torch.full((len(self.pairs),), _init_value(init)))
         self.register_buffer("_k", torch.tensor([p[0] for p in self.pairs]), persistent=False)
         self.register_buffer("_l", torch.tensor([p[1] for p in self.pairs]), persistent=False)
 

@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from approxlab._core.symbols import X
-from approxlab.activations.base import Elementwise
+from approxlab.activations.base import Elementwise, NoSymbolicForm, forward_arity
 from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
@@ -146,10 +146,19 @@ def _resolve_rho(rho: str | nn.Module | Callable[[torch.Tensor], torch.Tensor]) 
     if isinstance(rho, str):
         from approxlab.activations.registry import create
 
-        return create(rho)
-    if isinstance(rho, nn.Module) or callable(rho):
+        rho = create(rho)
+    if isinstance(rho, nn.Module):
+        if forward_arity(rho) != 1:  # moa Type-II modules take (y, z)
+            raise TypeError(f"rho must take one tensor; {type(rho).__name__} takes {forward_arity(rho)}")
+        return rho
+    if callable(rho):
         return rho
     raise TypeError(f"rho must be a registry name, an nn.Module or a callable, got {type(rho).__name__}")
+
+
+def _rho_symbol(s: sympy.Symbol) -> sympy.Symbol:
+    """rho's coefficient ``s`` as ``rho_s`` in PolyCom's form (rho's own a_k would clash with PolyCom's a_i)."""
+    return sympy.Symbol(f"rho_{s.name}", **s.assumptions0)
 
 
 class PolyCom(Elementwise):
@@ -164,8 +173,11 @@ class PolyCom(Elementwise):
     :class:`PolyNorm` for the normalisation case.
 
     The module is elementwise when rho is an :class:`Elementwise` (or an elementwise callable); its
-    sympy form exists only when rho is an :class:`Elementwise` zoo module (it is composed from rho's
-    own form, with rho's coefficients).
+    sympy form exists only when rho is an :class:`Elementwise` zoo module or a torch activation module
+    that :func:`~approxlab.activations.torch_modules.from_torch` knows (it is composed from rho's own
+    form, with rho's coefficients renamed ``rho_*``: ``rho_a_0`` for a Hermite rho's a_0). For any other
+    rho, :meth:`sympy_expr` raises :class:`~approxlab.activations.base.NoSymbolicForm` (a TypeError)
+    and :meth:`kinks` is empty. A rho that takes two tensors (moa Type-II) is refused.
 
     Parameters
     ----------
@@ -198,7 +210,7 @@ class PolyCom(Elementwise):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
         xc = x.to(dt)
-        w, b = self.weight.to(dt), self.bias.to(dt)
+        w, b = self.weight.to(dt), self.bias.to(dt)[0]  # a_0 as a 0-dim tensor: a 0-dim x stays 0-dim
         if self.kind == "I":
             out = horner([b, *w.unbind(0)], self.rho(xc))
         else:
@@ -207,33 +219,44 @@ class PolyCom(Elementwise):
                 out = out + w[i - 1] * self.rho(xc**i)
         return out.to(x.dtype)
 
+    def _rho_zoo(self) -> Elementwise | None:
+        """rho as an Elementwise zoo module (a torch activation module through its zoo twin), else None."""
+        if isinstance(self.rho, Elementwise):
+            return self.rho
+        if isinstance(self.rho, nn.Module):
+            from approxlab.activations.torch_modules import from_torch
+
+            return from_torch(self.rho)
+        return None
+
     def _rho_elementwise(self) -> Elementwise:
-        if not isinstance(self.rho, Elementwise):
-            raise TypeError(
+        rho = self._rho_zoo()
+        if rho is None:
+            raise NoSymbolicForm(
                 f"PolyCom has a sympy form only when rho is an Elementwise zoo module; got {self.rho!r}"
             )
-        return self.rho
+        return rho
 
     def symbolic_params(self) -> Mapping[sympy.Symbol, torch.Tensor | float]:
         rho = self._rho_elementwise()
         a = _coefficient_symbols(self.order)
         own = {a[0]: self.bias[0], **{a[i]: self.weight[i - 1] for i in range(1, self.order + 1)}}
-        inner = dict(rho.symbolic_params())
-        clash = set(own) & set(inner)
-        if clash:
-            raise ValueError(f"rho's coefficient symbols {sorted(map(str, clash))} clash with PolyCom's a_i")
-        return {**inner, **own}
+        return {**{_rho_symbol(s): v for s, v in rho.symbolic_params().items()}, **own}
 
     def sympy_template(self) -> sympy.Expr:
         rho = self._rho_elementwise()
         a = _coefficient_symbols(self.order)
         r = rho.sympy_template()
+        r = r.xreplace({s: _rho_symbol(s) for s in rho.symbolic_params()})
         if self.kind == "I":
             return sum((a[i] * r**i for i in range(1, self.order + 1)), a[0])
         return sum((a[i] * r.xreplace({X: X**i}) for i in range(self.order + 1)), sympy.Integer(0))
 
     def kinks(self) -> tuple[float, ...]:
-        rho = self._rho_elementwise()
+        """Where rho's kinks send the form (none known for a callable rho)."""
+        rho = self._rho_zoo()
+        if rho is None:
+            return ()
         if self.kind == "I":
             return tuple(rho.kinks())
         # x^i hits a kink k of rho where x = k^(1/i) (real roots), and x = 0 for even i (x^i is even)

@@ -320,7 +320,11 @@ def resolve(activation: object, snap: bool = False, **options: object) -> Resolv
         kinks = tuple(float(k) for k in activation.kinks())
         if expr is not None:
             kinks = tuple(sorted(set(kinks) | {float(k) for k in sympy_kinks(expr)}))
-        return ResolvedActivation(_module_name(activation), expr, activation, kinks, True, activation)
+            return ResolvedActivation(_module_name(activation), expr, activation, kinks, True, activation)
+        # no formula (PolyCom of a callable rho): elementwise only if probing says so (rho may be row-wise)
+        why = probe_elementwise(activation)
+        return ResolvedActivation(_module_name(activation), None, activation, kinks, why is None, activation,
+                                  why_vector=why)
     if isinstance(activation, nn.Module):
         from approxlab.activations.torch_modules import from_torch
 

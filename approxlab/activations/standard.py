@@ -16,7 +16,7 @@ from torch import nn
 
 from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise
-from approxlab._core.validate import check_positive_float, check_positive_int
+from approxlab._core.validate import check_bool, check_positive_float, check_positive_int
 from approxlab.activations.registry import Entry, register
 
 
@@ -104,7 +104,8 @@ class GELU(Elementwise):
     """
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return F.gelu(x)
+        # x Phi(x) rounds to x above 10 (1 - Phi(10) = 7.6e-24), where torch's formula overflows near the dtype's max
+        return torch.where(x > 10, x, F.gelu(x))
 
     def sympy_template(self) -> sympy.Expr:
         return X * (1 + sympy.erf(X / sympy.sqrt(2))) / 2
@@ -379,7 +380,8 @@ class Hardswish(Elementwise):
     """
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return F.hardswish(x)
+        # the x >= 3 branch is x itself: torch's x * 6 / 6 overflows above max / 6 and is off by an ulp below it
+        return torch.where(x > 3, x, F.hardswish(x))
 
     def sympy_template(self) -> sympy.Expr:
         return sympy.Piecewise((0, X <= -3), (X, X >= 3), (X * (X + 3) / 6, True))
@@ -398,7 +400,9 @@ class Hardsigmoid(Elementwise):
     """
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return F.hardsigmoid(x)
+        # torch's formula (half in float32), by ops whose backward is the float64 1/6: F.hardsigmoid's is float32's
+        xc = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+        return (torch.clamp(xc + 3, 0, 6) / 6).to(x.dtype)
 
     def sympy_template(self) -> sympy.Expr:
         return sympy.Piecewise((0, X <= -3), (1, X >= 3), (X / 6 + sympy.Rational(1, 2), True))
@@ -500,7 +504,7 @@ class SwishBeta(Elementwise):
     def __init__(self, beta: float = 1.0, learnable: bool = True) -> None:
         super().__init__()
         b = torch.tensor(_real("beta", beta))
-        self.beta = nn.Parameter(b) if learnable else nn.Buffer(b)  # type: ignore[attr-defined]
+        self.beta = nn.Parameter(b) if check_bool("learnable", learnable) else nn.Buffer(b)  # type: ignore[attr-defined]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x * torch.sigmoid(self.beta.to(x.dtype) * x)

@@ -66,7 +66,14 @@ TORCH_MODULES: dict[type, Callable[[nn.Module], Elementwise | None]] = {
 def from_torch(module: object) -> Elementwise | None:
     """The zoo module computing the same elementwise function as a torch activation module, else None.
 
-    Exact type match (a user subclass may change ``forward``); ``nn.PReLU`` only with one slope.
+    Exact type match (a user subclass may change ``forward``); ``nn.PReLU`` only with one slope. None
+    also where torch takes a parameter that the zoo module refuses (a negative PReLU slope, a negative
+    softplus beta): such a module is then probed like any user's module, not turned into an error.
     """
     build = TORCH_MODULES.get(type(module))
-    return build(module) if build is not None else None  # type: ignore[arg-type]
+    if build is None:
+        return None
+    try:
+        return build(module)  # type: ignore[arg-type]
+    except ValueError:  # the zoo's range check, e.g. LeakyReLU's negative_slope >= 0
+        return None

@@ -35,7 +35,7 @@ from torch import nn
 
 from approxlab._core.symbols import X
 from approxlab.activations.base import Elementwise
-from approxlab._core.validate import check_bool, check_choice, check_positive_int
+from approxlab._core.validate import check_bool, check_choice, check_positive_int, check_seed
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
 from approxlab.functional.dtypes import HALF, compute_dtype
@@ -246,9 +246,7 @@ class TropicalRational(Elementwise):
         self.den_degree = check_positive_int("den_degree", den_degree)
         self.powers = check_choice("powers", powers, POWERS)
         self.init = check_choice("init", init, TROPICAL_RATIONAL_INITS)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise TypeError(f"seed must be an integer, got {seed!r}")
-        g = torch.Generator().manual_seed(seed)
+        g = torch.Generator().manual_seed(check_seed("seed", seed))
         m, n = self.num_degree + 1, self.den_degree + 1
         if self.init == "random":
             c, d = torch.randn(m, generator=g), torch.randn(n, generator=g)
