@@ -141,3 +141,122 @@ def test_unknown_paper_is_refused_before_any_claim_module_is_imported(monkeypatc
         core.select(paper="nope")
     with pytest.raises(ValueError, match="--paper must be one of"):
         core.select(paper="", claim_id="ortho/Theorem 3.8")
+
+
+# ------------------------------------------------------------------------------------------ verdicts, recomputed
+@pytest.fixture(scope="module")
+def claims() -> dict:
+    return core.load_all()
+
+
+def _run(claims: dict, cid: str):
+    r = claims[cid].run()
+    assert r.result is not None, r.error
+    return r
+
+
+def _fourier_moments(a0: float, a: list[float], b: list[float], omega: float = 1.0, half: float = np.pi
+                     ) -> tuple[float, float]:
+    """E[F^2], E[F'^2] of ortho Eq. 12 (frequencies k omega, omega half = pi) under U(-half, half): the mean over
+    256 equispaced points of the period, exact for trigonometric polynomials of degree < 128."""
+    x = -half + 2 * half * np.arange(256) / 256
+    k = np.arange(1, len(a) + 1)[:, None]
+    fact = np.array([float(mpmath.factorial(j)) for j in range(1, len(a) + 1)])[:, None]
+    a_, b_ = np.asarray(a)[:, None], np.asarray(b)[:, None]
+    f = a0 + ((a_ * np.cos(k * omega * x) + b_ * np.sin(k * omega * x)) / fact).sum(0)
+    df = (k * omega * (-a_ * np.sin(k * omega * x) + b_ * np.cos(k * omega * x)) / fact).sum(0)
+    return float(np.mean(f**2)), float(np.mean(df**2))
+
+
+def test_theorem_3_13_gains_without_b_k(claims: dict) -> None:
+    # Eq. 13 with b_k = 0 at n = 6: gains 1/E[F^2], 1/E[F'^2] (Var[x] = 1), by quadrature
+    n = 6
+    a0 = float(mpmath.sqrt(1 - 1 / mpmath.factorial(n) ** 2))
+    m2, d2 = _fourier_moments(a0, [1.0] * n, [0.0] * n)
+    r = _run(claims, "ortho/Theorem 3.13")
+    assert r.verdict == "fails" and f"alpha={1 / m2:.4f}, alpha'={1 / d2:.4f}" in r.result.evidence
+
+
+def test_corollary_3_14_bessel_and_gains(claims: dict) -> None:
+    i0 = mpmath.besseli(0, 2)
+    r = _run(claims, "ortho/Corollary 3.14")
+    assert f"besseli(0, 2) = {float(i0):.6f}" in r.result.evidence
+    for n in (3, 6):  # a_k = b_k = 1/sqrt(I_0(2)): the limit init at finite n
+        c = float(1 / mpmath.sqrt(i0))
+        a0 = float(mpmath.sqrt(1 - 1 / mpmath.factorial(n) ** 2)) * c
+        m2, d2 = _fourier_moments(a0, [c] * n, [c] * n)
+        assert f"n={n}: alpha={1 / m2:.8f}, alpha'={1 / d2:.8f}" in r.result.evidence
+
+
+def test_proposition_d7_factor_one_half(claims: dict) -> None:
+    # the a_0^2 that equalises the moments at n = 2, from Eq. 12 integrated (not from Eqs. 63/66), is half of Eq. 67
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        a, b = rng.normal(size=2), rng.normal(size=2)
+        m2, d2 = _fourier_moments(0.0, list(a), list(b))
+        printed = sum((k**2 - 1) * (a[k - 1] ** 2 + b[k - 1] ** 2) / float(mpmath.factorial(k)) ** 2 for k in (1, 2))
+        assert (d2 - m2) / printed == pytest.approx(0.5, rel=1e-12)
+    r = _run(claims, "ortho/Proposition D.7")
+    assert r.verdict == "fails" and "3*a2**2/8 + 3*b2**2/8" in r.result.evidence
+
+
+def test_remark_d8_backward_moment_ratio(claims: dict) -> None:
+    n = 6
+    a0 = float(mpmath.sqrt(1 - 1 / mpmath.factorial(n) ** 2))
+    m_pi, d_pi = _fourier_moments(a0, [1.0] * n, [1.0] * n)
+    m_s3, d_s3 = _fourier_moments(a0, [1.0] * n, [1.0] * n, omega=np.pi / np.sqrt(3), half=np.sqrt(3))
+    assert m_s3 / m_pi == pytest.approx(1.0, rel=1e-12)
+    r = _run(claims, "ortho/Remark D.8")
+    assert r.verdict == "fails" and f"= {d_s3 / d_pi:.4f}" in r.result.evidence
+
+
+def test_remark_d5_counterexample(claims: dict) -> None:
+    # n = 1, a_1 = b_1 = 1: sup |cos x - sin x| = sqrt 2 > 1 = the printed bound
+    t = np.linspace(0, 2 * np.pi, 20001)
+    sup = float(np.max(np.abs(np.cos(t) - np.sin(t))))
+    r = _run(claims, "ortho/Remark D.5")
+    assert r.verdict == "fails" and f"= {sup:.4f} >" in r.result.evidence
+
+
+def test_moa_quarter_oscillation_counterexample(claims: dict) -> None:
+    r = _run(claims, "moa/Appendix B.1.4 (1/4 oscillation bound)")
+    assert r.verdict == "fails" and f"= 2 tanh(1) = {float(2 * mpmath.tanh(1)):.4f}" in r.result.evidence
+
+
+def test_ortho_table2_gelu_train_ppl_outside_jensen_bounds(claims: dict) -> None:
+    # mean PPL over 5 seeds lies in [exp(m), exp(m)(1 + (n-1)/n s^2/2 e^r)], r = s sqrt(2(n-1)), over the rounding
+    m, s, n = mpmath.mpf("2.9445"), mpmath.mpf("0.00825"), 5
+    hi = mpmath.exp(m) * (1 + mpmath.mpf(n - 1) / n * s**2 / 2 * mpmath.exp(s * mpmath.sqrt(2 * (n - 1))))
+    assert hi < mpmath.mpf("19.0025")  # the printed 19.003 cannot be the mean of exp(loss)
+    r = _run(claims, "ortho/Table 2")
+    assert r.verdict == "fails" and f"exp(2.944) = {float(mpmath.exp(mpmath.mpf('2.944'))):.3f}" in r.result.evidence
+
+
+def test_moa_llama_parameter_count(claims: dict) -> None:
+    d, layers, ffn, vocab = 768, 6, 2048, 50304
+    total = 2 * vocab * d + layers * (4 * d * d + 3 * d * ffn + 2 * d) + d
+    r = _run(claims, "moa/Section 5.3 parameter count")
+    assert f"{total:,}" in r.result.evidence
+
+
+def test_ortho_flop_columns_activation_counts(claims: dict) -> None:
+    convnext = sum(4 * c * h * h * k for c, h, k in ((96, 56, 3), (192, 28, 3), (384, 14, 9), (768, 7, 3)))
+    gpt2 = 12 * 3072 * 1024
+    r = _run(claims, "ortho/Tables 1-2 (FLOP columns)")
+    assert f"{convnext:,}" in r.result.evidence and f"{gpt2:,}" in r.result.evidence
+
+
+def test_theorem_3_8_gains_by_gauss_hermite(claims: dict) -> None:
+    # probabilists' Gauss-Hermite is exact for these polynomials: gains at Eq. 9's init, n = 1..4
+    xs, ws = np.polynomial.hermite_e.hermegauss(40)
+    ws = ws / ws.sum()
+    r = _run(claims, "ortho/Theorem 3.8")
+    for n in range(1, 5):
+        a = np.array([np.sqrt(1 - 1 / float(mpmath.factorial(n)))] + [1.0] * n)
+        coef = [a[k] / float(mpmath.factorial(k)) for k in range(n + 1)]
+        f = np.polynomial.hermite_e.hermeval(xs, coef)
+        df = np.polynomial.hermite_e.hermeval(xs, np.polynomial.hermite_e.hermeder(coef))
+        alpha, alpha_p = 1 / float(ws @ f**2), 1 / float(ws @ df**2)
+        want = sympy.nsimplify(alpha, rational=True, tolerance=1e-12)
+        assert alpha == pytest.approx(alpha_p, rel=1e-12)
+        assert f"n={n}: alpha=alpha'={want}" in r.result.evidence
