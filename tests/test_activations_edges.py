@@ -147,3 +147,43 @@ def test_large_inputs_do_not_overflow(module: nn.Module, dtype: torch.dtype) -> 
     assert torch.equal(y[:3], x[:3])
     want = float(mpmath.mpf(3) * mpmath.ncdf(3)) if isinstance(module, GELU) else 3.0
     assert float(y[3]) == pytest.approx(want, rel=2 * torch.finfo(dtype).eps)
+
+
+# --- coefficients from a fit ----------------------------------------------------------------------------
+
+
+def _fit(parameters: object, **extra: object) -> dict[str, object]:
+    return {"family": "hermite", "options": {"degree": 2}, "parameters": parameters, **extra}
+
+
+@pytest.mark.parametrize("parameters, exc, match", [
+    ({"coefficients": [float("nan"), 1.0, 1.0]}, ValueError, "finite"),
+    ({"coefficients": [1e300, 1.0, 1.0]}, ValueError, "float32's range"),  # would be inf in float32
+    ({"coefficients": ["1", "1", "1"]}, TypeError, "list of real numbers"),
+    ({"coefficients": [True, 1.0, 1.0]}, TypeError, "list of real numbers"),
+    ({"coefficients": 2.0}, TypeError, "list of real numbers"),
+    ([1.0, 1.0, 1.0], TypeError, "parameters must map"),
+])
+def test_fit_values_are_checked(parameters: object, exc: type, match: str) -> None:
+    with pytest.raises(exc, match=match):
+        create("hermite", fit=_fit(parameters))
+
+
+def test_fit_without_parameters_or_with_bad_options_is_refused() -> None:
+    with pytest.raises(ValueError, match="no 'parameters'"):
+        create("hermite", fit={"family": "hermite", "options": {"degree": 2}})
+    with pytest.raises(TypeError, match="options must map"):
+        create("hermite", fit=_fit({"coefficients": [1.0, 1.0, 1.0]}, options=3))
+    with pytest.raises(TypeError, match="fit must be a FitResult"):
+        create("hermite", fit=3)
+
+
+def test_a_refused_fit_leaves_the_module_unchanged() -> None:
+    act = create("hermite", degree=2)
+    before = act.coefficients.detach().clone()
+    with pytest.raises(ValueError):
+        act.load_fit(_fit({"coefficients": [0.5, 0.5, 0.5]}) | {"parameters": {"coefficients": [0.5, 0.5, 0.5],
+                                                                                "nope": [1.0]}})
+    assert torch.equal(act.coefficients.detach(), before)
+    act.load_fit(_fit({"coefficients": [0.5, -0.25, 2.0]}))
+    assert act.coefficients.detach().tolist() == [0.5, -0.25, 2.0]

@@ -8,6 +8,7 @@ claims and figures read the formula from here instead of re-typing it.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -113,6 +114,8 @@ class Elementwise(nn.Module):
         --json``) into this module's parameters (in place; returns ``self``), matched by parameter name
         (:func:`load_parameters`); an ``init`` attribute then names the fit instead of the initialisation."""
         data = fit if isinstance(fit, Mapping) else vars(fit)
+        if "parameters" not in data:
+            raise ValueError(f"fit: no 'parameters' in the fit (keys: {', '.join(map(str, data)) or 'none'})")
         load_parameters(self, data["parameters"], f"the fit is for family {data.get('family')!r} with options "
                                                   f"{data.get('options')}")
         if isinstance(getattr(self, "init", None), str):
@@ -125,8 +128,11 @@ def load_parameters(module: nn.Module, values: Mapping[str, Sequence[float]], ab
 
     Raises
     ------
+    TypeError
+        If ``values`` is not a mapping of names to lists of real numbers.
     ValueError
-        If a named parameter is missing or has another size; ``about`` is added to the message.
+        If a named parameter is missing or has another size, or a value is NaN, infinite or beyond the
+        parameter's dtype (1e300 would be inf in float32); ``about`` is added to the message.
 
     Examples
     --------
@@ -135,17 +141,32 @@ def load_parameters(module: nn.Module, values: Mapping[str, Sequence[float]], ab
     >>> float(lin.bias.detach())
     0.5
     """
+    if not isinstance(values, Mapping):
+        raise TypeError(f"fit: parameters must map parameter names to lists of numbers, got {type(values).__name__}")
     params = dict(module.named_parameters())
     missing = [n for n in values if n not in params]
     if missing:
         raise ValueError(f"fit: module {type(module).__name__} has no parameter {', '.join(missing)} ({about})")
-    with torch.no_grad():
-        for name, vals in values.items():
-            p = params[name]
-            if p.numel() != len(vals):
-                raise ValueError(f"fit: parameter {name!r} has {p.numel()} values, the fit has {len(vals)} ({about})")
-            p.copy_(torch.tensor(vals, dtype=torch.float64).reshape(p.shape).to(p.dtype))
+    new = {name: _fit_values(name, vals, params[name], about) for name, vals in values.items()}
+    with torch.no_grad():  # every value checked before any parameter changes
+        for name, t in new.items():
+            params[name].copy_(t)
     return module
+
+
+def _fit_values(name: str, vals: object, p: torch.Tensor, about: str) -> torch.Tensor:
+    """The fit's values of parameter ``name``, checked and shaped as ``p``."""
+    if not isinstance(vals, (list, tuple)) or any(isinstance(v, bool) or not isinstance(v, numbers.Real)
+                                                  for v in vals):
+        raise TypeError(f"fit: parameter {name!r} must be a list of real numbers, got {vals!r} ({about})")
+    if p.numel() != len(vals):
+        raise ValueError(f"fit: parameter {name!r} has {p.numel()} values, the fit has {len(vals)} ({about})")
+    t = torch.tensor([float(v) for v in vals], dtype=torch.float64)
+    top = torch.finfo(p.dtype).max
+    if not bool(torch.isfinite(t).all()) or (t.numel() and float(t.abs().max()) > top):
+        raise ValueError(f"fit: parameter {name!r} must hold finite values within {p.dtype}'s range "
+                         f"(|v| <= {top:.4g}), got {vals} ({about})")
+    return t.reshape(p.shape).to(p.dtype)
 
 
 def forward_arity(module: nn.Module) -> int:

@@ -117,10 +117,15 @@ def create(name: str, fit: object | None = None, **options: object) -> nn.Module
                 fit = json.loads(Path(fit).read_text())
             except (OSError, json.JSONDecodeError) as exc:
                 raise ValueError(f"fit: cannot read a fit from {str(fit)!r} ({exc})") from None
+        if not isinstance(fit, Mapping) and not hasattr(fit, "__dict__"):
+            raise TypeError(f"fit must be a FitResult, its dict or the path of its JSON file, got {type(fit).__name__}")
         data = fit if isinstance(fit, Mapping) else vars(fit)
         if data.get("family") is not None and get(str(data["family"])) is not entry:
             raise ValueError(f"the fit is for family {data['family']!r}, not {entry.name!r}")
-        module = create(name, **{**data.get("options", {}), **options})
+        fit_options = data.get("options") or {}
+        if not isinstance(fit_options, Mapping):
+            raise TypeError(f"fit: options must map option names to values, got {type(fit_options).__name__}")
+        module = create(name, **{**fit_options, **options})
         return module.load_fit(fit)  # type: ignore[operator]
     unknown = sorted(set(options) - set(entry.options))
     if unknown:
