@@ -33,6 +33,7 @@ from types import ModuleType
 import numpy as np
 import torch
 
+from approxlab._core.validate import check_positive_float
 from approxlab.functional.rational import direct_limit
 
 
@@ -241,12 +242,18 @@ def _run_on_pool(fn, t: int, n_ranges: int, step: int, units: int,  # type: igno
 
 
 @functools.lru_cache(maxsize=64)
-def _hermite_scaled(n: int) -> tuple[np.ndarray, float, np.ndarray]:
+def _hermite_scaled(n: int) -> tuple[np.ndarray, float, np.ndarray] | None:
     """(s^k / k! for k = 0..n, the scale s, beta_k = k / s^2), all float64, of the kernels' rescaled
     Hermite basis of degree n (see :mod:`approxlab.kernels._numba.hermite`). s is the power of two
-    nearest to max(1, n / e), so x / s and beta_k are exact and s^k / k! is correctly rounded."""
+    nearest to max(1, n / e), so x / s and beta_k are exact and s^k / k! is correctly rounded.
+
+    None from degree 1969, where s = 1024 and s^k / k! (about e^1024 at k = s) passes the largest
+    float64: no rescaled basis (those degrees run the eager recurrence, :func:`_hermite_eager`)."""
     p = max(0, round(math.log2(max(1.0, n / math.e))))
-    fac = np.array([float(Fraction(2 ** (k * p), math.factorial(k))) for k in range(n + 1)])
+    try:
+        fac = np.array([float(Fraction(2 ** (k * p), math.factorial(k))) for k in range(n + 1)])
+    except OverflowError:
+        return None
     beta = np.arange(n + 1, dtype=np.float64) / 4.0 ** p
     fac.flags.writeable = beta.flags.writeable = False
     return fac, float(2 ** p), beta
@@ -274,10 +281,27 @@ def _hermite_in_float64(x: torch.Tensor, fac: np.ndarray) -> bool:
     return x.dtype == torch.float32 and float(fac.max()) > _FLOAT32_FAC_MAX
 
 
+def _hermite_eager(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor | None
+                   ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """F (``g`` None) or (g F', the coefficient gradient) by the eager recurrence
+    (:mod:`approxlab.functional.hermite`) in float64, rounded to the dtypes of x and a: the degrees
+    without a rescaled basis (:func:`_hermite_scaled`)."""
+    from approxlab.functional.hermite import hermite_backward, hermite_eval
+
+    xd, ad = x.double(), a.double()
+    if g is None:
+        return hermite_eval(xd, ad).to(x.dtype)
+    gx, ga = hermite_backward(xd, ad, g.double(), True, True)
+    return gx.to(x.dtype), ga.to(a.dtype)  # type: ignore[union-attr]
+
+
 def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
     _check(x, a)
+    scaled = _hermite_scaled(a.numel() - 1)
+    if scaled is None:
+        return _hermite_eager(x, a, None)  # type: ignore[return-value]
     k = load("hermite")
-    fac, s, beta = _hermite_scaled(a.numel() - 1)
+    fac, s, beta = scaled
     if _hermite_in_float64(x, fac):
         return hermite_fwd(x.double(), a.double()).to(x.dtype)
     npd = _npdtype(x.dtype)
@@ -290,9 +314,12 @@ def hermite_fwd(x: torch.Tensor, a: torch.Tensor) -> torch.Tensor:
 
 def hermite_bwd(x: torch.Tensor, a: torch.Tensor, g: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     _check(x, a, g)
-    k = load("hermite")
     n = a.numel() - 1
-    fac, s, beta = _hermite_scaled(n)
+    scaled = _hermite_scaled(n)
+    if scaled is None:
+        return _hermite_eager(x, a, g)  # type: ignore[return-value]
+    k = load("hermite")
+    fac, s, beta = scaled
     if _hermite_in_float64(x, fac):
         gx, ga = hermite_bwd(x.double(), a.double(), g.double())
         return gx.to(x.dtype), ga.to(a.dtype)
@@ -521,10 +548,38 @@ def _bits(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return x.view(it), np.array([np.iinfo(it).max, inf, 0], it)
 
 
+#: With eps = 0 the kernels multiply a row by 1 / s, s = max |x|: below this s (float32 subnormals,
+#: float64 below 2^-1022) 1 / s overflows. Such rows are multiplied by :data:`_ROW_LIFT` first.
+_TINY_ROW = 2.0 ** -100
+#: A power of two: the lifted row is exact, and PolyNorm with eps = 0 does not depend on a row's scale.
+_ROW_LIFT = 2.0 ** 64
+
+
+def _row_lift(x: torch.Tensor, eps: float) -> torch.Tensor | None:
+    """For eps = 0, the factor of each row (a column: ``_ROW_LIFT`` where 0 < max |x| < ``_TINY_ROW``,
+    else 1) by which the kernels' x is multiplied; None where no row needs it (and for eps > 0,
+    where s >= 1). F(x) = K(f x) then gives dF/dx = f K'(f x) and the same parameter gradients."""
+    if eps > 0:
+        return None
+    m = x.detach().reshape(-1, x.shape[-1] if x.dim() else 1).abs().amax(-1, keepdim=True)
+    tiny = (m < _TINY_ROW) & (m > 0)  # a NaN row is not lifted
+    if not bool(tiny.any()):
+        return None
+    return torch.where(tiny, _ROW_LIFT, 1.0).to(x.dtype)
+
+
+def _lifted(x: torch.Tensor, lift: torch.Tensor | None) -> torch.Tensor:
+    return x if lift is None else (x.reshape(lift.shape[0], -1) * lift).reshape(x.shape)
+
+
 def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
     _check(x, w, b)
-    k = load("polynorm")
+    check_positive_float("eps", eps, strict=False)  # the kernels read NaN and eps < 0 as 0
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
+    if x.numel() == 0:  # also rows of length 0, which numpy cannot reshape into rows
+        return out
+    x = _lifted(x, _row_lift(x, eps))
+    k = load("polynorm")
     xr = _rows(x)
     fn = k.polynorm_fwd_fixed if 1 <= w.numel() <= k.FIXED else k.polynorm_fwd
     _run(fn, xr.shape[0], xr, *_bits(xr), _np(w), _np(b), _eps_root(eps, w.numel()), out.numpy().reshape(xr.shape))
@@ -534,16 +589,21 @@ def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) 
 def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, g: torch.Tensor
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     _check(x, w, b, g)
-    k = load("polynorm")
+    check_positive_float("eps", eps, strict=False)
     r = w.numel()
     gx = torch.empty_like(x, memory_format=torch.contiguous_format)
+    if x.numel() == 0:
+        return gx, torch.zeros_like(w), torch.zeros_like(b)
+    lift = _row_lift(x, eps)
+    x = _lifted(x, lift)
+    k = load("polynorm")
     xr = _rows(x)
     part = np.zeros((xr.shape[0], r + 1), np.float64)
     fn = k.polynorm_bwd_fixed if 1 <= r <= k.FIXED else k.polynorm_bwd
     _run(fn, xr.shape[0], xr, *_bits(xr), _np(w), _eps_root(eps, r), _np(g).reshape(xr.shape),
          gx.numpy().reshape(xr.shape), part)
     gb, gw = _split(part, 1, b.dtype, w.dtype)  # column 0 is the bias
-    return gx, gw, gb
+    return _lifted(gx, lift), gw, gb
 
 
 # ---- safe rational ----------------------------------------------------------------------------------------

@@ -56,11 +56,12 @@ class KernelSpec:
 
 
 def _ref_polyrelu(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    return horner([b, *w.unbind(0)], torch.relu(x))
+    # the bias as a 0-d tensor: its shape (1,) would broadcast a 0-d x to shape (1,)
+    return horner([b.reshape(()), *w.unbind(0)], torch.relu(x))
 
 
 def _ref_polynorm(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
-    out = b
+    out = b.reshape(())  # 0-d: a 0-d x keeps its shape
     for i, term in enumerate(rms_normalized_powers(x, w.numel(), eps)):
         out = out + w[i] * term
     return out
@@ -77,7 +78,7 @@ def _ref_polyact(x: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
 
 def _eager_polyrelu(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     dt = compute_dtype(x)
-    return horner([b.to(dt), *w.to(dt).unbind(0)], torch.relu(x.to(dt))).to(x.dtype)
+    return horner([b.to(dt).reshape(()), *w.to(dt).unbind(0)], torch.relu(x.to(dt))).to(x.dtype)
 
 
 def _eager_polynorm(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:

@@ -16,6 +16,7 @@ import torch
 import triton
 import triton.language as tl
 
+from approxlab._core.validate import check_positive_float
 from approxlab.kernels.families import reference_backward, reference_forward
 from approxlab.kernels.triton_kernels import _check, _new, _wide
 from approxlab.kernels.triton_launch import launch, param_sums, pow2
@@ -223,6 +224,7 @@ def _polynorm_shape(x: torch.Tensor) -> tuple[int, int]:
 def polynorm_fwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float) -> torch.Tensor:
     """PolyNorm over the last dimension (rows longer than :data:`MAX_ROW` in chunks)."""
     _check(x, w, b)
+    check_positive_float("eps", eps, strict=False)  # as the reference: a NaN or negative eps is refused
     rows, d = _polynorm_shape(x)
     if rows == 0 or d == 0:
         return reference_forward("polynorm", x, w, b, eps)
@@ -241,6 +243,7 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
                  ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """``(dL/dx, dL/dw, dL/db)`` of PolyNorm (the row scale s is detached, as in the eager path)."""
     _check(x, w, b, g=g)
+    check_positive_float("eps", eps, strict=False)
     rows, d = _polynorm_shape(x)
     if rows == 0 or d == 0:
         return reference_backward("polynorm", x, w, b, eps, g)  # type: ignore[return-value]

@@ -11,7 +11,8 @@ F = sum_k c_k Q_k), ``beta_k = k / s^2`` and ``1 / s``, with s the power of two 
 max(1, n / e) for degree n (so y and beta_k are exact and c_k correctly rounded): then c_k and
 Q_k / q_k stay within about [1 / sqrt(2 pi n), e^(n/e)] of the eager path's magnitudes. In float64
 neither underflows nor overflows before the eager path does up to degree 1024. In float32, e^(n/e)
-passes the largest float from degree 246 (s = 128): the caller runs those degrees in float64.
+passes the largest float from degree 246 (s = 128): the caller runs those degrees in float64. From
+degree 1969 (s = 1024) s^k / k! passes the largest float64: the caller runs the eager recurrence.
 
 * forward: Clenshaw's algorithm, b_k = c_k + y b_{k+1} - beta_{k+1} b_{k+2}, F = b_0;
 * backward: dF/dx = sum_{k<n} e_k Q_k with e_k = a_{k+1} s^k / k!, and the parameter gradient
@@ -19,8 +20,9 @@ passes the largest float from degree 246 (s = 128): the caller runs those degree
 
 Degrees 1 <= n <= FIXED have kernels of their own (``*_fixed``) that do all degrees of an element in
 registers, in one pass over the block (the recurrences unrolled to FIXED steps): the forward with c
-and beta zero-padded to FIXED (leading zero steps leave b = +0 exactly, so the same bits as the
-single steps of the general kernel), the backward with each step past n masked by a select (a
+and beta zero-padded to FIXED, its steps above n selecting b_k = c_k (the +0 and c_n such a step forms
+for finite x, so the same bits as the single steps of the general kernel, and no inf * 0 = NaN at
+infinite x), the backward with each step past n masked by a select (a
 padded Q_k may overflow where the true ones do not), so gx has the same bits as the single steps.
 """
 
@@ -108,30 +110,38 @@ def hermite_fwd(x, c, beta, sc, out, u0, u1):  # type: ignore[no-untyped-def]
 
 
 @block_helper
-def _clenshaw_fixed(xs, os_, c, beta, s, m):  # type: ignore[no-untyped-def]
+def _clenshaw_fixed(xs, os_, c, beta, s, n, m):  # type: ignore[no-untyped-def]
     """:func:`_clenshaw_block` for 1 <= n <= FIXED in one pass, in registers: c and beta padded with
-    zeros to FIXED + 1 entries (steps above n leave u = v = +0, then u = c_n exactly)."""
+    zeros to FIXED + 1 entries. The steps k >= n select u = b_k = c_k and v = b_{k+1} = 0 (the values
+    the step forms for finite x, +0 above n; at infinite x it would form inf * 0 = NaN)."""
+    zero = xs.dtype.type(0)
     for j in range(m):
         yv = xs[j] * s
         u = c[FIXED]
-        v = u - u
+        v = zero
         for k in range(FIXED - 1, 0, -1):
             t = c[k] + yv * u - beta[k + 1] * v
-            v = u
-            u = t
+            live = k < n
+            v = u if live else zero
+            u = t if live else c[k]
         os_[j] = c[0] + yv * u - beta[1] * v
 
 
 @kernel
 def hermite_fwd_fixed(x, c, beta, sc, out, u0, u1):  # type: ignore[no-untyped-def]
-    """:func:`hermite_fwd` for degrees 1 <= n <= FIXED, c and beta zero-padded to FIXED + 1."""
+    """:func:`hermite_fwd` for degrees 1 <= n <= FIXED, c and beta zero-padded to FIXED + 1 (n: the
+    last k with beta_k = k / s^2 nonzero)."""
     N = x.size
     s = sc[0]
+    n = 0
+    for k in range(1, FIXED + 1):
+        if beta[k] != 0:
+            n = k
     for ch in range(u0, u1):
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
-            _clenshaw_fixed(x[i0:i0 + m], out[i0:i0 + m], c, beta, s, m)
+            _clenshaw_fixed(x[i0:i0 + m], out[i0:i0 + m], c, beta, s, n, m)
 
 
 @reduction_helper
