@@ -30,6 +30,8 @@ def horner(coeffs: torch.Tensor | list[torch.Tensor | None], z: torch.Tensor) ->
     tensor([ 3., -3.])
     """
     terms = list(coeffs) if isinstance(coeffs, list) else list(coeffs.unbind(0))
+    if not terms:
+        raise ValueError("coeffs must hold at least one coefficient (the constant), got none")
     while len(terms) > 1 and terms[-1] is None:
         terms.pop()
     if terms[-1] is None:

@@ -54,6 +54,8 @@ def rational(
     ``rescaled``: None picks the direct evaluation when it cannot overflow (:func:`direct_is_safe`)
     and the t = 1/x branch evaluation otherwise; True/False force one (for tests).
     """
+    if denominator not in DENOMINATORS:
+        raise ValueError(f"denominator must be one of {', '.join(map(repr, DENOMINATORS))}; got {denominator!r}")
     m, n = a.shape[0] - 1, b.shape[0]
     big = max(m, n)
     one = torch.ones((), dtype=x.dtype, device=x.device)
