@@ -11,7 +11,7 @@ import sympy
 import torch
 from torch import nn
 
-from approxlab.activations import X, create
+from approxlab.activations import X, create, entries, get
 from approxlab.activations.ffn import PolyRationalFFN, TypeIFFN, TypeIIFFN
 from approxlab.activations.polycom import PolyCom
 from approxlab.activations.resolve import resolve
@@ -187,3 +187,35 @@ def test_a_refused_fit_leaves_the_module_unchanged() -> None:
     assert torch.equal(act.coefficients.detach(), before)
     act.load_fit(_fit({"coefficients": [0.5, -0.25, 2.0]}))
     assert act.coefficients.detach().tolist() == [0.5, -0.25, 2.0]
+
+
+# --- checkpoints ------------------------------------------------------------------------------------------
+
+
+def _small(name: str) -> nn.Module:
+    torch.manual_seed(0)
+    return create(name, **({"dim": 8} if "dim" in get(name).options else {}))
+
+
+@pytest.mark.parametrize("name", [e.name for e in entries() if any(True for _ in _small(e.name).parameters())])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_load_state_dict_refuses_non_finite_parameters(name: str, bad: float) -> None:
+    act = _small(name)
+    state = {k: v.clone() for k, v in act.state_dict().items()}
+    key = next(k for k, v in state.items() if v.is_floating_point())
+    before = state[key].clone()
+    state[key].view(-1)[0] = bad
+    with pytest.raises(ValueError, match=f"'{key}' holds NaN or inf"):
+        act.load_state_dict(state)
+    assert torch.equal(act.state_dict()[key], before)  # nothing was loaded
+    state[key].view(-1)[0] = 0.5  # a finite checkpoint loads
+    act.load_state_dict(state)
+    assert float(act.state_dict()[key].view(-1)[0]) == 0.5
+
+
+def test_load_state_dict_checks_a_zoo_module_inside_a_model() -> None:
+    model = nn.Sequential(nn.Linear(2, 2), create("hermite", degree=2))
+    state = model.state_dict()
+    state["1.coefficients"] = torch.tensor([0.0, 1.0, float("nan")])
+    with pytest.raises(ValueError, match="'1.coefficients' holds NaN or inf"):
+        model.load_state_dict(state)

@@ -13,7 +13,7 @@ from torch import nn
 
 from approxlab._core.validate import check_positive_float, check_positive_int
 from approxlab.functional.dtypes import compute_dtype
-from approxlab.activations.base import check_input
+from approxlab.activations.base import FiniteState, check_input
 from approxlab.activations.moa import check_parameter_memory
 from approxlab.activations.registry import Entry, register
 
@@ -22,7 +22,7 @@ from approxlab.activations.registry import Entry, register
 DEFAULT_TAU = 3.0
 
 
-class AdaptivePolyNorm(nn.Module):
+class AdaptivePolyNorm(FiniteState):
     r"""Adaptive PolyNorm (polynorm_adaptive Eqs. 1-4).
 
     For x in R^d (the last dimension):

@@ -57,7 +57,30 @@ def check_input(x: object, module: nn.Module) -> None:
         raise TypeError(f"input must be a floating-point tensor, got {type(x).__name__}")
 
 
-class Elementwise(nn.Module):
+class FiniteState(nn.Module):
+    """Base of the zoo's modules: :meth:`load_state_dict` refuses a checkpoint whose floating-point
+    parameters or buffers for this module (its submodules included) hold NaN or inf, with a ValueError
+    naming the key, instead of loading a module whose every output is NaN or silently clamped.
+
+    Examples
+    --------
+    >>> m = Elementwise()
+    >>> m.w = nn.Parameter(torch.ones(2))
+    >>> m.load_state_dict({"w": torch.tensor([1.0, float("nan")])})
+    Traceback (most recent call last):
+    ...
+    ValueError: load_state_dict: 'w' holds NaN or inf; parameters must be finite
+    """
+
+    def _load_from_state_dict(self, state_dict: Mapping[str, object], prefix: str, *args: object) -> None:
+        for name, _ in (*self.named_parameters(), *self.named_buffers()):
+            t = state_dict.get(prefix + name)
+            if isinstance(t, torch.Tensor) and t.is_floating_point() and not bool(torch.isfinite(t).all()):
+                raise ValueError(f"load_state_dict: {prefix + name!r} holds NaN or inf; parameters must be finite")
+        super()._load_from_state_dict(state_dict, prefix, *args)  # type: ignore[arg-type]
+
+
+class Elementwise(FiniteState):
     """Base class of activations that apply one closed-form scalar function elementwise.
 
     Subclasses implement :meth:`symbolic_params` (parameter symbol -> current value) and

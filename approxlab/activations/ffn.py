@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from approxlab._core.validate import check_bool, check_positive_int
-from approxlab.activations.base import check_input, forward_arity
+from approxlab.activations.base import FiniteState, check_input, forward_arity
 from approxlab.activations.rational import PolyAct, RationalAct
 
 Activation = nn.Module | Callable[[torch.Tensor], torch.Tensor] | str
@@ -63,7 +63,7 @@ def _linear(lin: nn.Linear, x: torch.Tensor) -> torch.Tensor:
     return F.linear(x, lin.weight.to(x.dtype), bias)
 
 
-class _FFN(nn.Module):
+class _FFN(FiniteState):
     def __init__(self, d: int, hidden: int, act: Activation, bias: bool) -> None:
         super().__init__()
         self.d = check_positive_int("d", d)
@@ -163,7 +163,7 @@ class TypeIIFFN(_FFN):
 
 
 
-class PolyRationalFFN(nn.Module):
+class PolyRationalFFN(FiniteState):
     r"""FFN(x) = W_d (PolyAct(W_g x) ⊙ RationalAct(W_u x)) (polyrational Eq. 1).
 
     Initialisation as polyrational Sec. 3.2: Xavier uniform for W_g and W_u, Xavier normal for W_d

@@ -44,7 +44,7 @@ from torch import nn
 
 from approxlab.activations import standard
 from approxlab._core.symbols import X
-from approxlab.activations.base import Elementwise, check_input
+from approxlab.activations.base import Elementwise, FiniteState, check_input
 from approxlab._core.validate import check_choice, check_finite_float, check_positive_int
 from approxlab.activations.registry import Entry, create, register
 
@@ -183,7 +183,7 @@ class LearnableActivation(Elementwise):
         return f"dictionary={','.join(self.names)}"
 
 
-class _TwoSided(nn.Module):
+class _TwoSided(FiniteState):
     """Shared code for the Type-II modules: a symbolic form in (y, z) = (X, Z)."""
 
     def symbolic_params(self) -> dict[sympy.Symbol, torch.Tensor]:
@@ -371,7 +371,7 @@ def check_parameter_memory(what: str, numel: int, bytes_per: int = 4) -> None:
                          f"the {have / 1e9:.1f} GB of memory available; use a smaller dim")
 
 
-class Gate(nn.Module):
+class Gate(FiniteState):
     """MoA gate ``pi(x) = phi(U x + b)`` with ``n`` outputs (moa Eqs. 7-10).
 
     ``phi`` is ``softmax`` over the ``n`` outputs, or ``sigmoid``/``tanh`` elementwise. ``U`` (and
@@ -422,7 +422,7 @@ def _mix(stack: torch.Tensor, pi: torch.Tensor) -> torch.Tensor:
     return (stack * pi.unsqueeze(-2)).sum(-1)
 
 
-class MixtureOfActivations(nn.Module):
+class MixtureOfActivations(FiniteState):
     """Type-I MoA, moa Eq. 7: ``MoA(h; x) = sum_k pi_k(x) sigma_k(h)``, ``pi_k(x) = phi(u_k^T x)``.
 
     ``forward(h, x=None)``: ``h = W1 x`` is the pre-activation (..., D), ``x`` the FFN input
@@ -469,7 +469,7 @@ class MixtureOfActivations(nn.Module):
         return f"dictionary={','.join(self.names)}"
 
 
-class MixtureOfActivationsOneSided(nn.Module):
+class MixtureOfActivationsOneSided(FiniteState):
     """One-sided Type-II MoA, moa Eq. 8: ``SiLU(y) * sum_k pi_k(x) sigma_k(z)``.
 
     ``forward(y, z, x=None)``: ``y = W1 x`` (gate projection), ``z = W2 x`` (up projection), ``x``
@@ -501,7 +501,7 @@ class MixtureOfActivationsOneSided(nn.Module):
         return (F.silu(yw) * _mix(_stack(self.bases, zw), pi)).to(y.dtype)
 
 
-class MixtureOfActivationsBiSided(nn.Module):
+class MixtureOfActivationsBiSided(FiniteState):
     """Bi-sided Type-II MoA, moa Eq. 9: ``(sum_k rho_k(x) sigma_k(y)) * (sum_l pi_l(x) sigma_l(z))``.
 
     Two gates, ``rho`` (weights v_k) and ``pi`` (weights u_l). ``forward(y, z, x=None)`` as in
@@ -535,7 +535,7 @@ class MixtureOfActivationsBiSided(nn.Module):
         return (_mix(_stack(self.bases, yw), rho) * _mix(_stack(self.bases, zw), pi)).to(y.dtype)
 
 
-class MixtureOfActivationsQuadratic(nn.Module):
+class MixtureOfActivationsQuadratic(FiniteState):
     """Quadratic Type-II MoA, moa Eq. 10: ``sum_{k<=l} pi_kl(x) sigma_k(y) sigma_l(z)``.
 
     One gate output per pair (softmax over the pairs for ``gate="softmax"``). ``pairs`` as in

@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from approxlab._core.symbols import X
-from approxlab.activations.base import Elementwise, NoSymbolicForm, forward_arity
+from approxlab.activations.base import Elementwise, FiniteState, NoSymbolicForm, forward_arity
 from approxlab._core.validate import check_choice, check_positive_float, check_positive_int
 from approxlab.activations.registry import Entry, register
 from approxlab import kernels
@@ -93,7 +93,7 @@ class PolyReLU(Elementwise):
         return f"order={self.order}, backend={self.backend!r}"
 
 
-class PolyNorm(nn.Module):
+class PolyNorm(FiniteState):
     r"""PolyNorm(x) = sum_{i=1}^r a_i N(x^i) + a_0, N(v) = v / sqrt(mean_j v_j^2 + eps) (polycom Eq. 3).
 
     Implemented as the paper's reference code (polycom Algorithm 2): each power x^i (elementwise) is
