@@ -49,7 +49,9 @@ def test_rational_minimax_reaches_the_best_error_of_its_family(tmp_path):
     # within 1e-3 of the independent best (the fit's fine grid is denser than the bisection's: it may sit above)
     assert lo_e * (1 - 1e-3) <= r.errors["linf"] <= hi_e * (1 + 1e-3)
     assert d["lower_bound"] <= r.errors["linf"] * (1 + 1e-9) and d["lower_bound"] <= hi_e * (1 + 1e-6)
-    assert d["minimax_error"] <= d["lower_bound"] / (1 - 1e-3)
+    # the certificate stops once lower >= error (1 - rtol), up to rounding (a relative 1e-12 in rational_minimax):
+    # the exchange may stop exactly there (9.627966422e-7 against 9.627966422e-7 on one machine)
+    assert d["minimax_error"] <= d["lower_bound"] / (1 - 1e-3) * (1 + 1e-9)
     assert d["alternations"] >= d["alternations_expected"] == 5 + 4 + 2
     assert d["levelled_ratio"] < 1.001
     # the module itself (its own formula) has that error

@@ -145,8 +145,8 @@ def rational_minimax(target: Callable[[np.ndarray], np.ndarray], interval: tuple
     Returns
     -------
     RationalMinimax
-        ``converged`` is True when ``error <= lower_bound / (1 - rtol)`` (or ``error`` is under the floor
-        ``ABS_FLOOR * max |f|``).
+        ``converged`` is True when ``error <= lower_bound / (1 - rtol)``, up to a relative 1e-12 of
+        rounding (or ``error`` is under the floor ``ABS_FLOOR * max |f|``).
     """
     lo, hi = interval
     s = max(abs(lo), abs(hi))  # x = s t with |t| <= 1: the columns t^j, |t|^k stay in [-1, 1]
