@@ -15,7 +15,7 @@ from approxlab.activations import X, create, entries, get
 from approxlab.activations.ffn import PolyRationalFFN, TypeIFFN, TypeIIFFN
 from approxlab.activations.polycom import PolyCom
 from approxlab.activations.resolve import resolve
-from approxlab.activations.standard import GELU, Hardsigmoid, Hardswish, SwishBeta
+from approxlab.activations.standard import Hardsigmoid, SwishBeta
 from approxlab.activations.torch_modules import from_torch
 
 
@@ -135,18 +135,6 @@ def test_hardsigmoid_gradient_is_one_sixth_in_float64() -> None:
     x = torch.tensor([-1.0, 0.0, 2.5], dtype=torch.float64, requires_grad=True)
     Hardsigmoid()(x).sum().backward()
     assert x.grad.tolist() == [1 / 6] * 3  # sympy: d/dx (x/6 + 1/2) = 1/6, the float64 one
-
-
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float64])
-@pytest.mark.parametrize("module", [Hardswish(), GELU()], ids=["hardswish", "gelu"])
-def test_large_inputs_do_not_overflow(module: nn.Module, dtype: torch.dtype) -> None:
-    big = torch.finfo(dtype).max
-    x = torch.tensor([big, big / 3, 1e4, 3.0], dtype=dtype)
-    y = module(x)
-    # hardswish(x) = x for x >= 3; GELU(x) = x Phi(x) rounds to x for x >= 10 (1 - Phi(10) = 7.6e-24)
-    assert torch.equal(y[:3], x[:3])
-    want = float(mpmath.mpf(3) * mpmath.ncdf(3)) if isinstance(module, GELU) else 3.0
-    assert float(y[3]) == pytest.approx(want, rel=2 * torch.finfo(dtype).eps)
 
 
 # --- coefficients from a fit ----------------------------------------------------------------------------

@@ -4,6 +4,11 @@
 moa Section 3 draws its dictionary from {Id, ReLU, ReLU^2, LeakyReLU, GELU, SiLU, tanh}; sigmoid and
 SELU are here so that gains can be compared with every nonlinearity ``torch.nn.init.calculate_gain``
 supports. Each is an :class:`~approxlab.activations.base.Elementwise` with its exact sympy form.
+
+The forward passes are torch's own functions (``F.gelu``, ``F.hardswish``, ...), so they train at torch's
+speed and carry torch's rounding: e.g. ``F.gelu`` overflows to inf above half the dtype's largest value and
+``F.hardswish`` above a sixth of it, where the true values x are finite; ``tanhshrink`` loses relative
+accuracy near 0. The exact forms, not these roundings, are what gains and claims use.
 """
 
 from __future__ import annotations
@@ -104,8 +109,7 @@ class GELU(Elementwise):
     """
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # x Phi(x) rounds to x above 10 (1 - Phi(10) = 7.6e-24), where torch's formula overflows near the dtype's max
-        return torch.where(x > 10, x, F.gelu(x))
+        return F.gelu(x)
 
     def sympy_template(self) -> sympy.Expr:
         return X * (1 + sympy.erf(X / sympy.sqrt(2))) / 2
@@ -380,8 +384,7 @@ class Hardswish(Elementwise):
     """
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # the x >= 3 branch is x itself: torch's x * 6 / 6 overflows above max / 6 and is off by an ulp below it
-        return torch.where(x > 3, x, F.hardswish(x))
+        return F.hardswish(x)
 
     def sympy_template(self) -> sympy.Expr:
         return sympy.Piecewise((0, X <= -3), (X, X >= 3), (X * (X + 3) / 6, True))
@@ -400,9 +403,9 @@ class Hardsigmoid(Elementwise):
     """
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # torch's formula (half in float32), by ops whose backward is the float64 1/6: F.hardsigmoid's is float32's
-        xc = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
-        return (torch.clamp(xc + 3, 0, 6) / 6).to(x.dtype)
+        if x.dtype == torch.float64:  # the same values by ops whose backward is the float64 1/6 (torch's: float32's)
+            return torch.clamp(x + 3, 0, 6) / 6
+        return F.hardsigmoid(x)
 
     def sympy_template(self) -> sympy.Expr:
         return sympy.Piecewise((0, X <= -3), (1, X >= 3), (X / 6 + sympy.Rational(1, 2), True))
