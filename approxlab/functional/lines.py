@@ -17,7 +17,7 @@ import torch
 
 from approxlab.functional.dtypes import compute_dtype
 
-__all__ = ["MaxOfLines", "max_lines_dense", "max_lines_diff_dense", "upper_envelope"]
+__all__ = ["MaxOfLines", "MaxOfLinesDiff", "max_lines_dense", "max_lines_diff_dense", "upper_envelope"]
 
 
 def upper_envelope(slopes: list[float], intercepts: list[float]) -> tuple[list[int], list[Fraction]]:
@@ -60,6 +60,37 @@ def upper_envelope(slopes: list[float], intercepts: list[float]) -> tuple[list[i
     return [h[2] for h in hull], breaks
 
 
+def _segments(xc: torch.Tensor, c: torch.Tensor, p: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(int32 segment of the upper envelope at each x, the envelope's line indices): x exactly at a
+    breakpoint (rounded to x's dtype) goes to the left segment, the smaller slope."""
+    ids, breaks = upper_envelope(p.detach().double().cpu().tolist(), c.detach().double().cpu().tolist())
+    ids_t = torch.tensor(ids, device=xc.device, dtype=torch.long)
+    if not breaks:
+        return torch.zeros(xc.shape, dtype=torch.int32, device=xc.device), ids_t
+    bounds = torch.tensor([float(b) for b in breaks], device=xc.device, dtype=xc.dtype)
+    return torch.bucketize(xc, bounds, out_int32=True, right=False), ids_t
+
+
+def _line_grads(ctx: torch.autograd.function.FunctionCtx, gc: torch.Tensor, x: torch.Tensor, seg: torch.Tensor,
+                ids_t: torch.Tensor, c: torch.Tensor, p: torch.Tensor, first: int
+                ) -> tuple[torch.Tensor | None, torch.Tensor | None, torch.Tensor | None]:
+    """(dL/dx, dL/dc, dL/dp) of max_k (c_k + p_k x) for gc = dL/dmax in the compute dtype: all of it to
+    the active line; ``first``: the position of c in the Function's inputs (for needs_input_grad)."""
+    ct = gc.dtype
+    needs = ctx.needs_input_grad  # type: ignore[attr-defined]
+    grad_x = grad_c = grad_p = None
+    if needs[0]:
+        grad_x = (gc * p.to(ct)[ids_t][seg]).to(x.dtype)
+    flat = seg.reshape(-1).long()
+    if needs[first]:
+        per_seg = torch.bincount(flat, weights=gc.reshape(-1), minlength=ids_t.numel())
+        grad_c = torch.zeros(c.shape, dtype=per_seg.dtype, device=c.device).index_add_(0, ids_t, per_seg).to(c.dtype)
+    if needs[first + 1]:
+        per_seg = torch.bincount(flat, weights=(gc * x.to(ct)).reshape(-1), minlength=ids_t.numel())
+        grad_p = torch.zeros(p.shape, dtype=per_seg.dtype, device=p.device).index_add_(0, ids_t, per_seg).to(p.dtype)
+    return grad_x, grad_c, grad_p
+
+
 class MaxOfLines(torch.autograd.Function):
     """scale * max_k (c_k + p_k x) through its upper envelope; saves x and an int32 segment index.
 
@@ -70,14 +101,8 @@ class MaxOfLines(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:  # type: ignore[override]
         ct = compute_dtype(x, c, p)
-        ids, breaks = upper_envelope(p.detach().double().cpu().tolist(), c.detach().double().cpu().tolist())
         xc = x.to(ct)
-        ids_t = torch.tensor(ids, device=x.device, dtype=torch.long)
-        if breaks:
-            bounds = torch.tensor([float(b) for b in breaks], device=x.device, dtype=ct)
-            seg = torch.bucketize(xc, bounds, out_int32=True, right=False)
-        else:
-            seg = torch.zeros(x.shape, dtype=torch.int32, device=x.device)
+        seg, ids_t = _segments(xc, c, p)
         cc, pc = c.to(ct)[ids_t], p.to(ct)[ids_t]
         out = torch.addcmul(cc[seg], pc[seg], xc)
         if scale != 1.0:
@@ -91,17 +116,49 @@ class MaxOfLines(torch.autograd.Function):
         x, seg, ids_t, c, p = ctx.saved_tensors
         ct = compute_dtype(x, c, p)
         gc = g.to(ct) * ctx.scale if ctx.scale != 1.0 else g.to(ct)
-        grad_x = grad_c = grad_p = None
-        if ctx.needs_input_grad[0]:
-            grad_x = (gc * p.to(ct)[ids_t][seg]).to(x.dtype)
-        flat = seg.reshape(-1).long()
-        if ctx.needs_input_grad[1]:
-            per_seg = torch.bincount(flat, weights=gc.reshape(-1), minlength=ids_t.numel())
-            grad_c = torch.zeros(c.shape, dtype=per_seg.dtype, device=c.device).index_add_(0, ids_t, per_seg).to(c.dtype)
-        if ctx.needs_input_grad[2]:
-            per_seg = torch.bincount(flat, weights=(gc * x.to(ct)).reshape(-1), minlength=ids_t.numel())
-            grad_p = torch.zeros(p.shape, dtype=per_seg.dtype, device=p.device).index_add_(0, ids_t, per_seg).to(p.dtype)
-        return grad_x, grad_c, grad_p, None
+        return (*_line_grads(ctx, gc, x, seg, ids_t, c, p, 1), None)
+
+
+class MaxOfLinesDiff(torch.autograd.Function):
+    """The tropical rational max_k (c_k + p_k x) - max_j (d_j + q_j x) as the difference of the two
+    active lines, (c_k - d_j) + (p_k - q_j) x, on the upper envelopes' segments: the difference of the
+    two rounded maxima loses F to their rounding where |p x| >> |F| (the default m = n = 6 read 0.0
+    for c_6 - d_6 = -0.697 at x = 1e7 in float32) and is inf - inf where both overflow.
+
+    The result is in the compute dtype; the gradients are those of the two :class:`MaxOfLines`, the
+    second with -g.
+
+    Examples
+    --------
+    >>> c, p = torch.tensor([0.5, 0.25]), torch.tensor([0.0, 3.0])
+    >>> d, q = torch.tensor([0.0, -0.5]), torch.tensor([0.0, 3.0])
+    >>> MaxOfLinesDiff.apply(torch.tensor([-1.0, 1e8]), c, p, d, q)  # 0.5 - 0 and 0.25 + 0.5
+    tensor([0.5000, 0.7500])
+    """
+
+    @staticmethod
+    def forward(ctx, x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor,  # type: ignore[override]
+                q: torch.Tensor) -> torch.Tensor:
+        ct = compute_dtype(x, c, p, d, q)
+        xc = x.to(ct)
+        seg1, ids1 = _segments(xc, c, p)
+        seg2, ids2 = _segments(xc, d, q)
+        # (c_k - d_j, p_k - q_j) for every pair of segments, rounded once each
+        dc = c.to(ct)[ids1].unsqueeze(1) - d.to(ct)[ids2].unsqueeze(0)
+        dp = p.to(ct)[ids1].unsqueeze(1) - q.to(ct)[ids2].unsqueeze(0)
+        pair = seg1.long() * ids2.numel() + seg2
+        out = torch.addcmul(dc.reshape(-1)[pair], dp.reshape(-1)[pair], xc)
+        ctx.save_for_backward(x, seg1, ids1, c, p, seg2, ids2, d, q)
+        return out
+
+    @staticmethod
+    def backward(ctx, g: torch.Tensor):  # type: ignore[override]
+        x, seg1, ids1, c, p, seg2, ids2, d, q = ctx.saved_tensors
+        gc = g.to(compute_dtype(x, c, p, d, q))
+        gx1, gc1, gp1 = _line_grads(ctx, gc, x, seg1, ids1, c, p, 1)
+        gx2, gd, gq = _line_grads(ctx, -gc, x, seg2, ids2, d, q, 3)
+        gx = gx1 + gx2 if gx1 is not None and gx2 is not None else None
+        return gx, gc1, gp1, gd, gq
 
 
 def max_lines_dense(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float) -> torch.Tensor:

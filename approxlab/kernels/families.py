@@ -28,7 +28,7 @@ import torch
 
 from approxlab.functional.dtypes import HALF, compute_dtype
 from approxlab.functional.hermite import HermiteFunction
-from approxlab.functional.lines import MaxOfLines, max_lines_dense, max_lines_diff_dense
+from approxlab.functional.lines import MaxOfLines, MaxOfLinesDiff, max_lines_dense, max_lines_diff_dense
 from approxlab.functional.polynomial import horner, rms_normalized_powers
 from approxlab.functional.rational import rational
 from approxlab.functional.trig import FourierSeriesFunction, fourier_dense, inverse_factorials
@@ -108,7 +108,8 @@ def _eager_fourier(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, omega: flo
 
 def _eager_lines_diff(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor
                       ) -> torch.Tensor:
-    return MaxOfLines.apply(x, c, p, 1.0) - MaxOfLines.apply(x, d, q, 1.0)
+    # the active lines' difference: F1 - F2 of the rounded maxima cancels where |p x| >> |F|
+    return MaxOfLinesDiff.apply(x, c, p, d, q)
 
 
 SPECS: dict[str, KernelSpec] = {

@@ -1,0 +1,107 @@
+"""The tropical rational F = max_k (c_k + p_k x) - max_j (d_j + q_j x) at large |x| (eager path): the
+difference of the two active lines, (c_k - d_j) + (p_k - q_j) x, not of the two rounded maxima (whose rounding
+errors, of the size of p x, swamp F where F is small; both maxima overflow near the top of the dtype).
+References in exact rational arithmetic (:class:`fractions.Fraction`) on the float parameters.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+import torch
+
+from approxlab import create
+
+F64 = torch.float64
+
+
+def _active(x: Fraction, c: list[float], p: list[float]) -> int:
+    """Index of the exact maximum c_k + p_k x (ties: the smaller slope, then the lower index)."""
+    vals = [Fraction(ck) + Fraction(pk) * x for ck, pk in zip(c, p)]
+    top = max(vals)
+    return min((k for k, v in enumerate(vals) if v == top), key=lambda k: (p[k], k))
+
+
+def _exact(x: float, lines: tuple[list[float], ...]) -> tuple[Fraction, int, int]:
+    """(F(x) exactly, the active line of each maximum)."""
+    c, p, d, q = lines
+    xf = Fraction(x)
+    k1, k2 = _active(xf, c, p), _active(xf, d, q)
+    return Fraction(c[k1]) - Fraction(d[k2]) + (Fraction(p[k1]) - Fraction(q[k2])) * xf, k1, k2
+
+
+def _lines(act: torch.nn.Module) -> tuple[list[float], ...]:
+    return tuple(t.detach().double().tolist() for t in (act.num_coefficients, act.num_powers, act.den_coefficients,
+                                                       act.den_powers))
+
+
+def _bound(x: float, lines: tuple[list[float], ...], k1: int, k2: int, eps: float) -> float:
+    """Three roundings of (c_k - d_j) + (p_k - q_j) x: relative to |c_k - d_j| + |(p_k - q_j) x|."""
+    c, p, d, q = lines
+    return 3 * eps * (abs(c[k1] - d[k2]) + abs((p[k1] - q[k2]) * x))
+
+
+X32 = [1e4, 1e7, 1e8, 3e38, -3e38, -1e8, 0.5, -2.0]
+X64 = [1e4, 1e17, 1e100, 1.7e308, -1.7e308, -1e100, 0.5, -2.0]
+
+
+@pytest.mark.parametrize("backend", ["eager"])
+@pytest.mark.parametrize("dtype", [torch.float32, F64])
+def test_default_tropical_rational_at_large_x_is_the_active_lines_difference(backend: str, dtype: torch.dtype) -> None:
+    """create("tropical-rational") (m = n = 6, integer powers) is the constant c_6 - d_6 = -0.69726... for
+    large x. Before: float32 -0.6992 at 1e4, 0.0 at 1e7 and 1e8, NaN at 3e38; float64 0.0 at 1e100 and
+    NaN at 1.7e308 (F1 - F2 of the rounded or overflowed maxima)."""
+    act = create("tropical-rational", backend=backend).to(dtype)
+    lines = _lines(act)
+    xs = X32 if dtype == torch.float32 else X64
+    eps = torch.finfo(dtype).eps
+    got = act(torch.tensor(xs, dtype=F64).to(dtype)).detach().double().tolist()
+    for x, y in zip(xs, got, strict=True):
+        want, k1, k2 = _exact(x, lines)
+        assert math.isfinite(y), (x, y)
+        assert abs(Fraction(y) - want) <= _bound(x, lines, k1, k2, eps), (x, y, float(want))
+    assert float(_exact(1e8, lines)[0]) == pytest.approx(-11698037 / 16777216, rel=1e-7)
+
+
+@pytest.mark.parametrize("backend", ["eager"])
+@pytest.mark.parametrize("dtype", [torch.float32, F64])
+def test_gradients_at_large_x_go_to_the_active_lines(backend: str, dtype: torch.dtype) -> None:
+    """dL/dx = g (p_k - q_j) and the parameter gradients on the exact active lines k, j, also where
+    the maxima overflow (before: ties of inf values went to the smallest slope)."""
+    act = create("tropical-rational", powers="real", backend=backend).to(dtype)
+    lines = _lines(act)
+    xs = X32 if dtype == torch.float32 else X64
+    x = torch.tensor(xs, dtype=F64).to(dtype).requires_grad_(True)
+    g = torch.linspace(0.5, 1.5, len(xs), dtype=dtype)
+    act(x).backward(g)
+    want_c = [0.0] * len(lines[0])
+    want_d = [0.0] * len(lines[2])
+    for i, xv in enumerate(xs):
+        _, k1, k2 = _exact(xv, lines)
+        assert float(x.grad[i]) == pytest.approx(float(g[i]) * (lines[1][k1] - lines[3][k2]), rel=1e-6, abs=1e-30)
+        want_c[k1] += float(g[i])
+        want_d[k2] -= float(g[i])
+    torch.testing.assert_close(act.num_coefficients.grad.double(), torch.tensor(want_c, dtype=F64), rtol=1e-6, atol=0)
+    torch.testing.assert_close(act.den_coefficients.grad.double(), torch.tensor(want_d, dtype=F64), rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("backend", ["eager"])
+def test_real_powers_at_scattered_x_within_the_rounding_of_the_active_lines(backend: str) -> None:
+    """Random real powers (crossings anywhere), x from 1e-3 to 1e30 of both signs, float32: within
+    three roundings of the active lines' difference of the exact value, NaN where x is."""
+    act = create("tropical-rational", num_degree=5, den_degree=4, powers="real", seed=3, backend=backend)
+    lines = _lines(act)
+    gen = torch.Generator().manual_seed(5)
+    mags = 10.0 ** torch.empty(600, dtype=F64).uniform_(-3, 30, generator=gen)
+    x = (mags * torch.sign(torch.randn(600, dtype=F64, generator=gen))).float()
+    x[7] = float("nan")
+    got = act(x).detach().double()
+    assert torch.isnan(got[7]) and torch.isnan(got).sum() == 1
+    eps = torch.finfo(torch.float32).eps
+    for xv, y in zip(x.double().tolist(), got.tolist(), strict=True):
+        if math.isnan(xv):
+            continue
+        want, k1, k2 = _exact(xv, lines)
+        assert abs(Fraction(y) - want) <= _bound(xv, lines, k1, k2, eps) + 2 * eps * abs(float(want)), (xv, y)
