@@ -47,7 +47,7 @@ X32 = [1e4, 1e7, 1e8, 3e38, -3e38, -1e8, 0.5, -2.0]
 X64 = [1e4, 1e17, 1e100, 1.7e308, -1.7e308, -1e100, 0.5, -2.0]
 
 
-@pytest.mark.parametrize("backend", ["eager"])
+@pytest.mark.parametrize("backend", ["eager", "numba"])
 @pytest.mark.parametrize("dtype", [torch.float32, F64])
 def test_default_tropical_rational_at_large_x_is_the_active_lines_difference(backend: str, dtype: torch.dtype) -> None:
     """create("tropical-rational") (m = n = 6, integer powers) is the constant c_6 - d_6 = -0.69726... for
@@ -87,7 +87,7 @@ def test_gradients_at_large_x_go_to_the_active_lines(backend: str, dtype: torch.
     torch.testing.assert_close(act.den_coefficients.grad.double(), torch.tensor(want_d, dtype=F64), rtol=1e-6, atol=0)
 
 
-@pytest.mark.parametrize("backend", ["eager"])
+@pytest.mark.parametrize("backend", ["eager", "numba"])
 def test_real_powers_at_scattered_x_within_the_rounding_of_the_active_lines(backend: str) -> None:
     """Random real powers (crossings anywhere), x from 1e-3 to 1e30 of both signs, float32: within
     three roundings of the active lines' difference of the exact value, NaN where x is."""
@@ -105,3 +105,32 @@ def test_real_powers_at_scattered_x_within_the_rounding_of_the_active_lines(back
             continue
         want, k1, k2 = _exact(xv, lines)
         assert abs(Fraction(y) - want) <= _bound(xv, lines, k1, k2, eps) + 2 * eps * abs(float(want)), (xv, y)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, F64])
+@pytest.mark.parametrize("h", [(7, 7), (10, 9), (1, 1)])
+def test_numba_forward_is_the_eager_active_lines_difference(h: tuple[int, int], dtype: torch.dtype) -> None:
+    """The numba forward takes the eager path's segments and per-segment differences (c_k - d_j, p_k - q_j):
+    within one rounding of the eager value (the kernel may fuse A + B x into one multiply-add), NaN and
+    +-inf where the eager value is (x NaN, +-inf, huge), and within three roundings of the exact value
+    (one-pass table of up to 8 breakpoints, and the general table for more)."""
+    from approxlab.functional.lines import MaxOfLinesDiff
+    from approxlab.kernels import cpu
+
+    gen = torch.Generator().manual_seed(sum(h))
+    c, p, d, q = (torch.randn(n, generator=gen, dtype=F64).to(dtype) for n in (h[0], h[0], h[1], h[1]))
+    lines = tuple(t.double().tolist() for t in (c, p, d, q))
+    mags = 10.0 ** torch.empty(400, dtype=F64).uniform_(-20, 37, generator=gen)
+    x = (mags * torch.sign(torch.randn(400, generator=gen, dtype=F64))).to(dtype)
+    x[:6] = torch.tensor([float("nan"), float("inf"), -float("inf"), 0.0, 3e38, -3e38], dtype=F64).to(dtype)
+    got = cpu.lines_diff_fwd(x, c, p, d, q)
+    want = MaxOfLinesDiff.apply(x, c, p, d, q)
+    assert torch.equal(got.isnan(), want.isnan()) and torch.equal(got.isinf(), want.isinf())
+    fin = torch.isfinite(want)
+    ulp = torch.finfo(dtype).eps * want[fin].abs() + torch.finfo(dtype).tiny
+    assert ((got[fin] - want[fin]).abs() <= ulp).all()
+    eps = torch.finfo(dtype).eps
+    for xv, y in zip(x[6:].double().tolist(), got[6:].double().tolist(), strict=True):
+        exact, k1, k2 = _exact(xv, lines)
+        if math.isfinite(y):
+            assert abs(Fraction(y) - exact) <= _bound(xv, lines, k1, k2, eps), (xv, y, float(exact))

@@ -466,20 +466,69 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     return (gx, *_split(part, h, c.dtype, p.dtype))
 
 
+def _as_float(b: Fraction) -> float:
+    """b rounded to float64 (to nearest), +-inf past its largest value (float() raises there)."""
+    try:
+        return float(b)
+    except OverflowError:
+        return math.copysign(math.inf, b)
+
+
+def _diff_segments(c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The merged segments of the upper envelopes of max_k (c_k + p_k x) and max_j (d_j + q_j x), as
+    :class:`~approxlab.functional.lines.MaxOfLinesDiff` finds them: (the sorted breakpoints of both,
+    exact then rounded to the dtype through float64; per segment c_k - d_j and p_k - q_j of its two
+    active lines, each rounded once). x at a breakpoint is on its left (smaller slope). None where a
+    parameter is not finite (the passes then propagate NaN as torch.amax)."""
+    from approxlab.functional.lines import upper_envelope
+
+    cv, pv, dv, qv = (_np(t).astype(np.float64) for t in (c, p, d, q))
+    if not all(np.isfinite(v).all() for v in (cv, pv, dv, qv)):
+        return None
+    ids1, br1 = upper_envelope(pv.tolist(), cv.tolist())
+    ids2, br2 = upper_envelope(qv.tolist(), dv.tolist())
+    merged = sorted([(b, 0) for b in br1] + [(b, 1) for b in br2])  # by the exact breakpoint
+    seg = [0, 0]
+    rows = [(ids1[0], ids2[0])]
+    for _, which in merged:
+        seg[which] += 1
+        rows.append((ids1[seg[0]], ids2[seg[1]]))
+    k1, k2 = (np.array(r, np.int64) for r in zip(*rows))
+    npd = _npdtype(c.dtype)
+    bk = np.array([_as_float(b) for b, _ in merged], np.float64).astype(npd)
+    c_, p_, d_, q_ = _np(c), _np(p), _np(d), _np(q)
+    return bk, c_[k1] - d_[k2], p_[k1] - q_[k2]
+
+
+def _padded_table(k: ModuleType, bk: np.ndarray, aa: np.ndarray, bb: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The table padded to the next of ``k.SEGMENTS_FIXED`` breakpoints (+inf, which no x exceeds; the
+    last segment repeated), for :func:`diff_fwd_segments`; None for more breakpoints."""
+    n = next((n for n in k.SEGMENTS_FIXED if n >= bk.size), None)
+    if n is None:
+        return None
+    pad = n - bk.size
+    return (np.concatenate([bk, np.full(pad, np.inf, bk.dtype)]), np.concatenate([aa, np.repeat(aa[-1:], pad)]),
+            np.concatenate([bb, np.repeat(bb[-1:], pad)]))
+
+
 def lines_diff_fwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor
                    ) -> torch.Tensor:
-    """``max_k (c_k + p_k x) - max_j (d_j + q_j x)`` (tropical rational), the bits of two
-    :func:`lines_fwd` calls and a subtraction."""
+    """``max_k (c_k + p_k x) - max_j (d_j + q_j x)`` (tropical rational) as the difference of the two
+    active lines, (c_k - d_j) + (p_k - q_j) x, on the envelopes' segments (:func:`_diff_segments`): the
+    eager path's value, up to the fused multiply-add. Non-finite parameters: the difference of the two
+    maxima (NaN where either is)."""
     _check(x, c, p, d, q)
     k = load("tropical")
     out = torch.empty_like(x, memory_format=torch.contiguous_format)
-    f1, f2 = _lines_fixed(k, c, p, 1.0, x.dtype), _lines_fixed(k, d, q, 1.0, x.dtype)
-    lines = (_np(x).reshape(-1), _np(c), _np(p), _np(d), _np(q))
-    if f1 is None or f2 is None:
-        _run(k.diff_fwd, _chunks(x), *lines, out.numpy().reshape(-1))
+    table = _diff_segments(c, p, d, q)
+    if table is None:
+        _run(k.diff_fwd, _chunks(x), _np(x).reshape(-1), _np(c), _np(p), _np(d), _np(q), out.numpy().reshape(-1))
+    elif (small := _padded_table(k, *table)) is not None:
+        _run(k.diff_fwd_segments, _chunks(x), _np(x).reshape(-1), *small, out.numpy().reshape(-1))
     else:
-        lim = np.minimum(f1[2], f2[2])  # (1, the smaller bound)
-        _run(k.diff_fwd_fixed, _chunks(x), *lines, f1[0], f1[1], f2[0], f2[1], lim, out.numpy().reshape(-1))
+        _run(k.diff_fwd_table, _chunks(x), _np(x).reshape(-1), *table, out.numpy().reshape(-1))
     return out
 
 

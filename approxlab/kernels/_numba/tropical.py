@@ -21,6 +21,7 @@ there). The ``diff_*`` kernels compute the tropical rational F1 - F2 in one pass
 from __future__ import annotations
 
 import numpy as np
+from numba.np.unsafe.ndarray import to_fixed_tuple
 
 from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction
 
@@ -273,26 +274,83 @@ def diff_fwd(x, cc, pp, dd, qq, out, u0, u1):  # type: ignore[no-untyped-def]
             _diff_fwd_block(x[i0:i0 + m], out[i0:i0 + m], cc, pp, dd, qq, w, m)
 
 
-@kernel
-def diff_fwd_fixed(x, cc, pp, dd, qq, cf, pf, df, qf, lim, out, u0, u1):  # type: ignore[no-untyped-def]
-    """:func:`diff_fwd` for at most FIXED lines in each maximum (cf, pf, df, qf padded as in
-    :func:`lines_fwd_fixed`; lim[1]: the smaller of the two bounds): blocks with every |x| <= lim in
-    one pass, the others by the passes."""
+@block_helper
+def _segment_block(xs, os_, bk, aa, bb, w, m):  # type: ignore[no-untyped-def]
+    """os_ = A_s + B_s x, s the number of breakpoints bk (sorted) below x: the later entry wins each
+    strict compare, so the last one true selects (A_s, B_s); NaN x compares false (s = 0) and stays NaN
+    through B_0 x (rows of w: A_s, B_s)."""
+    ra = w[0]
+    rb = w[1]
+    a0 = aa[0]
+    b0 = bb[0]
+    for j in range(m):
+        ra[j] = a0
+        rb[j] = b0
+    for i in range(bk.size):
+        t = bk[i]
+        an = aa[i + 1]
+        bn = bb[i + 1]
+        for j in range(m):
+            up = xs[j] > t
+            ra[j] = an if up else ra[j]
+            rb[j] = bn if up else rb[j]
+    for j in range(m):
+        os_[j] = ra[j] + rb[j] * xs[j]
+
+
+#: Breakpoint counts with a one-pass forward (:func:`diff_fwd_segments`); a table is padded up to
+#: the next (breakpoints +inf, which no x exceeds), and one with more takes :func:`diff_fwd_table`.
+SEGMENTS_FIXED = (2, 4, 8)
+
+
+@block_helper
+def _segments_fixed(x, bk, aa, bb, out, u0, u1):  # type: ignore[no-untyped-def]
+    """out = A_s + B_s x over chunks u0..u1, s the number of breakpoints bk below x, for tuples bk, aa,
+    bb (values, not arrays: the loop over their compile-time length unrolls and an element's selects
+    stay in registers; array entries would be reloaded per element, unvectorised)."""
     N = x.size
-    bound = lim[1]
-    w = np.empty((2, BLOCK), x.dtype)
     for ch in range(u0, u1):
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
             xs = x[i0:i0 + m]
             os_ = out[i0:i0 + m]
-            if _n_outside(xs, bound, m) > 0:
-                _diff_fwd_block(xs, os_, cc, pp, dd, qq, w, m)
-                continue
             for j in range(m):
                 xv = xs[j]
-                os_[j] = _max_fixed(cf, pf, xv) - _max_fixed(df, qf, xv)
+                a = aa[0]
+                b = bb[0]
+                for i in range(len(bk)):
+                    up = xv > bk[i]  # sorted: the last true selects (A_s, B_s)
+                    a = aa[i + 1] if up else a
+                    b = bb[i + 1] if up else b
+                os_[j] = a + b * xv
+
+
+@kernel
+def diff_fwd_segments(x, bk, aa, bb, out, u0, u1):  # type: ignore[no-untyped-def]
+    """The tropical rational as A_s + B_s x, (A_s, B_s) = (c_k - d_j, p_k - q_j) on the merged segments of
+    the two upper envelopes (bk: their sorted breakpoints, of a count in SEGMENTS_FIXED; s: how many
+    are below x), not the difference of the two rounded maxima (which loses F where |p x| >> |F| and
+    is inf - inf where both overflow). NaN x compares false and stays NaN through B_0 x."""
+    n = bk.size
+    if n == 2:
+        _segments_fixed(x, to_fixed_tuple(bk, 2), to_fixed_tuple(aa, 3), to_fixed_tuple(bb, 3), out, u0, u1)
+    elif n == 4:
+        _segments_fixed(x, to_fixed_tuple(bk, 4), to_fixed_tuple(aa, 5), to_fixed_tuple(bb, 5), out, u0, u1)
+    else:
+        _segments_fixed(x, to_fixed_tuple(bk, 8), to_fixed_tuple(aa, 9), to_fixed_tuple(bb, 9), out, u0, u1)
+
+
+@kernel
+def diff_fwd_table(x, bk, aa, bb, out, u0, u1):  # type: ignore[no-untyped-def]
+    """:func:`diff_fwd_segments` for any number of breakpoints (arrays; the selects on rows of a block)."""
+    N = x.size
+    w = np.empty((2, BLOCK), x.dtype)
+    for ch in range(u0, u1):
+        stop = min((ch + 1) * CHUNK, N)
+        for i0 in range(ch * CHUNK, stop, BLOCK):
+            m = min(BLOCK, stop - i0)
+            _segment_block(x[i0:i0 + m], out[i0:i0 + m], bk, aa, bb, w, m)
 
 
 @kernel
@@ -361,5 +419,5 @@ def diff_bwd_fixed(x, cf, pf, df, qf, hh, g, gx, part, u0, u1):  # type: ignore[
             _add_line_sums(a2, gs, xs, h2, acc[2 * h1:], m)
 
 
-__all__ = ["FIXED", "diff_bwd", "diff_bwd_fixed", "diff_fwd", "diff_fwd_fixed", "lines_bwd", "lines_bwd_fixed",
+__all__ = ["FIXED", "diff_bwd", "diff_bwd_fixed", "diff_fwd", "diff_fwd_segments", "diff_fwd_table", "lines_bwd", "lines_bwd_fixed",
            "lines_fwd", "lines_fwd_fixed"]
