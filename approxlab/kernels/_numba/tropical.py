@@ -15,7 +15,9 @@ maximum of finite values. Values, gx and the active lines are the same as the pa
 
 Where a line's value is NaN (x NaN, x = +-inf on a line of slope 0, a NaN parameter) the maximum is
 NaN, as torch.amax's, and so are gx there and every line's parameter sums (the eager gradient is 0/0
-there). The ``diff_*`` kernels compute the tropical rational F1 - F2 in one pass each way.
+there). The tropical rational's forward (``diff_fwd_segments``, ``diff_fwd_table``) is the difference of
+the two active lines on the exact envelopes' segments (a table from the caller); ``diff_fwd`` (non-finite
+parameters) and the backward ``diff_bwd*`` track the two maxima in one pass.
 """
 
 from __future__ import annotations
