@@ -31,10 +31,14 @@ ValueError: formula: function '__import__' is not allowed; allowed functions: Ab
 from __future__ import annotations
 
 import ast
+import decimal
+import fractions
 import math
+import numbers
 from collections.abc import Callable
 
 import sympy
+from sympy.core.evalf import PrecisionExhausted
 
 from approxlab._core.symbols import X
 
@@ -46,6 +50,9 @@ MAX_LENGTH = 1000
 MAX_DEPTH = 64
 #: Largest |exponent| of a power whose exponent is a number.
 MAX_EXPONENT = 1000
+#: Largest bit length of the numerator or denominator of an exact number (a 4300-digit integer is the
+#: most Python will print, so every number of a message stays printable).
+MAX_BITS = 14000
 
 
 def _sigmoid(u: sympy.Expr) -> sympy.Expr:
@@ -110,13 +117,17 @@ _TOKENS: dict[type, str] = {
 class _Builder:
     """Build a sympy expression from an allow-listed ast (see the module docstring)."""
 
-    def __init__(self, what: str, variables: dict[str, sympy.Symbol]) -> None:
+    def __init__(self, what: str, variables: dict[str, sympy.Symbol], source: str = "", indent: int = 0) -> None:
         self.what = what
         self.variables = variables
+        self.source = source  # the parsed text: a decimal literal is read from it, digit by digit
+        self.indent = indent  # characters stripped before the text, so columns count in the user's text
 
     def fail(self, node: ast.AST, message: str) -> ValueError:
-        col = getattr(node, "col_offset", None)
-        where = f" (column {col + 1})" if isinstance(col, int) else ""
+        col, line = getattr(node, "col_offset", None), getattr(node, "lineno", 1)
+        where = ""
+        if isinstance(col, int):
+            where = f" (column {col + 1 + self.indent})" if line == 1 else f" (line {line}, column {col + 1})"
         return ValueError(f"{self.what}: {message}{where}")
 
     def build(self, node: ast.AST, depth: int = 0) -> sympy.Expr:
@@ -168,33 +179,65 @@ class _Builder:
         if isinstance(v, float):
             if not math.isfinite(v):
                 raise self.fail(node, "a number overflows to infinity; numbers must be finite")
-            return sympy.Rational(repr(v))  # the decimal the user typed, exactly (0.1 -> 1/10)
-        return sympy.Integer(v)
+            # the decimal the user typed, exactly (0.1 -> 1/10; 1e-400 is not 0; all 20 digits of 0.3...01)
+            text = ast.get_source_segment(self.source, node) if self.source else None
+            try:
+                return self.sized(node, _decimal(text) if text else sympy.Rational(repr(v)))
+            except (ValueError, decimal.InvalidOperation) as exc:
+                raise self.fail(node, str(exc)) from None
+        return self.sized(node, sympy.Integer(v))
+
+    def sized(self, node: ast.AST, value: sympy.Expr) -> sympy.Expr:
+        """``value``, refused when an exact rational in it exceeds :data:`MAX_BITS` (no computation or
+        message stalls on a number of millions of digits)."""
+        if value.is_Rational and max(abs(value.p), value.q).bit_length() > MAX_BITS:
+            raise self.fail(node, f"a number of more than {MAX_BITS} bits is too large to compute exactly")
+        return value
+
+    def checked(self, node: ast.AST, value: sympy.Expr) -> sympy.Expr:
+        """``value`` after the limits every intermediate result obeys: exact rationals within
+        :data:`MAX_BITS`, powers within :data:`MAX_EXPONENT` (sympy merges (x**a)**b into x**(a*b) and
+        x**a*x**b into x**(a+b)), and no constant that is not real (sqrt(-1), log(-1), (-8)**(1/3))."""
+        value = self.sized(node, value)
+        for p in value.atoms(sympy.Pow):
+            e = p.exp
+            if e.is_number and e.is_real and not abs(float(e)) <= MAX_EXPONENT:
+                raise self.fail(node, f"the power {sympy.sstr(p)[:40]} has an exponent beyond +-{MAX_EXPONENT}")
+        for r in value.atoms(sympy.Rational):
+            self.sized(node, r)
+        for f in value.atoms(sympy.exp):  # exp(1e5)**1000 is exp(1e8): the limit of exp(...) holds for it too
+            v = _constant_value(f.exp)
+            if v is not None and not abs(v) <= MAX_EXP_ARGUMENT:
+                raise self.fail(node, f"exp of the constant {_short(f.exp)} is beyond any floating-point range; "
+                                      f"constant arguments of exp must be within +-{MAX_EXP_ARGUMENT:g}")
+        if not value.free_symbols and value.is_extended_real is False:
+            raise self.fail(node, f"{sympy.sstr(value)[:40]} is not a real number; only real values are allowed")
+        return value
 
     def binop(self, node: ast.BinOp, op: type, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
         if op is ast.Add:
-            return a + b
+            return self.checked(node, a + b)
         if op is ast.Sub:
-            return a - b
+            return self.checked(node, a - b)
         if op is ast.Mult:
-            return a * b
+            return self.checked(node, a * b)
         if op is ast.Div:
-            if b == 0:
+            if _is_zero(b):
                 raise self.fail(node, "division by zero")
-            return a / b
+            return self.checked(node, a / b)
         # power: keep exact integer powers small enough to compute
         if b.is_number:
             if not b.is_real:
                 raise self.fail(node, "exponent must be real")
-            if abs(float(b)) > MAX_EXPONENT:
-                raise self.fail(node, f"exponent {b} is too large; |exponent| <= {MAX_EXPONENT}")
+            if not abs(float(b)) <= MAX_EXPONENT:
+                raise self.fail(node, f"exponent {_short(b)} is too large; |exponent| <= {MAX_EXPONENT}")
             if a.is_Rational and b.is_Integer:
                 bits = max(abs(a.p), a.q).bit_length() * abs(int(b))
-                if bits > 20000:
+                if bits > MAX_BITS:
                     raise self.fail(node, "the power is too large to compute exactly")
-            if a == 0 and (b.is_negative or b == 0):
+            if (b.is_negative or b == 0) and _is_zero(a):
                 raise self.fail(node, "0 to a power <= 0 is undefined")
-        return a**b
+        return self.checked(node, a**b)
 
     def call(self, node: ast.Call, depth: int) -> sympy.Expr:
         func = node.func
@@ -215,12 +258,14 @@ class _Builder:
         if func.id in _EXPONENTIAL:
             v = _constant_value(args[0])
             if v is not None and not abs(v) <= MAX_EXP_ARGUMENT:
-                raise self.fail(node, f"{func.id} of the constant {sympy.N(args[0], 6)} is beyond any floating-point "
+                raise self.fail(node, f"{func.id} of the constant {_short(args[0])} is beyond any floating-point "
                                       f"range; constant arguments of {func.id} must be within +-{MAX_EXP_ARGUMENT:g}")
+        if func.id == "log" and _is_zero(args[0]):
+            raise self.fail(node, "log(...) is undefined or infinite here")
         out = make(*args)
         if out.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
             raise self.fail(node, f"{func.id}(...) is undefined or infinite here")
-        return out
+        return self.checked(node, out)
 
 
 #: Functions that grow like exp: a constant argument beyond :data:`MAX_EXP_ARGUMENT` is refused, so every
@@ -228,6 +273,32 @@ class _Builder:
 #: quick; exp(exp(exp(100))) would otherwise hang the evaluation with a number of e^(2.7e43) digits.
 _EXPONENTIAL = frozenset({"exp", "sinh", "cosh"})
 MAX_EXP_ARGUMENT = 1e5
+
+
+def _decimal(text: str) -> sympy.Rational:
+    """The exact value of a decimal literal's text (``1_000.5``, ``1e-400``, ``.5``); a decimal exponent
+    beyond +-5000 is refused before any big number is built."""
+    d = decimal.Decimal(text)
+    if not d.is_finite() or abs(d.adjusted()) > 5000:
+        raise ValueError(f"the number {text} is too large or too small to compute exactly")
+    f = fractions.Fraction(d)
+    return sympy.Rational(f.numerator, f.denominator)
+
+
+def _short(e: sympy.Expr) -> str:
+    """``e`` for a message: a short rational as it is, anything else to 6 digits."""
+    if e.is_Rational and len(sympy.sstr(e)) <= 20:
+        return sympy.sstr(e)
+    return str(sympy.N(e, 6))
+
+
+def _is_zero(e: sympy.Expr) -> bool:
+    """Whether ``e`` is 0, also when only simplification shows it (sin(1)**2 + cos(1)**2 - 1)."""
+    if e == 0:
+        return True
+    if e.free_symbols or not e.is_number or e.is_zero is False:
+        return False
+    return bool(e.is_zero or e.equals(0))
 
 
 def _constant_value(e: sympy.Expr) -> float | None:
@@ -238,6 +309,11 @@ def _constant_value(e: sympy.Expr) -> float | None:
         return float(sympy.re(sympy.N(e, 15)))
     except (TypeError, ValueError):
         return None
+
+
+def _builder(text: str, what: str, variables: dict[str, sympy.Symbol]) -> _Builder:
+    """A builder that reads literals from ``text`` and counts columns in it."""
+    return _Builder(what, variables, text.strip(), len(text) - len(text.lstrip()))
 
 
 def _tree(text: object, what: str) -> ast.Expression:
@@ -252,7 +328,9 @@ def _tree(text: object, what: str) -> ast.Expression:
     try:
         return ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
-        col = f" (column {exc.offset})" if exc.offset else ""
+        indent = len(text) - len(text.lstrip())
+        col = ("" if not exc.offset else f" (column {exc.offset + indent})" if (exc.lineno or 1) == 1
+               else f" (line {exc.lineno}, column {exc.offset})")
         raise ValueError(f"{what}: syntax error: {exc.msg}{col}") from None
     except (RecursionError, MemoryError):
         raise ValueError(f"{what}: nesting deeper than {MAX_DEPTH} levels is not allowed") from None
@@ -292,7 +370,7 @@ def parse_formula(text: str, variable: str = "x") -> sympy.Expr:
     """
     tree = _tree(text, "formula")
     try:
-        expr = _Builder("formula", {variable: X}).build(tree)
+        expr = _builder(text, "formula", {variable: X}).build(tree)
     except RecursionError:  # pragma: no cover - MAX_DEPTH keeps far below the recursion limit
         raise ValueError(f"formula: nesting deeper than {MAX_DEPTH} levels is not allowed") from None
     if not isinstance(expr, sympy.Expr) or expr.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
@@ -305,17 +383,22 @@ def parse_number(text: str | int | float, name: str = "value", max_abs: float | 
 
     Parameters
     ----------
-    text : str, int or float
-        The number; ints and floats are taken exactly (a float as its decimal repr).
+    text : str, int, float or fractions.Fraction
+        The number; ints (also numpy's), fractions and floats (also numpy.float64) are taken exactly, a
+        float as its decimal repr (0.1 -> 1/10).
     name : str
         The argument's name, used in error messages.
     max_abs : float, optional
-        Largest allowed absolute value.
+        Largest allowed absolute value, compared exactly (``max_abs=math.pi`` refuses ``"pi"``).
 
     Raises
     ------
+    TypeError
+        If ``text`` is none of the types above, or ``max_abs`` is not a real number.
     ValueError
-        For a variable, anything outside the grammar, a non-real or non-finite value or one beyond ``max_abs``.
+        For a variable, anything outside the grammar, a non-real value, one that is not finite in float64,
+        one that cannot be told from 0 where 0 is undefined, one beyond ``max_abs``, or a NaN or negative
+        ``max_abs``.
 
     Examples
     --------
@@ -327,25 +410,68 @@ def parse_number(text: str | int | float, name: str = "value", max_abs: float | 
     ValueError: mu: name 'x' is not allowed; allowed names: E, EulerGamma, GoldenRatio, e, pi (column 1)
     """
     what = str(name)
+    limit = _max_abs(max_abs)
     if isinstance(text, bool):
         raise TypeError(f"{what} must be a real number, got {text!r}")
-    if isinstance(text, int):
-        value: sympy.Expr = sympy.Integer(text)
-    elif isinstance(text, float):
+    if isinstance(text, numbers.Integral):  # also numpy integers
+        value: sympy.Expr = sympy.Integer(int(text))
+    elif isinstance(text, numbers.Rational):  # fractions.Fraction, exactly
+        value = sympy.Rational(int(text.numerator), int(text.denominator))
+    elif isinstance(text, float):  # also numpy.float64, whose repr is 'np.float64(...)'
         if not math.isfinite(text):
             raise ValueError(f"{what} must be a finite real number, got {text!r}")
-        value = sympy.Rational(repr(text))
+        value = sympy.Rational(repr(float(text)))
+    elif isinstance(text, str):
+        tree = _tree(text, what)
+        value = _builder(text, what, {}).build(tree)
     else:
-        value = _Builder(what, {}).build(_tree(text, what))
+        raise TypeError(f"{what} must be a real number (int, float) or a string such as 'sqrt(3)', "
+                        f"got {type(text).__name__}")
     hint = "(e.g. 1, -0.5, 1e-3, pi, sqrt(3), 2*pi)"
     if value.free_symbols or not value.is_number:
         raise ValueError(f"{what} must be a number {hint}; got {text!r}")
     try:
-        approx = complex(sympy.N(value, 20))
+        approx = _evaluate(value)
+    except PrecisionExhausted:
+        if not _is_zero(value):
+            raise ValueError(f"{what}: {text!r} cannot be evaluated reliably; simplify it") from None
+        value, approx = sympy.Integer(0), 0j
     except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{what} must be a finite real number {hint}; got {text!r}") from None
+        raise ValueError(f"{what} must be a finite real number within the float64 range {hint}; got {text!r}") from None
     if approx.imag != 0 or not math.isfinite(approx.real) or value.is_real is False:
-        raise ValueError(f"{what} must be a finite real number {hint}; got {text!r}")
-    if max_abs is not None and abs(approx.real) > max_abs:
+        raise ValueError(f"{what} must be a finite real number within the float64 range {hint}; got {text!r}")
+    # exactly at the edge: pi > float(pi), so max_abs=math.pi refuses pi; 10**100 + 1 < float(1e100)
+    if limit is not None and bool(sympy.Abs(value) > limit):
         raise ValueError(f"{what} must satisfy |{what}| <= {max_abs:g}; got {text!r}")
     return value
+
+
+#: Working digits evaluation may use: cos(1e300) needs 300 digits, sin of a MAX_BITS-bit integer 4300.
+_MAX_DIGITS = 5000
+
+
+def _evaluate(value: sympy.Expr) -> complex:
+    """``value`` to double precision, or PrecisionExhausted where its digits cannot be trusted.
+
+    sympy's strict evaluation raises for a value it cannot tell from 0 (1/(sin(1)**2 + cos(1)**2 - 1)
+    would otherwise read as -4e146); where strict fails on a nonzero value (sin(1e300)**2 + cos(1e300)**2),
+    two evaluations at 30 and 60 digits that agree to 25 stand for it.
+    """
+    try:
+        return complex(sympy.N(value, 20, strict=True, maxn=_MAX_DIGITS))
+    except PrecisionExhausted:
+        lo, hi = (sympy.N(value, d, maxn=_MAX_DIGITS) for d in (30, 60))
+        if hi != 0 and bool(sympy.Abs(lo - hi) <= sympy.Abs(hi) * sympy.Rational(1, 10**25)):
+            return complex(hi)
+        raise
+
+
+def _max_abs(max_abs: object) -> sympy.Rational | None:
+    """``max_abs`` as the exact value of the float (None: no bound)."""
+    if max_abs is None:
+        return None
+    if isinstance(max_abs, bool) or not isinstance(max_abs, numbers.Real):
+        raise TypeError(f"max_abs must be a real number >= 0 or None, got {max_abs!r}")
+    if math.isnan(max_abs) or max_abs < 0:
+        raise ValueError(f"max_abs must be a real number >= 0 or None, got {max_abs!r}")
+    return None if math.isinf(max_abs) else sympy.Rational(float(max_abs))
