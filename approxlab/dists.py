@@ -28,6 +28,8 @@ torch.Size([3])
 from __future__ import annotations
 
 import functools
+import math
+import numbers
 from abc import ABC, abstractmethod
 
 import sympy
@@ -58,17 +60,23 @@ def _exact(name: str, value: object) -> sympy.Expr:
     from approxlab.parse import parse_number
 
     if isinstance(value, sympy.Basic):
-        if not isinstance(value, sympy.Expr) or value.free_symbols or not value.is_number:
+        if not isinstance(value, sympy.Expr) or value.free_symbols or not value.is_number \
+                or value.has(sympy.nan, sympy.zoo, sympy.oo) or value.is_extended_real is False:
             raise ValueError(f"{name} must be a finite real number; got {value!r}")
-        value = value
-        try:
-            approx = complex(sympy.N(value, 20))
-        except (TypeError, ValueError, OverflowError):
-            raise ValueError(f"{name} must be a finite real number; got {value!r}") from None
-        if approx.imag != 0 or approx.real != approx.real or abs(approx.real) > MAX_PARAMETER:
-            raise ValueError(f"{name} must be a finite real number with |{name}| <= {MAX_PARAMETER:g}; got {value!r}")
-        return value
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        # a sympy Float as the decimal it prints as (0.1 -> 1/10), as a Python float is
+        value = value.xreplace({f: parse_number(repr(float(f)) if f._prec == 53 else str(f), name=name)
+                                for f in value.atoms(sympy.Float)})
+        try:  # the spec must read back: the parameter's text parses to the same value
+            checked = parse_number(str(value), name=name)
+        except ValueError as exc:
+            raise ValueError(f"{name} = {value} cannot be written in the parse_dist syntax: {exc}") from None
+        if checked != value:
+            raise ValueError(f"{name} = {value} cannot be written in the parse_dist syntax; give a number or "
+                             f"an expression of the allowed functions and constants")
+        return parse_number(str(value), name=name, max_abs=MAX_PARAMETER)
+    if isinstance(value, str):
+        return parse_number(value, name=name, max_abs=MAX_PARAMETER)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or isinstance(value, torch.Tensor):
         raise TypeError(f"{name} must be a real number (int, float or a string such as 'pi'), got {type(value).__name__}")
     return parse_number(value, name=name, max_abs=MAX_PARAMETER)
 
@@ -76,6 +84,42 @@ def _exact(name: str, value: object) -> sympy.Expr:
 def _check_scale(name: str, value: sympy.Expr, given: object) -> None:
     if not value.is_positive or float(value) < MIN_SCALE:
         raise ValueError(f"{name} must be > 0 (and >= {MIN_SCALE:g}), got {given!r}")
+
+
+def _shape(n: object, dtype: torch.dtype) -> tuple[int, ...]:
+    """The sample shape of ``n`` (an int >= 0 or a tuple of them), for a floating ``dtype``."""
+    dims = (n,) if not isinstance(n, (tuple, list, torch.Size)) else tuple(n)
+    if not all(isinstance(d, numbers.Integral) and not isinstance(d, bool) and d >= 0 for d in dims):
+        raise ValueError(f"n must be an integer >= 0 or a tuple of them, got {n!r}")
+    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
+        raise ValueError(f"dtype must be a floating torch dtype (float16, bfloat16, float32, float64), got {dtype!r}")
+    return tuple(int(d) for d in dims)
+
+
+def _order(k: object) -> int:
+    """The order k of a moment: an int >= 0 (E[x^-1] or E[x^0.5] are no moments these methods compute)."""
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"k must be an integer >= 0, got {k!r}")
+    if k < 0:
+        raise ValueError(f"k must be an integer >= 0, got {k!r}")
+    return int(k)
+
+
+def _bound(name: str, v: object) -> sympy.Expr:
+    """An integration bound: exact (a float as its decimal, 0.5 -> 1/2), real, possibly +-oo; never NaN."""
+    if isinstance(v, sympy.Basic) and v in (sympy.oo, -sympy.oo):
+        return v  # type: ignore[return-value]
+    if isinstance(v, float) and math.isinf(v):
+        return sympy.oo if v > 0 else -sympy.oo
+    if isinstance(v, sympy.Basic):
+        if not isinstance(v, sympy.Expr) or v.free_symbols or v.is_extended_real is not True:
+            raise ValueError(f"bound {name} must be a real number or +-oo, got {v!r}")
+        return v.xreplace({f: sympy.Rational(repr(float(f))) for f in v.atoms(sympy.Float)})
+    from approxlab.parse import parse_number
+
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise TypeError(f"bound {name} must be a real number or +-oo, got {type(v).__name__}")
+    return parse_number(v, name=f"bound {name}")
 
 
 class Distribution(ABC):
@@ -118,31 +162,62 @@ class Distribution(ABC):
         return sympy.simplify(m2 - m1**2)
 
     def moment(self, k: int) -> sympy.Expr | None:
-        """E[x^k] (exact), or None if it diverges."""
+        """E[x^k] (exact) for an integer k >= 0, or None if it diverges."""
+        k = _order(k)
         if self.tail_index is not None and k >= self.tail_index:
             return None
         lo, hi = self.support
         return self.partial_moment(k, lo, hi)
 
-    @functools.lru_cache(maxsize=512)  # noqa: B019  (distributions are immutable and few)
-    def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
-        """Exact integral of x^k p(x) over [a, b] intersected with the support."""
+    def partial_moment(self, k: int, a: object, b: object) -> sympy.Expr:
+        """Exact integral of x^k p(x) over [a, b] intersected with the support (0 where b <= a).
+
+        ``k`` is an integer >= 0; the bounds are real numbers (a float as its decimal: 0.5 is 1/2) or
+        +-oo. Over the whole line a moment that does not exist is +oo for even k and a ValueError for odd
+        k (the integral is oo - oo there).
+        """
+        k, a, b = _order(k), _bound("a", a), _bound("b", b)
         lo, hi = self.support
-        a, b = sympy.Max(sympy.sympify(a, strict=True), lo), sympy.Min(sympy.sympify(b, strict=True), hi)
-        if (b - a).is_nonpositive:
+        # extended: -oo is not "nonpositive" to sympy (that implies finite)
+        if any(d.is_extended_nonpositive for d in (b - a, hi - a, b - lo) if d is not sympy.nan):
             return sympy.Integer(0)
+        if a == -sympy.oo and b == sympy.oo and self.tail_index is not None and k >= self.tail_index:
+            if k % 2:
+                raise ValueError(f"the integral of x^{k} p(x) over the real line is undefined under {self.spec()} "
+                                 f"(both tails diverge, oo - oo)")
+            return sympy.oo
+        return self._partial_moment(k, a, b)
+
+    @functools.lru_cache(maxsize=512)  # noqa: B019  (distributions are immutable and few)
+    def _partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+        """:meth:`partial_moment` of checked arguments (cached)."""
+        lo, hi = self.support
+        a, b = sympy.Max(a, lo), sympy.Min(b, hi)
         return sympy.simplify(integrate(X**k * self.sympy_density(), (X, a, b)))
 
     def logpdf(self, x: torch.Tensor) -> torch.Tensor:
-        """log p(x) for a float tensor (-inf outside the support); used by the divergence check."""
+        """log p(x) for a float tensor (-inf outside the support, NaN at NaN); used by the divergence check.
+
+        Computed in float64 by scipy.stats from the float parameters where the family has one (sympy's
+        exact density holds huge Gamma values for a large nu and overflows numpy's floats for a tiny sigma).
+        """
         import numpy as np
 
-        f = sympy.lambdify(X, sympy.expand_log(sympy.log(self.sympy_density()), force=True), modules="numpy")
-        lo, hi = (float(v) for v in self.support)
-        with np.errstate(all="ignore"):
-            vals = np.broadcast_to(np.asarray(f(x.detach().cpu().numpy().astype(np.float64)), dtype=np.float64), tuple(x.shape))
-        out = torch.from_numpy(vals.copy()).to(dtype=x.dtype, device=x.device)
-        return torch.where((x >= lo) & (x <= hi), out, torch.full_like(x, -float("inf")))
+        xs = x.detach().cpu().numpy().astype(np.float64)
+        frozen = self._scipy()
+        if frozen is not None:
+            vals = np.asarray(frozen.logpdf(xs), dtype=np.float64)  # type: ignore[attr-defined]
+        else:  # a family without a scipy counterpart: its sympy density
+            f = sympy.lambdify(X, sympy.expand_log(sympy.log(self.sympy_density()), force=True), modules="numpy")
+            lo, hi = (float(v) for v in self.support)
+            with np.errstate(all="ignore"):
+                vals = np.where((xs >= lo) & (xs <= hi), np.asarray(f(xs), dtype=np.float64), -np.inf)
+            vals = np.where(np.isnan(xs), np.nan, vals)
+        return torch.from_numpy(np.array(np.broadcast_to(vals, xs.shape))).to(dtype=x.dtype, device=x.device)
+
+    def _scipy(self) -> object | None:
+        """The frozen scipy.stats distribution of the float parameters (None: use the sympy density)."""
+        return None
 
     def __repr__(self) -> str:
         return self.spec()
@@ -177,6 +252,7 @@ class Normal(Distribution):
 
     def moment(self, k: int) -> sympy.Expr:
         # E[(mu + sigma z)^k] from the moments (k-1)!! of z (even k), without integrating.
+        k = _order(k)
         z = [sympy.factorial2(j - 1) if j % 2 == 0 else 0 for j in range(k + 1)]
         return sympy.expand(sum(sympy.binomial(k, j) * self.sigma**j * z[j] * self.mu ** (k - j) for j in range(k + 1)))
 
@@ -185,14 +261,13 @@ class Normal(Distribution):
         return self.sigma**2
 
     @functools.lru_cache(maxsize=512)  # noqa: B019
-    def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
-        """Exact integral of x^k p(x) over [a, b], in closed form (no integration).
+    def _partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+        """Exact integral of x^k p(x) over [a, b] (a < b), in closed form (no integration).
 
         With x = mu + sigma z: sum_j C(k, j) mu^(k-j) sigma^j M_j, where M_j = int z^j phi(z) dz over the
         mapped bounds obeys M_j = [-z^(j-1) phi(z)] + (j - 1) M_(j-2), M_0 = Phi(B) - Phi(A),
         M_1 = phi(A) - phi(B).
         """
-        a, b = sympy.sympify(a, strict=True), sympy.sympify(b, strict=True)
         A = -sympy.oo if a == -sympy.oo else (a - self.mu) / self.sigma
         B = sympy.oo if b == sympy.oo else (b - self.mu) / self.sigma
 
@@ -215,9 +290,14 @@ class Normal(Distribution):
         return sympy.expand(sum(sympy.binomial(k, j) * self.mu ** (k - j) * self.sigma**j * M[j] for j in range(k + 1)))
 
     def sample(self, n, generator=None, dtype=torch.float64, device="cpu"):  # noqa: D102
-        shape = (n,) if isinstance(n, int) else tuple(n)
+        shape = _shape(n, dtype)
         z = torch.randn(shape, generator=generator, dtype=dtype, device=device if generator is None else generator.device)
         return (float(self.mu) + float(self.sigma) * z).to(device)
+
+    def _scipy(self) -> object:
+        import scipy.stats
+
+        return scipy.stats.norm(float(self.mu), float(self.sigma))
 
     def spec(self) -> str:
         return "normal" if (self.mu == 0 and self.sigma == 1) else f"normal:{self.mu},{self.sigma}"
@@ -246,20 +326,26 @@ class Uniform(Distribution):
         return 1 / (self.b - self.a)
 
     def moment(self, k: int) -> sympy.Expr:
+        k = _order(k)
         return sympy.simplify((self.b ** (k + 1) - self.a ** (k + 1)) / ((k + 1) * (self.b - self.a)))
 
     @functools.lru_cache(maxsize=512)  # noqa: B019
-    def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    def _partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
         """Exact integral of x^k / (b - a) over [a, b] intersected with the support."""
-        lo, hi = sympy.Max(sympy.sympify(a, strict=True), self.a), sympy.Min(sympy.sympify(b, strict=True), self.b)
+        lo, hi = sympy.Max(a, self.a), sympy.Min(b, self.b)
         if (hi - lo).is_nonpositive:
             return sympy.Integer(0)
         return sympy.expand((hi ** (k + 1) - lo ** (k + 1)) / ((k + 1) * (self.b - self.a)))
 
     def sample(self, n, generator=None, dtype=torch.float64, device="cpu"):  # noqa: D102
-        shape = (n,) if isinstance(n, int) else tuple(n)
+        shape = _shape(n, dtype)
         u = torch.rand(shape, generator=generator, dtype=dtype, device=device if generator is None else generator.device)
         return (float(self.a) + float(self.b - self.a) * u).to(device)
+
+    def _scipy(self) -> object:
+        import scipy.stats
+
+        return scipy.stats.uniform(float(self.a), float(self.b - self.a))
 
     def spec(self) -> str:
         return f"uniform:{self.a},{self.b}"
@@ -294,33 +380,41 @@ class StudentT(Distribution):
         return c * (1 + X**2 / nu) ** (-(nu + 1) / 2)
 
     @functools.lru_cache(maxsize=512)  # noqa: B019  (as the base method: distributions are immutable and few)
-    def partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
+    def _partial_moment(self, k: int, a: sympy.Expr, b: sympy.Expr) -> sympy.Expr:
         """Over the whole line the closed form of :meth:`moment` (sympy's own integral of x^k p(x) over the
-        real line can run for minutes); +oo when k >= nu; on other intervals the generic integral."""
-        if sympy.sympify(a, strict=True) == -sympy.oo and sympy.sympify(b, strict=True) == sympy.oo:
+        real line can run for minutes); on other intervals the generic integral."""
+        if a == -sympy.oo and b == sympy.oo:
             m = self.moment(k)
             return sympy.oo if m is None else m
-        return super().partial_moment(k, a, b)
+        return super()._partial_moment(k, a, b)
 
     def moment(self, k: int) -> sympy.Expr | None:
+        k = _order(k)
         if k >= self.nu:
             return None
         if k % 2 == 1:
             return sympy.Integer(0)
-        nu = self.nu
-        return sympy.simplify(nu ** sympy.Rational(k, 2) * sympy.gamma(sympy.Rational(k + 1, 2)) * sympy.gamma((nu - k) / 2)
-                              / (sympy.sqrt(sympy.pi) * sympy.gamma(nu / 2)))
+        # E[t^(2m)] = nu^m prod_{i=1}^m (2i - 1)/(nu - 2i): the ratio Gamma((nu-k)/2)/Gamma(nu/2) as a
+        # product of k/2 factors (sympy would expand each Gamma of a large nu into a huge factorial)
+        nu, m = self.nu, k // 2
+        out = nu**m * sympy.Mul(*[sympy.Integer(2 * i - 1) / (nu - 2 * i) for i in range(1, m + 1)])
+        return sympy.simplify(out) if not out.is_Rational else out
 
     def sample(self, n, generator=None, dtype=torch.float64, device="cpu"):  # noqa: D102
         # t = z / sqrt(chi2_nu / nu), chi2_nu = 2 Gamma(nu/2, 1); torch's Gamma sampler takes no generator,
         # so draw Gamma(nu/2) by inverse-CDF from seeded uniforms (scipy.special.gammaincinv).
         import scipy.special
 
-        shape = (n,) if isinstance(n, int) else tuple(n)
+        shape = _shape(n, dtype)
         z = torch.randn(shape, generator=generator, dtype=torch.float64)
         u = torch.rand(shape, generator=generator, dtype=torch.float64).clamp_(1e-300, 1.0)
         g = torch.from_numpy(scipy.special.gammaincinv(float(self.nu) / 2, u.numpy()))
         return (z / torch.sqrt(2 * g / float(self.nu))).to(device=device, dtype=dtype)
+
+    def _scipy(self) -> object:
+        import scipy.stats
+
+        return scipy.stats.t(float(self.nu))
 
     def spec(self) -> str:
         return f"studentt:{self.nu}"
@@ -353,13 +447,18 @@ class Cauchy(Distribution):
         return 1 / (sympy.pi * self.scale * (1 + ((X - self.loc) / self.scale) ** 2))
 
     def moment(self, k: int) -> sympy.Expr | None:
-        return sympy.Integer(1) if k == 0 else None
+        return sympy.Integer(1) if _order(k) == 0 else None
 
     def sample(self, n, generator=None, dtype=torch.float64, device="cpu"):  # noqa: D102
-        shape = (n,) if isinstance(n, int) else tuple(n)
+        shape = _shape(n, dtype)
         u = torch.rand(shape, generator=generator, dtype=torch.float64)
         x = float(self.loc) + float(self.scale) * torch.tan(torch.pi * (u - 0.5))
         return x.to(device=device, dtype=dtype)
+
+    def _scipy(self) -> object:
+        import scipy.stats
+
+        return scipy.stats.cauchy(float(self.loc), float(self.scale))
 
     def spec(self) -> str:
         return "cauchy" if (self.loc == 0 and self.scale == 1) else f"cauchy:{self.loc},{self.scale}"
@@ -397,7 +496,8 @@ def parse_dist(spec: str | Distribution) -> Distribution:
         return spec
     if not isinstance(spec, str):
         raise TypeError(f"dist must be a string ({DIST_SYNTAX}) or a Distribution, got {type(spec).__name__}")
-    family, _, args = spec.strip().lower().partition(":")
+    family, _, args = spec.strip().partition(":")
+    family = family.strip().lower()  # the family's name in any case; the parameters keep theirs (EulerGamma)
     if family not in _FAMILIES:
         raise ValueError(f"unknown dist {spec!r}; allowed: {DIST_SYNTAX}")
     cls, pnames = _FAMILIES[family]
