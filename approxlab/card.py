@@ -94,13 +94,18 @@ def low_precision_range(module: object, dtype: torch.dtype, r_max: float = 1e4) 
     """Largest R with ``module`` finite (and accurate) on [-R, R] in ``dtype`` (module docstring).
 
     The grid is 0 and +-10^t for t on 2001 points of [-4, log10(r_max)], rounded to the dtype; R is the
-    last grid magnitude before the first failure (``r_max`` if none).
+    last grid magnitude before the first failure (``r_max`` if none). ``r_max`` is a finite number >= 1e-4
+    and ``dtype`` a floating dtype (else ValueError).
 
     Examples
     --------
     >>> low_precision_range(torch.nn.ReLU(), torch.float16)["finite_up_to"]
     10000.0
     """
+    if isinstance(r_max, bool) or not isinstance(r_max, (int, float)) or not 1e-4 <= r_max < math.inf:
+        raise ValueError(f"r_max must be a finite number >= 1e-4 (the grid starts there), got {r_max!r}")
+    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
+        raise ValueError(f"dtype must be a floating torch dtype (e.g. torch.float16, torch.bfloat16), got {dtype!r}")
     ts = np.logspace(-4, math.log10(r_max), 2001)
     x = torch.tensor(np.concatenate([[0.0], ts, -ts]), dtype=dtype)
     xd = x.double()
@@ -202,6 +207,10 @@ def card(activation: object, dist: Distribution | str = Normal(), degree: int | 
 
     if not isinstance(cmap_curve, int) or cmap_curve == 1 or cmap_curve < 0:
         raise ValueError(f"cmap_curve must be 0 (none) or an integer >= 2, got {cmap_curve!r}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:  # True is no depth (it read as 1)
+        raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
+    if isinstance(parts, str) or not all(isinstance(p, str) for p in parts):  # "gains" is no tuple of parts
+        raise TypeError(f"parts must be a tuple or list of part names ({', '.join(PARTS)}), got {parts!r}")
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:
         raise ValueError(f"parts must be among {', '.join(PARTS)}; got {', '.join(unknown)}")
