@@ -7,14 +7,19 @@ and ``sympy.sympify``/``parse_expr`` never see the text (they call ``eval``; DES
 
 Grammar (everything else is a ``ValueError`` naming the offending token and its column):
 
-* numbers: integer and decimal literals (``2``, ``0.5``, ``1e-3``; read as exact rationals),
+* numbers: integer and decimal literals (``2``, ``0.5``, ``1e-3``; read as exact rationals from the
+  digits typed, so ``1e-400`` is not 0),
 * the variable ``x`` (formulas only) and the constants of :data:`CONSTANTS` (``pi``, ``E``/``e``, ...),
 * ``+ - * / **`` and unary ``-``/``+``,
 * calls ``f(arg, ...)`` of the functions of :data:`FUNCTIONS` (no keywords, no ``*args``).
 
 Limits: :data:`MAX_LENGTH` characters, nesting depth :data:`MAX_DEPTH`, exact powers with an exponent of
-at most :data:`MAX_EXPONENT` in absolute value, constant arguments of exp, sinh and cosh of at most
-:data:`MAX_EXP_ARGUMENT`, so no input can exhaust the stack or the memory or hang an evaluation.
+at most :data:`MAX_EXPONENT` in absolute value (also after sympy merges ``(x**a)**b`` or ``x**a*x**b``),
+constant arguments of exp, sinh and cosh of at most :data:`MAX_EXP_ARGUMENT` (also ``exp(c)**n``), exact
+numbers of at most :data:`MAX_BITS` bits, so no input can exhaust the stack or the memory or hang an
+evaluation. Constants must be real (``sqrt(-1)``, ``log(-1)``, ``(-8)**(1/3)`` are refused), and a divisor,
+a base of a power <= 0 or an argument of log that is 0 (also one only simplification shows is 0, such
+as ``sin(1)**2 + cos(1)**2 - 1``) is refused.
 
 Examples
 --------
