@@ -9,14 +9,17 @@ cannot vanish. Two "safe" denominators are offered (``denominator=``):
 * ``"abs"``: D(x) = 1 + eps + |sum_{k=1}^n b_k x^k|, i.e. P(x) / (1 + |Q(x)|); the form of
   polyrational Eq. 3 (with eps = 1e-6 there).
 
-Numerics: float16/bfloat16 are computed in float32 and cast back, and for |x| > 1 numerator and
-denominator are both multiplied by t^N, t = 1/x, N = max(m, n), so only powers of numbers in [-1, 1]
-are ever formed:
+Numerics: float16/bfloat16 are computed in float32 and cast back. Where direct powers of x could
+overflow, |x| > 1 is evaluated in t = 1/x with m', n' the degrees of P and Q without zero leading
+coefficients:
 
-    R(x) = sign(x)^N (sum_j a_j t^{N-j}) / ((1 + eps)|t|^N + sum_k |b_k| |t|^{N-k})   ("safe"),
+    R(x) = sign(x)^m' |x|^(m'-n') (sum_j a_j t^{m'-j}) / ((1 + eps)|t|^n' + sum_k |b_k| |t|^{n'-k})   ("safe"),
 
-(``"abs"``: |sum_k b_k t^{N-k}| in place of the sum). No power overflows, so a representable R(x)
-is never turned into inf/inf = NaN.
+(``"abs"``: |sum_k b_k t^{n'-k}| in place of the sum). Only powers of numbers in [-1, 1] are formed,
+and both sums tend to their nonzero leading coefficients as t -> 0, so neither overflows nor
+underflows (a representable R(x) is never inf/inf = NaN, nor 0 for want of t^N); the factor
+|x|^(m'-n') is applied by repeated multiplication or division. eps must keep 1 + eps finite in the
+compute dtype (else ValueError).
 """
 
 from __future__ import annotations
@@ -95,6 +98,9 @@ class SafeRational(Elementwise):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         dt = compute_dtype(x)
+        if 1.0 + self.eps > torch.finfo(dt).max:  # the denominator's constant would be inf: R = 0 or NaN
+            raise ValueError(f"eps must keep 1 + eps within the compute dtype {dt} (at most "
+                             f"{torch.finfo(dt).max:.6g}); got eps = {self.eps!r}: evaluate in float64")
         return kernels.apply("rational", x, (self.a.to(dt), self.b.to(dt)), (self.eps, self.denominator == "safe"),
                              self.backend)
 

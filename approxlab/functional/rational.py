@@ -1,6 +1,8 @@
 """Rational functions P(x) / D(x) evaluated without overflow (ortho Def. 3.19 with the denominators of
 :class:`approxlab.activations.rational.SafeRational`): directly while no Horner intermediate can overflow,
-otherwise in t = 1/x on |x| > 1 with numerator and denominator multiplied by t^N.
+otherwise on |x| > 1 as sign(x)^m' |x|^(m' - n') times a ratio of two polynomials in t = 1/x
+whose constant terms are the leading nonzero coefficients (m', n': the degrees of P and Q without
+zero leading coefficients), so that neither underflows where R is representable.
 
 Examples
 --------
@@ -15,7 +17,7 @@ import torch
 
 from approxlab.functional.polynomial import horner
 
-__all__ = ["DENOMINATORS", "direct_is_safe", "direct_limit", "rational"]
+__all__ = ["DENOMINATORS", "direct_is_safe", "direct_limit", "last_nonzero", "rational"]
 
 
 DENOMINATORS = ("safe", "abs")
@@ -82,18 +84,82 @@ def rational(
         den_s = 1 + eps + horner(bq, xs).abs()
     if big == 0:
         return num_s / den_s
-    # |x| > 1: t = 1 / x, numerator and denominator multiplied by t^N (|t|^N)
-    t = 1 / torch.where(inside, one, x)
-    # sum_j a_j t^{N-j}: the coefficient of t^i is a_{N-i}
-    num_l = horner([ac[big - i] if big - i <= m else None for i in range(big + 1)], t)
-    den_l = (1 + eps) * t.abs() ** big
-    if n:
-        # sum_k b_k t^{N-k}: the coefficient of t^i (i < N) is b_{N-i}
-        b_rev = [bq[big - i] if big - i <= n else None for i in range(big)]
+    return torch.where(inside, num_s / den_s, _outside(x, inside, ac, bq, denominator, eps))
+
+
+def last_nonzero(c: torch.Tensor) -> int:
+    """The index of the last nonzero entry of the 1-d tensor c (NaN counts as nonzero), -1 if none.
+
+    Examples
+    --------
+    >>> last_nonzero(torch.tensor([1.0, 0.5, 0.0])), last_nonzero(torch.zeros(2))
+    (1, -1)
+    """
+    nz = torch.nonzero(c.detach() != 0)
+    return int(nz[-1, 0]) if nz.numel() else -1
+
+
+def _scale(r: torch.Tensor, ax: torch.Tensor, d: int) -> torch.Tensor:
+    """r |x|^d by |d| multiplications or divisions: the running value moves monotonically from r to
+    the result, so it underflows or overflows only where the result does."""
+    for _ in range(abs(d)):
+        r = r * ax if d > 0 else r / ax
+    return r
+
+
+def _zero_terms(c: list[torch.Tensor | None], lo: int, xf: torch.Tensor) -> torch.Tensor | None:
+    """sum_{i > lo} c_i x^(i - lo) for coefficients that are all 0, as products of finite factors
+    ((c_i x) x ...): the value is exactly 0 (never 0 * inf = NaN) and the gradient in c_i is
+    x^(i - lo) (inf where that overflows). x is detached: the x-derivative of these terms is 0 at
+    c = 0, and through x it would be 0 * inf = NaN where the c-gradient overflows (so their mixed
+    second derivative in c and x is not formed). None where there is no such term."""
+    out: torch.Tensor | None = None
+    for i in range(lo + 1, len(c)):
+        ci = c[i]
+        if ci is None:
+            continue
+        term = ci * xf
+        for _ in range(i - lo - 1):
+            term = term * xf
+        out = term if out is None else out + term
+    return out
+
+
+def _outside(x: torch.Tensor, inside: torch.Tensor, ac: list[torch.Tensor], bq: list[torch.Tensor | None],
+             denominator: str, eps: float) -> torch.Tensor:
+    """R(x) for |x| > 1 (the entries where ``inside`` is False; the others hold finite values).
+
+    With m' and n' the degrees of P and of Q = sum_k b_k x^k after dropping zero leading
+    coefficients, and t = 1/x:
+
+        R(x) = sign(x)^m' |x|^(m' - n') P~(t) / D~(|t|),
+        P~(t) = sum_{j <= m'} a_j t^(m' - j),   D~(s) = (1 + eps) s^n' + sum_{k <= n'} |b_k| s^(n' - k)
+
+    ("abs": (1 + eps) |t|^n' + |sum_k b_k t^(n' - k)|). P~(0) = a_m' and D~(0) = |b_n'| (or 1 + eps)
+    are not 0, so P~/D~ neither underflows nor overflows as t -> 0 and the factor |x|^(m' - n') carries
+    the whole range of R. The zero coefficients above m' (n' for "abs") enter only their gradients.
+    """
+    one = torch.ones((), dtype=x.dtype, device=x.device)
+    mp = max(0, last_nonzero(torch.stack(ac)))
+    bs = [c for c in bq if c is not None]
+    nq = last_nonzero(torch.stack(bs)) + 1 if bs else 0
+    xo = torch.where(inside, one, x)
+    t = 1 / xo
+    ax = xo.abs()
+    grad = torch.is_grad_enabled()
+    xf = xo.detach().clamp(-torch.finfo(x.dtype).max, torch.finfo(x.dtype).max)  # finite factors of the zero terms
+    num = horner(ac[mp::-1], t)  # the coefficient of t^i is a_(m' - i)
+    extra = _zero_terms(ac, mp, xf) if grad else None
+    if extra is not None:
+        num = num + extra
+    den = (1 + eps) * t.abs() ** nq
+    if nq:
+        rev = bq[nq:0:-1]  # the coefficient of t^i is b_(n' - i)
         if denominator == "safe":
-            den_l = den_l + horner([None if c is None else c.abs() for c in b_rev], t.abs())
+            den = den + horner([None if c is None else c.abs() for c in rev], t.abs())
         else:
-            den_l = den_l + horner(b_rev, t).abs()
-    # t^N / |t|^N = sign(x)^N
-    sign = torch.where(x < 0, -one, one) if big % 2 else one
-    return torch.where(inside, num_s / den_s, sign * num_l / den_l)
+            q = horner(rev, t)
+            extra_q = _zero_terms(bq, nq, xf) if grad else None
+            den = den + (q if extra_q is None else q + extra_q).abs()
+    out = _scale(num / den, ax, mp - nq)
+    return torch.where(x < 0, -out, out) if mp % 2 else out

@@ -1,5 +1,5 @@
 """Triton safe / abs rational kernel (the CUDA implementation of ``approxlab::rational``;
-imports Triton), evaluated on the overflow-free scaled basis of :mod:`approxlab.kernels._numba`.
+imports Triton), evaluated without overflow or spurious underflow as in :mod:`approxlab.kernels._numba`.
 """
 
 from __future__ import annotations
@@ -12,12 +12,17 @@ from approxlab.kernels.triton_kernels import _bwd, _check, _fwd, _new, _wide
 from approxlab.kernels.triton_launch import param_sums
 
 
-# ---- safe / abs rational P / D on the scaled basis --------------------------------------------------------
-# e_p = x^p where |x| <= 1, else sign(x)^N t^{N-p} with t = 1/x (= x^p / |x|^N), p = 0..N = max(m, n):
-# numerator and denominator are both divided by |x|^N where |x| > 1, so nothing overflows. With
-# z = x or t and u = z^j (j = 0..N), e_p = u for p = j (|x| <= 1) or sn u for p = N - j (|x| > 1):
-# the coefficient of u is read from a or b at j or N - j (masked scalar loads, 0 outside). Nothing is
-# prepared on the host: on a GPU every small torch op costs microseconds of launch time.
+# ---- safe / abs rational P / D ----------------------------------------------------------------------------
+# |x| <= 1: P, D and Q at x (u = x^j, the coefficient of u is read from a or b at j). |x| > 1: with
+# m', n' the degrees of P and Q without zero leading coefficients and t = 1/x,
+#     R = sign(x)^m' |x|^(m' - n') P~(t) / D~(t),  P~ = sum_p a_p t^(m' - p),
+#     D~ = (1 + eps) |t|^n' + sum_k |b_k| |t|^(n' - k)   ("abs": (1 + eps) |t|^n' + |sum_k b_k t^(n' - k)|),
+# (u = t^j, the coefficient of u read at m' - j or n' - j): P~(0) = a_m' and D~(0) = |b_n'| (or 1 + eps)
+# are not 0, so P~ / D~ neither underflows nor overflows; |x|^(m' - n') is applied by repeated
+# multiplications or divisions (the running value moves monotonically to the result). The derivative
+# is taken in t: dR/dx = sign(x)^(m'-1) |x|^(m'-n'-1) ((m' - n') F - t F'(t)), F = P~ / D~, and the
+# parameter gradients x^p / D = sign(x)^p |x|^(p - n') / D~. The coefficients are masked scalar loads
+# (0 outside); nothing is prepared on the host: on a GPU every small torch op costs microseconds.
 
 
 @triton.jit
@@ -33,7 +38,7 @@ def _coef(ptr, i, count):
 
 @triton.jit
 def _den_coef(b_ptr, ope, j, n, SAFE: tl.constexpr):
-    """Coefficient of |e_j| in the denominator: 1 + eps at j = 0, |b_j| (safe) or 0 (abs) above."""
+    """Coefficient of |x|^j in the denominator: 1 + eps at j = 0, |b_j| (safe) or 0 (abs) above, 0 below."""
     if SAFE:
         return tl.where(j == 0, ope, tl.abs(_coef(b_ptr, j - 1, n)))
     else:
@@ -41,41 +46,57 @@ def _den_coef(b_ptr, ope, j, n, SAFE: tl.constexpr):
 
 
 @triton.jit
-def _rational_sums(x, a_ptr, b_ptr, ope, m1, n, N, SAFE: tl.constexpr, GRAD: tl.constexpr):
-    """num, den (sum of |e| terms), q (abs mode), and with GRAD their derivatives (scaled).
+def _degrees(a_ptr, b_ptr, m1, n, N):
+    """(m', n'): the last p with a_p != 0 and the last k with b_k != 0 (0 if none; NaN counts)."""
+    mp = N * 0
+    nq = N * 0
+    for j in range(0, N + 1):
+        mp = tl.where(_coef(a_ptr, j, m1) != 0, j, mp)
+        nq = tl.where(_coef(b_ptr, j - 1, n) != 0, j, nq)
+    return mp, nq
 
-    The coefficients are read from a (m1 of them) and b (n) directly: A_p = a_p, D_0 = 1 + eps,
-    D_p = |b_p| (safe), Q_p = b_p (abs), and the derivative's p a_p, p b_p (|p b_p| in safe mode).
-    """
+
+@triton.jit
+def _scale(r, ax, e):
+    """r |x|^e (ax = |x| > 1, e a scalar integer) by |e| multiplications or divisions; 0 stays 0."""
+    for _ in range(0, e):
+        r = tl.where(r == 0, r, r * ax)
+    for _ in range(0, -e):
+        r = tl.where(r == 0, r, r / ax)
+    return r
+
+
+@triton.jit
+def _rational_sums(x, a_ptr, b_ptr, ope, m1, n, N, mp, nq, SAFE: tl.constexpr, GRAD: tl.constexpr):
+    """small (|x| <= 1), z (x or 1/x), num, den (the |z| series), q (abs) and with GRAD the derivative
+    series dnum, dden (in x where small, in t elsewhere) and dd1 (abs, |x| > 1: the derivative of
+    (1 + eps) |t|^n')."""
     small = tl.abs(x) <= 1
     z = tl.where(small, x, 1.0 / tl.where(small, 1.0, x)).to(x.dtype)
-    odd = N % 2  # sn = sign(x)^N where |x| > 1 (arithmetic select: no scalar-bool broadcast)
-    sn = tl.where(small, 1.0, 1.0 + odd * (_sgn(x) - 1.0)).to(x.dtype)
     u = tl.full(x.shape, 1.0, x.dtype)
     num = tl.zeros(x.shape, x.dtype)
     den = tl.zeros(x.shape, x.dtype)
     q = tl.zeros(x.shape, x.dtype)
     dnum = tl.zeros(x.shape, x.dtype)
     dden = tl.zeros(x.shape, x.dtype)
+    dd1 = tl.zeros(x.shape, x.dtype)
     for j in range(0, N + 1):
-        lo = j  # the power of u where |x| <= 1
-        hi = N - j  # ... and where |x| > 1
-        num += tl.where(small, _coef(a_ptr, lo, m1), _coef(a_ptr, hi, m1)) * u
-        den += tl.where(small, _den_coef(b_ptr, ope, lo, n, SAFE), _den_coef(b_ptr, ope, hi, n, SAFE)) * tl.abs(u)
+        au = tl.abs(u)
+        num += tl.where(small, _coef(a_ptr, j, m1), _coef(a_ptr, mp - j, m1)) * u
+        den += tl.where(small, _den_coef(b_ptr, ope, j, n, SAFE), _den_coef(b_ptr, ope, nq - j, n, SAFE)) * au
         if not SAFE:
-            q += tl.where(small, _coef(b_ptr, lo - 1, n), _coef(b_ptr, hi - 1, n)) * u
+            q += tl.where(small, _coef(b_ptr, j - 1, n), _coef(b_ptr, nq - j - 1, n)) * u
         if GRAD:
-            # derivative coefficients at power p: (p + 1) a_{p+1} and (p + 1) b_p
-            dnum += tl.where(small, _coef(a_ptr, lo + 1, m1) * (lo + 1), _coef(a_ptr, hi + 1, m1) * (hi + 1)) * u
-            kb = tl.where(small, _coef(b_ptr, lo, n) * (lo + 1), _coef(b_ptr, hi, n) * (hi + 1))
+            # the coefficient of u in the derivative: (j + 1) times that of u z
+            dnum += tl.where(small, _coef(a_ptr, j + 1, m1), _coef(a_ptr, mp - 1 - j, m1)) * (j + 1) * u
             if SAFE:
-                dden += tl.abs(kb) * tl.abs(u)
+                dden += tl.where(small, _den_coef(b_ptr, ope, j + 1, n, SAFE),
+                                 _den_coef(b_ptr, ope, nq - 1 - j, n, SAFE)) * (j + 1) * au
             else:
-                dden += kb * u
+                dden += tl.where(small, _coef(b_ptr, j, n), _coef(b_ptr, nq - 2 - j, n)) * (j + 1) * u
+                dd1 += tl.where(small, 0.0 * ope, _den_coef(b_ptr, ope, nq - 1 - j, n, SAFE)) * (j + 1) * au
         u = u * z
-    if not SAFE:
-        dden = dden * sn
-    return small, z, sn, num * sn, den, q * sn, dnum * sn, dden
+    return small, z, num, den, q, dnum, dden, dd1
 
 
 @triton.jit
@@ -84,9 +105,13 @@ def _rational_fwd(x_ptr, a_ptr, b_ptr, ope: tl.float64, out_ptr, N_el, m1, n, N,
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N_el
     x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
-    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.full((1,), ope, x.dtype), m1, n, N,
-                                                           SAFE, False)
-    tl.store(out_ptr + offs, num / (den + tl.abs(q)), mask=mask)
+    mp, nq = _degrees(a_ptr, b_ptr, m1, n, N)
+    small, z, num, den, q, dnum, dden, dd1 = _rational_sums(x, a_ptr, b_ptr, tl.full((1,), ope, x.dtype), m1, n, N,
+                                                            mp, nq, SAFE, False)
+    r = num / (den + tl.abs(q))
+    big = _scale(r, tl.abs(tl.where(small, 1.0, x)).to(x.dtype), mp - nq)
+    big = tl.where((mp % 2 == 1) & (x < 0), -big, big)
+    tl.store(out_ptr + offs, tl.where(small, r, big), mask=mask)
 
 
 @triton.jit
@@ -102,40 +127,61 @@ def _den_sign(b_ptr, p, n, SAFE: tl.constexpr):
 def _rational_bwd(x_ptr, a_ptr, b_ptr, ope: tl.float64, g_ptr, gx_ptr, N_el, m1, n, N, part_ptr,
                   SAFE: tl.constexpr, BLOCK: tl.constexpr):
     """part row, 4 (N+1) columns laid out as [numerator / denominator][|x| <= 1 / > 1][power p]:
-    sum g/d e_p (dL/da_p), then -sign(b_p) sum |e_p| g R / d (safe) or -sum sign(q) e_p g R / d
+    sum g x^p / D (dL/da_p), then -sign(b_p) sum g R |x|^p / D (safe) or -sum sign(Q) g R x^p / D
     (abs) (dL/db_p), each split by |x| <= 1 and > 1; param_sums adds the rows and the two halves."""
     pid = tl.program_id(0)
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N_el
     x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
     g = _wide(tl.load(g_ptr + offs, mask=mask, other=0.0))
-    small, z, sn, num, den, q, dnum, dden = _rational_sums(x, a_ptr, b_ptr, tl.full((1,), ope, x.dtype), m1, n, N,
-                                                           SAFE, True)
+    mp, nq = _degrees(a_ptr, b_ptr, m1, n, N)
+    small, z, num, den, q, dnum, dden, dd1 = _rational_sums(x, a_ptr, b_ptr, tl.full((1,), ope, x.dtype), m1, n, N,
+                                                            mp, nq, SAFE, True)
     d = den + tl.abs(q)
-    rv = num / d
+    f = num / d
+    sx = _sgn(x)
+    ax = tl.abs(tl.where(small, 1.0, x)).to(x.dtype)
+    e = mp - nq
+    # |x| <= 1: (P' - R D') / D in x; |x| > 1: x^(1 - e) sign(x)^n' dR/dx = e F - t F' in t
     if SAFE:
-        sd = _sgn(x)
+        gx_in = g * ((dnum - f * (sx * dden)) / d)
+        dt = sx * dden
+        sgq = tl.full(x.shape, 1.0, x.dtype)
     else:
-        sd = _sgn(q)
-    tl.store(gx_ptr + offs, g * ((dnum - rv * (sd * dden)) / d), mask=mask)
+        gx_in = g * ((dnum - f * (_sgn(q) * dden)) / d)
+        dt = sx * dd1 + _sgn(q) * dden
+        sgq = tl.where(nq % 2 == 1, sx, 1.0) * _sgn(q)  # sign(Q(x)) = sign(x)^n' sign(Q~)
+    val = e * f - z * ((dnum - f * dt) / d)
+    gx_out = _scale(g * val, ax, e - 1)
+    gx_out = tl.where(mp % 2 == 0, sx * gx_out, gx_out)
+    tl.store(gx_ptr + offs, tl.where(small, gx_in, gx_out), mask=mask)
     gd = g / d
-    grv = gd * rv
+    grv = gd * f  # |x| <= 1
     if not SAFE:
         grv = grv * _sgn(q)
+    # |x| > 1: g R x^k / D = g F / D~ sign(x)^(m' + k) |x|^(m' - n' + k - n') (one scaling: R may overflow)
+    gro = tl.where(mp % 2 == 1, sx, 1.0) * gd * f * sgq
     row = part_ptr + pid * (4 * (N + 1))
     u = tl.full(x.shape, 1.0, x.dtype)
     for j in range(0, N + 1):
-        e = tl.where(small, u, sn * u)
-        eb = tl.abs(e) if SAFE else e
-        ge = gd * e
-        gb = grv * eb * tl.where(small, _den_sign(b_ptr, j, n, SAFE), _den_sign(b_ptr, N - j, n, SAFE))
+        # |x| > 1: sign(x)^j |x|^(j - n'), formed from j = n' outwards
+        so = tl.where(j % 2 == 1, sx, 1.0)
+        eb = tl.abs(u) if SAFE else u
+        ds = _den_sign(b_ptr, j, n, SAFE)
+        ge_in = gd * u
+        gb_in = grv * eb * ds
+        ge_out = _scale(gd, ax, j - nq) * so
+        if SAFE:  # 0 where b_j = 0 (d|b_j|/db_j = 0), also where the power overflows
+            gb_out = tl.where(ds == 0, 0.0, _scale(gro, ax, e + j - nq) * ds)
+        else:
+            gb_out = _scale(gro, ax, e + j - nq) * so * ds
         # the four sums in one reduction: [|x| <= 1, |x| > 1] x [numerator, denominator]
-        terms = tl.join(tl.join(tl.where(small, ge, 0.0), tl.where(small, 0.0, ge)),
-                        tl.join(tl.where(small, gb, 0.0), tl.where(small, 0.0, gb)))
+        terms = tl.join(tl.join(tl.where(small, ge_in, 0.0), tl.where(small, 0.0, ge_out)),
+                        tl.join(tl.where(small, gb_in, 0.0), tl.where(small, 0.0, gb_out)))
         sums = tl.sum(terms, axis=0)
-        side = tl.arange(0, 2)[:, None]  # 0: |x| <= 1 (power j), 1: |x| > 1 (power N - j)
+        side = tl.arange(0, 2)[:, None]  # 0: |x| <= 1, 1: |x| > 1
         kind = tl.arange(0, 2)[None, :]  # 0: numerator, 1: denominator
-        cols = kind * (2 * (N + 1)) + side * (N + 1) + tl.where(side == 0, j, N - j)
+        cols = kind * (2 * (N + 1)) + side * (N + 1) + j
         tl.store(row + cols, sums)
         u = u * z
 

@@ -1,165 +1,59 @@
 """Safe rational kernels R = P / D, P = sum_{p<=m} a_p x^p, Q = sum_{1<=k<=n} b_k x^k and
-D = (1 + eps) + sum_k |b_k| |x|^k ("safe") or (1 + eps) + |Q(x)| ("abs"), without overflow.
+D = (1 + eps) + sum_k |b_k| |x|^k ("safe") or (1 + eps) + |Q(x)| ("abs"), without overflow or
+spurious underflow.
 
-Everything is evaluated on the scaled basis e_p = x^p / M^N, N = max(m, n), with M = 1 where
-|x| <= L ("inside") and M = |x| elsewhere, so that numerator and denominator share the factor M^-N
-that cancels in R. L = max(1, (f / (4 C))^(1/N)), f the dtype's largest value and
-C = 1 + eps + sum |a_j| + sum |b_k|, is the eager path's bound below which the direct evaluation
-cannot overflow (:func:`approxlab.functional.rational.direct_limit`): inside, the kernel
-evaluates P, D and Q at x itself, as the eager path does (so a root of Q that is exact in floating
-point gives Q = 0 and the subgradient 0 of |Q|). With z = x inside and z = 1 / x outside (|z| <= 1
-there), e_p = z^p inside and e_p = sn z^(N - p) outside, with sn = sign(x)^N. A series sum_p c_p e_p is then one Horner evaluation in z whose coefficient of z^i
-is c_i inside and c_(N - i) outside (per element c1 + ins (c0 - c1), ins = 1 inside and 0 outside:
-one fused multiply-add, no select): the caller passes each series as a (2, N + 1) array, rows
-"inside" and "outside" (the second the first reversed), see
-:func:`approxlab.kernels.cpu.rational_fwd`. All series of a block advance in one pass per degree.
+Where |x| <= L, L = max(1, (f / (4 C))^(1/N)), f the dtype's largest value, N = max(m, n) and
+C = 1 + eps + sum |a_j| + sum |b_k| (the eager path's bound below which the direct evaluation
+cannot overflow, :func:`approxlab.functional.rational.direct_limit`), the kernels evaluate P, D and
+Q at x itself by Horner's rule, as the eager path does (so a root of Q that is exact in floating
+point gives Q = 0 and the subgradient 0 of |Q|). The caller passes each series as a (2, N + 1)
+array whose row 0 holds the coefficients of x^i (A: a_i; Dn: 1 + eps, then |b_k| if safe, else 0;
+Q: 0, b_k; DA and DB the derivatives' series), see :func:`approxlab.kernels.cpu.rational_fwd`; row 1
+is not read.
 
-The backward's parameter gradients are sums over the elements of w e_p: with w split into its inside
-and outside parts, sum_j w_j e_p(x_j) = S_in[p] + S_out[N - p] with S[i] = sum_j w_j z_j^i, so one
-running power of z per element serves every coefficient.
+Where |x| > L an element is evaluated on its own (:func:`_outside_value`, :func:`_outside_grad`),
+with m', n' the degrees of P and Q without zero leading coefficients and t = 1/x:
 
-A backward block whose every |x| is at most L (at the default sizes L is about 3e12 in float32, so
-nearly every block) takes a shorter path: no z, sign or inside/outside rows, Horner's rule on x and
-|x| with the inside coefficients, and only the inside sums S_in. It computes the same operations on
-the same values as the general path does for inside elements (the blend ins c0 + outs c1 is c0 exactly,
-sg is 1), so gx has the same bits either way; the parameter sums drop the outside terms, which are 0.
+    R(x) = sign(x)^m' |x|^(m' - n') P~(t) / D~(t),
+    P~(t) = sum_{p <= m'} a_p t^(m' - p),  D~(t) = (1 + eps) |t|^n' + sum_k |b_k| |t|^(n' - k)
+
+("abs": (1 + eps) |t|^n' + |sum_k b_k t^(n' - k)|). P~(0) = a_m' and D~(0) = |b_n'| (or 1 + eps) are
+not 0, so P~ / D~ neither underflows nor overflows, and |x|^(m' - n') is applied by repeated
+multiplications or divisions, whose running value moves monotonically to the result. The
+derivative is taken in t as well, dR/dx = sign(x)^(m'-1) |x|^(m'-n'-1) ((m' - n') F - t F'(t)),
+F = P~/D~ (no cancellation of leading terms as in P'/D - R D'/D), and the parameter gradients
+x^p / D = sign(x)^p |x|^(p - n') / D~ are formed from p = n' outwards, down and up.
+
+Blocks (``BLOCK`` elements) with every |x| <= L run the direct evaluation in degree-outer passes
+(vector loops). The backward's parameter gradients are sums over the elements of w x^p: the
+running power of x per element serves every coefficient (S_in[p]); the elements with |x| > L add
+their terms to S_out[N - p] directly (the caller adds S_in[p] and S_out[N - p]).
 
 Series of at most FIXED coefficients (N + 1 <= 8, N >= 1) have kernels of their own
-(``rational_fwd_fixed``, ``rational_bwd_fixed``) in which such an inside block is one pass: Horner's
-rule unrolled to FIXED steps with every series of an element in registers, on zero-padded
-coefficients (a leading zero step leaves +0, the first nonzero one gives the coefficient exactly),
-so again the same bits. Only the general kernels (``rational_fwd``, ``rational_bwd``) handle longer
-series, with the inside blocks of the backward in degree-outer passes on x.
+(``rational_fwd_fixed``, ``rational_bwd_fixed``) in which a block with every |x| <= L is one pass:
+Horner's rule unrolled to FIXED steps with every series of an element in registers, on
+zero-padded coefficients (a leading zero step leaves +0, the first nonzero one gives the
+coefficient exactly), so the same bits as the degree-outer passes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction_helper, reduction_kernel
+from approxlab.kernels._numba._common import (BLOCK, CHUNK, MATH, block_helper, kernel, njit, reduction_helper,
+                                              reduction_kernel)
 
 #: Series with N + 1 <= FIXED coefficients (1 <= N) have kernels whose blocks with every |x| <= L run
 #: Horner's rule unrolled to this many steps in registers, one pass per block (zero-padded series).
 FIXED = 8
 
 # Rows of the per-chunk scratch array.
-_Z, _AZ, _IN, _SG, _NUM, _DEN, _Q, _DNUM, _DDEN, _W1, _W2, _V1, _V2, _PW, _OUT = range(15)
+_Z, _AZ, _NUM, _DEN, _Q, _DNUM, _DDEN, _W1, _V1, _PW = range(10)
 
-
-@block_helper
-def _prepare(xs, w, big, one, lim, m):  # type: ignore[no-untyped-def]
-    """z (|z| <= 1), |z|, inside (1 or 0), outside (1 - inside) and sg (1 inside, sign(x)^N outside)
-    of the block."""
-    z = w[_Z]
-    az = w[_AZ]
-    ins = w[_IN]
-    outs = w[_OUT]
-    sg = w[_SG]
-    zero = one - one
-    odd = big % 2 == 1
-    for j in range(m):
-        xv = xs[j]
-        small = abs(xv) <= lim
-        zv = xv if small else one / xv
-        z[j] = zv
-        az[j] = abs(zv)
-        ins[j] = one if small else zero
-        outs[j] = zero if small else one
-        sx = (one if xv > 0 else zero) - (one if xv < 0 else zero)
-        sg[j] = one if small | (not odd) else sx
-
-
-@block_helper
-def _init(acc, ins, outs, c, m):  # type: ignore[no-untyped-def]
-    """acc = the leading coefficient of series c, row 0 where ins == 1, row 1 elsewhere."""
-    big = c.shape[1] - 1
-    c0 = c[0, big]
-    c1 = c[1, big]
-    for j in range(m):
-        acc[j] = ins[j] * c0 + outs[j] * c1
-
-
-@block_helper
-def _values(w, coef, safe, grad, m):  # type: ignore[no-untyped-def]
-    """Horner's rule for every series at once (the coefficient of element j is ins_j c0 + outs_j c1,
-    exact since ins, outs are 0 and 1: a product and a fused multiply-add, no select): num = sg H(z, A), den = H(|z|, Dn), q = sg H(z, Q) ("abs"
-    only), and if grad dnum = sg H(z, DA), dden = H(|z|, DB) (safe) or sg H(z, DB)."""
-    big = coef.shape[2] - 1
-    z = w[_Z]
-    az = w[_AZ]
-    ins = w[_IN]
-    outs = w[_OUT]
-    num = w[_NUM]
-    den = w[_DEN]
-    q = w[_Q]
-    dnum = w[_DNUM]
-    dden = w[_DDEN]
-    _init(num, ins, outs, coef[0], m)
-    _init(den, ins, outs, coef[1], m)
-    if not safe:
-        _init(q, ins, outs, coef[2], m)
-    if grad:
-        _init(dnum, ins, outs, coef[3], m)
-        _init(dden, ins, outs, coef[4], m)
-    for i in range(big - 1, -1, -1):
-        a0 = coef[0, 0, i]
-        a1 = coef[0, 1, i]
-        d0 = coef[1, 0, i]
-        d1 = coef[1, 1, i]
-        q0 = coef[2, 0, i]
-        q1 = coef[2, 1, i]
-        if not grad:
-            if safe:
-                for j in range(m):
-                    iv = ins[j]
-                    ov = outs[j]
-                    num[j] = num[j] * z[j] + (iv * a0 + ov * a1)
-                    den[j] = den[j] * az[j] + (iv * d0 + ov * d1)
-            else:
-                for j in range(m):
-                    iv = ins[j]
-                    ov = outs[j]
-                    zv = z[j]
-                    num[j] = num[j] * zv + (iv * a0 + ov * a1)
-                    den[j] = den[j] * az[j] + (iv * d0 + ov * d1)
-                    q[j] = q[j] * zv + (iv * q0 + ov * q1)
-        else:
-            e0 = coef[3, 0, i]
-            e1 = coef[3, 1, i]
-            f0 = coef[4, 0, i]
-            f1 = coef[4, 1, i]
-            if safe:
-                for j in range(m):
-                    iv = ins[j]
-                    ov = outs[j]
-                    zv = z[j]
-                    av = az[j]
-                    num[j] = num[j] * zv + (iv * a0 + ov * a1)
-                    den[j] = den[j] * av + (iv * d0 + ov * d1)
-                    dnum[j] = dnum[j] * zv + (iv * e0 + ov * e1)
-                    dden[j] = dden[j] * av + (iv * f0 + ov * f1)
-            else:
-                for j in range(m):
-                    iv = ins[j]
-                    ov = outs[j]
-                    zv = z[j]
-                    num[j] = num[j] * zv + (iv * a0 + ov * a1)
-                    den[j] = den[j] * az[j] + (iv * d0 + ov * d1)
-                    q[j] = q[j] * zv + (iv * q0 + ov * q1)
-                    dnum[j] = dnum[j] * zv + (iv * e0 + ov * e1)
-                    dden[j] = dden[j] * zv + (iv * f0 + ov * f1)
-    sg = w[_SG]
-    for j in range(m):
-        num[j] *= sg[j]
-    if not safe:
-        for j in range(m):
-            q[j] *= sg[j]
-    if grad:
-        for j in range(m):
-            dnum[j] *= sg[j]
-        if not safe:
-            for j in range(m):
-                dden[j] *= sg[j]
+#: Decorator of the per-element functions for |x| > L: not inlined, so that they keep IEEE
+#: arithmetic (with fused multiply-adds only) inside the reduction kernels, whose flags allow
+#: reassociation: the repeated scaling by |x| must stay a chain of single steps.
+scalar = njit(cache=True, fastmath=MATH, error_model="numpy")
 
 
 @block_helper
@@ -167,7 +61,7 @@ def _forward_inside(xs, os_, cf, safe, m):  # type: ignore[no-untyped-def]
     """R for a block with every |x| <= L in one pass: Horner's rule unrolled to FIXED steps in
     registers, on x and |x| (cf: the inside coefficients, rows A, Dn, Q, padded with zeros to FIXED;
     a leading zero step leaves +0 and the first nonzero step gives the coefficient exactly, so the
-    values have the same bits as the degree-outer passes of :func:`_values`)."""
+    values have the same bits as the degree-outer passes of :func:`_forward_direct`)."""
     if safe:
         for j in range(m):
             xv = xs[j]
@@ -192,42 +86,136 @@ def _forward_inside(xs, os_, cf, safe, m):  # type: ignore[no-untyped-def]
             os_[j] = n / (d + abs(q))
 
 
+@njit(cache=True)
+def degrees(coef):  # type: ignore[no-untyped-def]
+    """(m', n'): the last p with a_p != 0 (0 if none) and the last k with b_k != 0 (0 if none), read
+    from row 0 of the series A and Q (NaN counts as nonzero)."""
+    big = coef.shape[2] - 1
+    mp = 0
+    nq = 0
+    for i in range(big + 1):
+        if coef[0, 0, i] != 0:
+            mp = i
+        if coef[2, 0, i] != 0:
+            nq = i
+    return mp, nq
+
+
+@scalar
+def _scaled(r, ax, e):  # type: ignore[no-untyped-def]
+    """r |x|^e by |e| multiplications or divisions (ax = |x| >= 1): the running value moves
+    monotonically from r to the result, so it underflows or overflows only where the result does; a
+    zero stays zero (no 0 * inf = NaN at x = +-inf)."""
+    if r == 0:
+        return r
+    for _ in range(e):
+        r = r * ax
+    for _ in range(-e):
+        r = r / ax
+    return r
+
+
+@scalar
+def _outside_value(xv, coef, mp, nq, safe):  # type: ignore[no-untyped-def]
+    """R at one x with |x| > L: sign(x)^m' |x|^(m' - n') P~(t) / D~(t) (see the module docstring)."""
+    one = coef.dtype.type(1)
+    t = one / xv
+    at = abs(t)
+    p = coef[0, 0, 0]  # P~: the coefficient of t^(m' - i) is a_i
+    for i in range(1, mp + 1):
+        p = p * t + coef[0, 0, i]
+    d = coef[1, 0, 0]  # (1 + eps) |t|^n' + sum |b_k| |t|^(n' - k) (safe; 0 for the b_k if abs)
+    for k in range(1, nq + 1):
+        d = d * at + coef[1, 0, k]
+    if not safe and nq > 0:
+        q = coef[2, 0, 1]  # sum_k b_k t^(n' - k)
+        for k in range(2, nq + 1):
+            q = q * t + coef[2, 0, k]
+        d = d + abs(q)
+    r = _scaled(p / d, abs(xv), mp - nq)
+    return -r if mp % 2 == 1 and xv < 0 else r
+
+
 @block_helper
-def _forward_block(xs, os_, w, coef, one, lim, safe, m):  # type: ignore[no-untyped-def]
-    """R for any block, on the scaled basis (:func:`_prepare`, :func:`_values`)."""
-    _prepare(xs, w, coef.shape[2] - 1, one, lim, m)
-    _values(w, coef, safe, False, m)
+def _forward_direct(zs, os_, w, coef, safe, m):  # type: ignore[no-untyped-def]
+    """R = P / D at z by Horner's rule in degree-outer passes (row 0 of the series)."""
+    big = coef.shape[2] - 1
+    az = w[_AZ]
     num = w[_NUM]
     den = w[_DEN]
+    q = w[_Q]
+    a0 = coef[0, 0, big]
+    d0 = coef[1, 0, big]
+    q0 = coef[2, 0, big]
+    for j in range(m):
+        az[j] = abs(zs[j])
+        num[j] = a0
+        den[j] = d0
+        q[j] = q0
+    for i in range(big - 1, -1, -1):
+        a0 = coef[0, 0, i]
+        d0 = coef[1, 0, i]
+        q0 = coef[2, 0, i]
+        if safe:
+            for j in range(m):
+                num[j] = num[j] * zs[j] + a0
+                den[j] = den[j] * az[j] + d0
+        else:
+            for j in range(m):
+                zv = zs[j]
+                num[j] = num[j] * zv + a0
+                den[j] = den[j] * az[j] + d0
+                q[j] = q[j] * zv + q0
     if safe:
         for j in range(m):
             os_[j] = num[j] / den[j]
     else:
-        q = w[_Q]
         for j in range(m):
             os_[j] = num[j] / (den[j] + abs(q[j]))
 
 
+@block_helper
+def _forward_mixed(xs, os_, w, coef, lim, safe, mp, nq, m):  # type: ignore[no-untyped-def]
+    """R for a block with some |x| > L: the direct evaluation at z = x (|x| <= L) or 0, then each
+    element with |x| > L by :func:`_outside_value`."""
+    z = w[_Z]
+    zero = xs.dtype.type(0)
+    for j in range(m):
+        xv = xs[j]
+        z[j] = xv if not abs(xv) > lim else zero
+    _forward_direct(z, os_, w, coef, safe, m)
+    for j in range(m):
+        if abs(xs[j]) > lim:
+            os_[j] = _outside_value(xs[j], coef, mp, nq, safe)
+
+
 @kernel
 def rational_fwd(x, coef, cf, one_, safe, out, u0, u1):  # type: ignore[no-untyped-def]
-    """coef: (3, 2, N + 1) = the series A (numerator), Dn (denominator's |z| part), Q ("abs"); one_ =
+    """coef: (3, 2, N + 1) = the series A (numerator), Dn (denominator's |x| part), Q ("abs"); one_ =
     (1, L); cf is not used (any (3, 1) array)."""
     N = x.size
-    w = np.empty((15, BLOCK), x.dtype)
+    lim = one_[1]
+    mp, nq = degrees(coef)
+    w = np.empty((10, BLOCK), x.dtype)
     for ch in range(u0, u1):
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
             m = min(BLOCK, stop - i0)
-            _forward_block(x[i0:i0 + m], out[i0:i0 + m], w, coef, one_[0], one_[1], safe, m)
+            xs = x[i0:i0 + m]
+            if _n_outside(xs, lim, m) == 0:
+                _forward_direct(xs, out[i0:i0 + m], w, coef, safe, m)
+            else:
+                _forward_mixed(xs, out[i0:i0 + m], w, coef, lim, safe, mp, nq, m)
 
 
 @kernel
 def rational_fwd_fixed(x, coef, cf, one_, safe, out, u0, u1):  # type: ignore[no-untyped-def]
-    """:func:`rational_fwd` for 1 <= N < FIXED, cf = the inside rows of coef padded to (3, FIXED):
-    the blocks with every |x| <= L by :func:`_forward_inside`."""
+    """:func:`rational_fwd` for 1 <= N < FIXED, cf = row 0 of coef padded to (3, FIXED): the blocks
+    with every |x| <= L by :func:`_forward_inside`."""
     N = x.size
     lim = one_[1]
-    w = np.empty((15, BLOCK), x.dtype)
+    mp, nq = degrees(coef)
+    w = np.empty((10, BLOCK), x.dtype)
     for ch in range(u0, u1):
         stop = min((ch + 1) * CHUNK, N)
         for i0 in range(ch * CHUNK, stop, BLOCK):
@@ -236,75 +224,7 @@ def rational_fwd_fixed(x, coef, cf, one_, safe, out, u0, u1):  # type: ignore[no
             if _n_outside(xs, lim, m) == 0:
                 _forward_inside(xs, out[i0:i0 + m], cf, safe, m)
             else:
-                _forward_block(xs, out[i0:i0 + m], w, coef, one_[0], lim, safe, m)
-
-
-# Block sums S_in[i], S_out[i] of the gradient weights times z^i: vector reductions.
-@reduction_helper
-def _power_sums(w, safe, i, m):  # type: ignore[no-untyped-def]
-    """With pw = z^i: the sums of (W1, W2) pw and of (V1, V2) pw (safe: |pw|) over the block, in
-    float64; then pw <- pw z."""
-    z = w[_Z]
-    pw = w[_PW]
-    w1 = w[_W1]
-    w2 = w[_W2]
-    v1 = w[_V1]
-    v2 = w[_V2]
-    s1 = z.dtype.type(0)
-    s2 = s1
-    s3 = s1
-    s4 = s1
-    for j in range(m):
-        p = pw[j]
-        pb = abs(p) if safe else p
-        s1 += w1[j] * p
-        s2 += w2[j] * p
-        s3 += v1[j] * pb
-        s4 += v2[j] * pb
-        pw[j] = p * z[j]
-    return np.float64(s1), np.float64(s2), np.float64(s3), np.float64(s4)
-
-
-@reduction_helper
-def _power_sums2(w, safe, i, m):  # type: ignore[no-untyped-def]
-    """:func:`_power_sums` for the powers i and i + 1 in one pass over the block (the powers are formed
-    as in two single passes: z^(i+1) = z^i z, then z^(i+2) = z^(i+1) z); returns the four sums of
-    power i, then the four of power i + 1; pw <- z^(i+2)."""
-    z = w[_Z]
-    pw = w[_PW]
-    w1 = w[_W1]
-    w2 = w[_W2]
-    v1 = w[_V1]
-    v2 = w[_V2]
-    s1 = z.dtype.type(0)
-    s2 = s1
-    s3 = s1
-    s4 = s1
-    t1 = s1
-    t2 = s1
-    t3 = s1
-    t4 = s1
-    for j in range(m):
-        p = pw[j]
-        zj = z[j]
-        p1 = p * zj
-        pb = abs(p) if safe else p
-        pb1 = abs(p1) if safe else p1
-        a1 = w1[j]
-        a2 = w2[j]
-        b1 = v1[j]
-        b2 = v2[j]
-        s1 += a1 * p
-        s2 += a2 * p
-        s3 += b1 * pb
-        s4 += b2 * pb
-        t1 += a1 * p1
-        t2 += a2 * p1
-        t3 += b1 * pb1
-        t4 += b2 * pb1
-        pw[j] = p1 * zj
-    return (np.float64(s1), np.float64(s2), np.float64(s3), np.float64(s4),
-            np.float64(t1), np.float64(t2), np.float64(t3), np.float64(t4))
+                _forward_mixed(xs, out[i0:i0 + m], w, coef, lim, safe, mp, nq, m)
 
 
 @reduction_helper
@@ -318,7 +238,7 @@ def _n_outside(xs, lim, m):  # type: ignore[no-untyped-def]
 
 @block_helper
 def _values_inside(xs, w, coef, safe, m):  # type: ignore[no-untyped-def]
-    """:func:`_values` with grad for a block with every |x| <= L: Horner's rule on x and |x| with the
+    """The values with grad for a block with every |x| <= L: Horner's rule on x and |x| with the
     inside coefficients (row 0) only, into num, den, q ("abs"), dnum and dden."""
     big = coef.shape[2] - 1
     az = w[_AZ]
@@ -513,81 +433,117 @@ def _sums_inside(xs, w, safe, big, acc, m):  # type: ignore[no-untyped-def]
         acc[v0 + i] += s3
 
 
-@block_helper
-def _backward_block(xs, gs, gxs, w, coef, one, lim, safe, acc, m):  # type: ignore[no-untyped-def]
-    """gx and the power sums (inside and outside) of any block, on the scaled basis."""
+@scalar
+def _add_powers(acc, col, big, base, sx, ax, p0, keep):  # type: ignore[no-untyped-def]
+    """acc[col + N - p] += base sign(x)^p |x|^(p - p0) for p = 0..N where keep[p] != 0, formed from
+    the p nearest p0 outwards (divisions by |x| below, multiplications above: each running value
+    moves monotonically away from base, so it underflows or overflows only where its term does)."""
+    start = min(max(p0, 0), big)
+    first = _scaled(base, ax, start - p0)
+    u = first
+    for p in range(start, big + 1):
+        if keep[p] != 0:
+            acc[col + big - p] += np.float64(u * sx if p % 2 == 1 else u)
+        if u != 0:
+            u = u * ax
+    u = first
+    for p in range(start - 1, -1, -1):
+        if u != 0:
+            u = u / ax
+        if keep[p] != 0:
+            acc[col + big - p] += np.float64(u * sx if p % 2 == 1 else u)
+
+
+@scalar
+def _outside_grad(xv, gv, coef, mp, nq, safe, acc):  # type: ignore[no-untyped-def]
+    """g dR/dx at one x with |x| > L, computed in t = 1/x (see the module docstring); adds the
+    element's terms of the parameter gradients to acc: g x^p / D to S_out[N - p] and g R x^k / D
+    (times sign(Q) if "abs") to the denominator's S_out[N - k]."""
     big = coef.shape[2] - 1
+    one = coef.dtype.type(1)
     zero = one - one
-    _prepare(xs, w, big, one, lim, m)
-    _values(w, coef, safe, True, m)
-    num = w[_NUM]
-    den = w[_DEN]
-    q = w[_Q]
-    dnum = w[_DNUM]
-    dden = w[_DDEN]
-    ins = w[_IN]
-    sg = w[_SG]
-    w1 = w[_W1]
-    w2 = w[_W2]
-    v1 = w[_V1]
-    v2 = w[_V2]
-    pw = w[_PW]
+    t = one / xv
+    at = abs(t)
+    ax = abs(xv)
+    sx = (one if xv > 0 else zero) - (one if xv < 0 else zero)
+    p = coef[0, 0, 0]  # P~ and its t-derivative
+    p1 = zero
+    for i in range(1, mp + 1):
+        p1 = p1 * t + p
+        p = p * t + coef[0, 0, i]
+    d = coef[1, 0, 0]  # the |t| series of D~ and its derivative in |t|
+    d1 = zero
+    for k in range(1, nq + 1):
+        d1 = d1 * at + d
+        d = d * at + coef[1, 0, k]
+    dt = sx * d1  # d/dt |t|^i = sign(t) i |t|^(i-1), sign(t) = sign(x)
+    sq = one if safe else zero  # sign(Q~) ("abs"; 0 where Q = 0)
+    if not safe and nq > 0:
+        q = coef[2, 0, 1]
+        q1 = zero
+        for k in range(2, nq + 1):
+            q1 = q1 * t + q
+            q = q * t + coef[2, 0, k]
+        sq = (one if q > 0 else zero) - (one if q < 0 else zero)
+        d = d + abs(q)
+        dt = dt + sq * q1
+    f = p / d
+    f1 = (p1 - f * dt) / d
+    e = mp - nq
+    val = coef.dtype.type(e) * f - t * f1  # x^(1 - e) sign(x)^n' dR/dx
+    gx = _scaled(gv * val, ax, e - 1)
+    if mp % 2 == 0:
+        gx = gx * sx
+    # dR/da_p = x^p / D = sign(x)^p |x|^(p - n') / D~
+    _add_powers(acc, big + 1, big, gv / d, sx, ax, nq, coef[1, 0, :] * zero + one)
+    # dR/db_k = -R |x|^k / D sign(b_k) (safe, the caller's sign) or -R sign(Q) x^k / D, sign(Q) =
+    # sign(x)^n' sign(Q~); R x^k / D = F / D~ sign(x)^(m' + k) |x|^(m' - n' + k - n') in one scaling
+    # (R itself may overflow where these terms do not)
+    gr = gv * f / d
+    if mp % 2 == 1:
+        gr = gr * sx
+    if safe:  # only where |b_k| != 0: the caller's factor sign(b_k) is 0 elsewhere (no 0 * inf)
+        _add_powers(acc, 3 * (big + 1), big, gr, one, ax, nq - e, coef[1, 0, :])
+    else:
+        sgq = sq * sx if nq % 2 == 1 else sq
+        _add_powers(acc, 3 * (big + 1), big, gr * sgq, sx, ax, nq - e, coef[1, 0, :] * zero + one)
+    return gx
+
+
+@block_helper
+def _backward_mixed(xs, gs, gxs, w, coef, one, lim, safe, mp, nq, acc, m):  # type: ignore[no-untyped-def]
+    """gx and the power sums of a block with some |x| > L: the direct path at z = x (|x| <= L) or 0
+    with the weights of the others set to 0, then each element with |x| > L by
+    :func:`_outside_grad`."""
+    big = coef.shape[2] - 1
+    z = w[_Z]
     for j in range(m):
         xv = xs[j]
-        sx = (one if xv > 0 else zero) - (one if xv < 0 else zero)
-        if safe:
-            d = den[j]
-            sd = sx  # D' = sign(x) sum_k k |b_k| |x|^(k-1)
-            sq = one
-        else:
-            qj = q[j]
-            sq = (one if qj > 0 else zero) - (one if qj < 0 else zero)
-            d = den[j] + abs(qj)
-            sd = sq  # D' = sign(Q) Q'
-        rd = one / d
-        rv = num[j] * rd
-        gv = gs[j]
-        gd = gv * rd
-        gxs[j] = gd * (dnum[j] - rv * (sd * dden[j]))
-        grv = gd * rv * sq
-        inside = ins[j] != 0
-        w1[j] = gd if inside else zero
-        w2[j] = zero if inside else gd * sg[j]
-        v1[j] = grv if inside else zero
-        v2[j] = zero if inside else (grv if safe else grv * sg[j])
-        pw[j] = one
-    i = 0
-    while i + 1 <= big:  # two powers per pass over the block
-        s1, s2, s3, s4, t1, t2, t3, t4 = _power_sums2(w, safe, i, m)
-        acc[i] += s1
-        acc[big + 1 + i] += s2
-        acc[2 * (big + 1) + i] += s3
-        acc[3 * (big + 1) + i] += s4
-        acc[i + 1] += t1
-        acc[big + 2 + i] += t2
-        acc[2 * (big + 1) + i + 1] += t3
-        acc[3 * (big + 1) + i + 1] += t4
-        i += 2
-    if i <= big:
-        s1, s2, s3, s4 = _power_sums(w, safe, i, m)
-        acc[i] += s1
-        acc[big + 1 + i] += s2
-        acc[2 * (big + 1) + i] += s3
-        acc[3 * (big + 1) + i] += s4
+        z[j] = xv if not abs(xv) > lim else one - one
+    _weights_inside(z, gs, gxs, w, coef, one, safe, m)
+    w1 = w[_W1]
+    v1 = w[_V1]
+    for j in range(m):
+        if abs(xs[j]) > lim:
+            w1[j] = one - one
+            v1[j] = one - one
+            gxs[j] = _outside_grad(xs[j], gs[j], coef, mp, nq, safe, acc)
+    _sums_inside(z, w, safe, big, acc, m)
 
 
 @reduction_kernel
 def rational_bwd(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
-    """coef: (5, 2, N + 1) = A, Dn, Q, then the derivative series DA (sum_p p a_p e_(p-1)) and DB
-    (sum_k k |b_k| e_(k-1) on |z| if safe, sum_k k b_k e_(k-1) on z if not). part columns (4 (N+1)):
-    S_in, S_out of g / D' (numerator weights), then of g R / D' (times sign(Q) if not safe), where
-    D' = D / M^N. cf is not used (any (5, 1) array). The blocks with every |x| <= L by
-    :func:`_weights_inside` (degree-outer passes on x)."""
+    """coef: (5, 2, N + 1) = A, Dn, Q, then the derivative series DA (sum_p p a_p x^(p-1)) and DB
+    (sum_k k |b_k| |x|^(k-1) if safe, sum_k k b_k x^(k-1) if not), row 0 read. part columns
+    (4 (N+1)): S_in, S_out of g x^p / D (numerator), then of g R x^k / D (times sign(Q) if not safe);
+    the caller adds S_in[p] and S_out[N - p]. cf is not used (any (5, 1) array). The blocks with
+    every |x| <= L by :func:`_weights_inside` (degree-outer passes on x)."""
     N = x.size
     big = coef.shape[2] - 1
     one = one_[0]
     lim = one_[1]
-    w = np.empty((15, BLOCK), x.dtype)
+    mp, nq = degrees(coef)
+    w = np.empty((10, BLOCK), x.dtype)
     for ch in range(u0, u1):
         acc = part[ch]  # this chunk's partial sums (zeros from the caller)
         stop = min((ch + 1) * CHUNK, N)
@@ -598,18 +554,19 @@ def rational_bwd(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: ignore[
                 _weights_inside(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, safe, m)
                 _sums_inside(xs, w, safe, big, acc, m)
             else:
-                _backward_block(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, safe, acc, m)
+                _backward_mixed(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, safe, mp, nq, acc, m)
 
 
 @reduction_kernel
 def rational_bwd_fixed(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
-    """:func:`rational_bwd` for 1 <= N < FIXED, cf = the inside rows of coef padded to (5, FIXED): the
-    blocks with every |x| <= L by :func:`_weights_inside_fixed` (one pass)."""
+    """:func:`rational_bwd` for 1 <= N < FIXED, cf = row 0 of coef padded to (5, FIXED): the blocks
+    with every |x| <= L by :func:`_weights_inside_fixed` (one pass)."""
     N = x.size
     big = coef.shape[2] - 1
     one = one_[0]
     lim = one_[1]
-    w = np.empty((15, BLOCK), x.dtype)
+    mp, nq = degrees(coef)
+    w = np.empty((10, BLOCK), x.dtype)
     for ch in range(u0, u1):
         acc = part[ch]
         stop = min((ch + 1) * CHUNK, N)
@@ -620,7 +577,7 @@ def rational_bwd_fixed(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: i
                 _weights_inside_fixed(xs, g[i0:i0 + m], gx[i0:i0 + m], w, cf, one, safe, m)
                 _sums_inside(xs, w, safe, big, acc, m)
             else:
-                _backward_block(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, safe, acc, m)
+                _backward_mixed(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, safe, mp, nq, acc, m)
 
 
 __all__ = ["FIXED", "rational_bwd", "rational_bwd_fixed", "rational_fwd", "rational_fwd_fixed"]
