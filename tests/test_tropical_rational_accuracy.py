@@ -10,6 +10,8 @@ import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 import torch
 
 from approxlab import create
@@ -134,3 +136,31 @@ def test_numba_forward_is_the_eager_active_lines_difference(h: tuple[int, int], 
         exact, k1, k2 = _exact(xv, lines)
         if math.isfinite(y):
             assert abs(Fraction(y) - exact) <= _bound(xv, lines, k1, k2, eps), (xv, y, float(exact))
+
+
+_FLOATS = st.one_of(st.integers(-4, 4).map(float), st.sampled_from([0.1, -1 / 3, 1e-300, -5e-324, 1e300, -0.0]),
+                    st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False))
+
+
+@settings(max_examples=300, deadline=None)
+@example([(0.0, 1.0), (1.0, 1.0), (2.0, 1.0)])  # three lines through one point: the middle one is never the maximum
+@example([(1.0, 0.5), (1.0, 0.5), (-2.0, 3.0)])  # equal lines: the lower index
+@given(st.lists(st.tuples(_FLOATS, _FLOATS), min_size=1, max_size=8))
+def test_the_upper_envelope_is_the_set_of_lines_maximal_somewhere(lines: list[tuple[float, float]]) -> None:
+    # Brute force in Fractions: every line that is the maximum (ties: smaller slope, then lower index) at a
+    # point between or beyond the pairwise meets, in order of the points; the breakpoints where it changes.
+    from approxlab.functional.lines import upper_envelope
+
+    p, c = [Fraction(s) for s, _ in lines], [Fraction(i) for _, i in lines]
+    meets = sorted({(c[a] - c[b]) / (p[b] - p[a]) for a in range(len(p)) for b in range(len(p)) if p[a] != p[b]})
+    far = 1 + sum(abs(v) for v in meets)
+    probes = [-far, *meets, *[(u + v) / 2 for u, v in zip(meets, meets[1:])], far]
+    probes = sorted(set(probes) - set(meets))  # off the meets, where the maximum is one line's
+    order: list[int] = []
+    for x in probes:
+        k = max(range(len(p)), key=lambda i: (c[i] + p[i] * x, -p[i], -i))
+        if not order or order[-1] != k:
+            order.append(k)
+    ids, breaks = upper_envelope([s for s, _ in lines], [i for _, i in lines])
+    assert ids == order
+    assert breaks == [(c[a] - c[b]) / (p[b] - p[a]) for a, b in zip(ids, ids[1:])]

@@ -10,6 +10,7 @@ tensor([0.0000, 0.5000, 4.0000])
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -24,9 +25,9 @@ def upper_envelope(slopes: list[float], intercepts: list[float]) -> tuple[list[i
     """The lines of :math:`\\max_k \\{c_k + p_k x\\}` that are maximal on an interval.
 
     Returns the indices of those lines in order of increasing slope (left to right) and the exact
-    breakpoints between consecutive ones (strictly increasing). Computed in exact rational
-    arithmetic on the given floats. Among equal slopes the larger intercept (then the lower index)
-    wins.
+    breakpoints between consecutive ones (strictly increasing). Computed in exact arithmetic on the
+    given floats (each a dyadic rational: integers over a common power of two), remembered for the
+    last parameters seen. Among equal slopes the larger intercept (then the lower index) wins.
 
     Examples
     --------
@@ -37,27 +38,38 @@ def upper_envelope(slopes: list[float], intercepts: list[float]) -> tuple[list[i
     """
     if len(slopes) != len(intercepts) or not slopes:
         raise ValueError("slopes and intercepts must be non-empty and of equal length")
-    if not all(math.isfinite(float(v)) for v in (*slopes, *intercepts)):
+    values = tuple(float(v) for v in (*slopes, *intercepts))
+    if not all(math.isfinite(v) for v in values):
         raise ValueError("slopes and intercepts must be finite")
-    lines = sorted(
-        ((Fraction(float(p)), Fraction(float(c)), k) for k, (p, c) in enumerate(zip(slopes, intercepts))),
-        key=lambda t: (t[0], -t[1], t[2]),
-    )
+    ids, breaks = _envelope(values[:len(slopes)], values[len(slopes):])
+    return list(ids), list(breaks)
+
+
+@functools.lru_cache(maxsize=256)
+def _envelope(slopes: tuple[float, ...], intercepts: tuple[float, ...]) -> tuple[tuple[int, ...], tuple[Fraction, ...]]:
+    """:func:`upper_envelope` on tuples, in integers: every float is n / 2^k exactly, so scaled by the
+    largest 2^k all are integers, and comparing two meets is comparing two integer products."""
+    ratios = [v.as_integer_ratio() for v in (*slopes, *intercepts)]
+    shift = max(den.bit_length() - 1 for _, den in ratios)  # den = 2^k
+    ints = [num << (shift - den.bit_length() + 1) for num, den in ratios]
+    n = len(slopes)
+    lines = sorted(((ints[k], ints[n + k], k) for k in range(n)), key=lambda t: (t[0], -t[1], t[2]))
     dedup = [lines[0]]
     for line in lines[1:]:
         if line[0] != dedup[-1][0]:
             dedup.append(line)
 
-    def meet(l1: tuple, l2: tuple) -> Fraction:
-        return (l1[1] - l2[1]) / (l2[0] - l1[0])
+    def hidden(a: tuple[int, int, int], b: tuple[int, int, int], line: tuple[int, int, int]) -> bool:
+        # meet(a, line) <= meet(a, b), meet(u, v) = (C_u - C_v) / (P_v - P_u) with P_v > P_u: b is never maximal
+        return (a[1] - line[1]) * (b[0] - a[0]) <= (a[1] - b[1]) * (line[0] - a[0])
 
-    hull: list[tuple] = []
+    hull: list[tuple[int, int, int]] = []
     for line in dedup:
-        while len(hull) >= 2 and meet(hull[-2], line) <= meet(hull[-2], hull[-1]):
+        while len(hull) >= 2 and hidden(hull[-2], hull[-1], line):
             hull.pop()
         hull.append(line)
-    breaks = [meet(hull[i], hull[i + 1]) for i in range(len(hull) - 1)]
-    return [h[2] for h in hull], breaks
+    breaks = tuple(Fraction(hull[i][1] - hull[i + 1][1], hull[i + 1][0] - hull[i][0]) for i in range(len(hull) - 1))
+    return tuple(h[2] for h in hull), breaks
 
 
 def _segments(xc: torch.Tensor, c: torch.Tensor, p: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
