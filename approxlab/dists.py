@@ -351,6 +351,10 @@ class Uniform(Distribution):
         return f"uniform:{self.a},{self.b}"
 
 
+NU_MAX = 1e4
+"""Largest degrees of freedom of :class:`StudentT` (its exact density's constants stay a few thousand digits)."""
+
+
 class StudentT(Distribution):
     """Student's t with nu > 0 degrees of freedom (heavy tails: E|x|^k < oo only for k < nu).
 
@@ -366,8 +370,11 @@ class StudentT(Distribution):
 
     def __init__(self, nu: object = 3) -> None:
         self.nu = _exact("nu", nu)
-        if not self.nu.is_positive or not 1e-3 <= float(self.nu) <= 1e6:
-            raise ValueError(f"nu must be a number in [0.001, 1e6], got {nu!r}")
+        if not self.nu.is_positive or not 1e-3 <= float(self.nu) <= NU_MAX:
+            # past NU_MAX the exact density's Gamma((nu+1)/2) / Gamma(nu/2) has tens of thousands of digits:
+            # gains stalled in sympy (nu = 1e6) or failed in its integer printing (nu = 2e4)
+            raise ValueError(f"nu must be a number in [0.001, {NU_MAX:g}], got {nu!r}; for larger nu the law is "
+                             "normal to within 3/nu in its variance: use 'normal'")
         self.tail_index = float(self.nu)
 
     @property

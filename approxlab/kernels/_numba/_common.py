@@ -49,6 +49,7 @@ import numpy as np  # noqa: E402
 from llvmlite import ir  # noqa: E402
 from numba import njit, prange, types  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
+from numba.np.unsafe.ndarray import to_fixed_tuple  # noqa: E402  (re-exported: family modules never import numba)
 
 
 def prefer_wide_vectors() -> bool:
@@ -289,4 +290,4 @@ def _driver(kernel: Callable[..., None]) -> Callable[..., None]:
 
 __all__ = ["BLOCK", "CHUNK", "MATH", "THREADSAFE_LAYERS", "WIDE_VECTORS", "block_dot", "block_helper", "block_sum",
            "f32_from_bits", "kernel", "n_chunks", "njit", "parallel", "prefer_wide_vectors", "quadrant_sin_cos",
-           "reduction", "reduction_helper", "reduction_kernel", "threading_layer"]
+           "reduction", "reduction_helper", "reduction_kernel", "threading_layer", "to_fixed_tuple"]

@@ -23,9 +23,8 @@ parameters) and the backward ``diff_bwd*`` track the two maxima in one pass.
 from __future__ import annotations
 
 import numpy as np
-from numba.np.unsafe.ndarray import to_fixed_tuple
 
-from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction
+from approxlab.kernels._numba._common import BLOCK, CHUNK, block_helper, kernel, reduction, to_fixed_tuple
 
 #: Up to this many lines, the forward's one-pass kernel ``lines_fwd_fixed``.
 FIXED = 8
