@@ -14,11 +14,13 @@ import importlib.util
 import os
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 import torch
 
+from approxlab import create
 from approxlab.kernels import triton_ops
 from approxlab.kernels.ops import FAMILIES
 from half_helpers import CASES as HALF_CASES
@@ -134,6 +136,11 @@ def triton_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
             dd, qq = torch.tensor([0.25, -0.5], dtype=F64), torch.tensor([1.0, -2.0], dtype=F64)
             cases["lines-nan-diff"] = ("max_lines_diff", x.float(), (c.float(), p.float(), dd.float(), qq.float()), (),
                                        g.float())
+    # tropical rational at large |x| (default module, float32): the active lines' difference, not inf - inf
+    act = create("tropical-rational")
+    lines = (act.num_coefficients, act.num_powers, act.den_coefficients, act.den_powers)
+    big = torch.tensor([1e4, -1e4, 1e7, 1e8, -1e8, 3e38, -3e38, 0.5, -2.0], dtype=torch.float32)
+    cases["lines-diff-large"] = ("max_lines_diff", big, tuple(t.detach().float() for t in lines), (), torch.ones_like(big))
     for name, shapes, consts in NAN_AUDIT:  # a NaN in each parameter in turn, then in x
         for dname, dt in DTYPES.items():
             for (i, k), x, params, g in nan_audit_cases(name, shapes, dt, seed=7):
@@ -296,6 +303,20 @@ def test_lines_nan_maxima_are_nan_in_values_and_gradients(triton_results: dict, 
     for w, o in zip(want, [y, *grads], strict=True):
         assert torch.equal(w.isnan(), o.isnan())
         torch.testing.assert_close(o[~w.isnan()], w[~w.isnan()], rtol=1e-5, atol=1e-4)
+
+
+@needs_triton
+def test_tropical_rational_at_large_x_is_the_active_lines_difference(triton_results: dict) -> None:
+    """max_k (c_k + p_k x) - max_j (d_j + q_j x) past |x| = 1e4 in float32 against exact Fractions: the two
+    active lines subtracted (as the CPU kernels), not two rounded or infinite maxima (-0.69921875 at 1e4, 0 at
+    1e7, NaN at 3e38 where the constant -0.69726 is true)."""
+    _, x, params, _, _ = triton_results["in"]["lines-diff-large"]
+    y, _ = triton_results["out"]["lines-diff-large"]
+    c, p, d, q = ([Fraction(v) for v in t.double().tolist()] for t in params)
+    for xv, yv in zip(x.double().tolist(), y.tolist(), strict=True):
+        xf = Fraction(xv)
+        exact = max(ci + pi * xf for ci, pi in zip(c, p)) - max(di + qi * xf for di, qi in zip(d, q))
+        assert abs(Fraction(yv) - exact) <= abs(exact) * Fraction(1, 2**21) + Fraction(1, 2**40), (xv, yv, float(exact))
 
 
 @needs_triton

@@ -427,13 +427,37 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
 
 
 @triton.jit
+def _lines_active(x, c_ptr, p_ptr, h, UNROLL: tl.constexpr):
+    """(intercept, slope) of the active line of max_k (c_k + p_k x), chosen by the sign of the difference
+    of two lines, (c_k - c_a) + (p_k - p_a) x, which stays finite where the lines' values overflow (ties: the
+    smaller slope); and whether any line's value is NaN (the maximum is then NaN, as torch.amax's)."""
+    ca = tl.zeros(x.shape, x.dtype) + tl.load(c_ptr)
+    pa = tl.zeros(x.shape, x.dtype) + tl.load(p_ptr)
+    v0 = ca + pa * x
+    bad = v0 != v0
+    for k in tl.range(1, h, loop_unroll_factor=UNROLL):
+        ck = tl.load(c_ptr + k)
+        pk = tl.load(p_ptr + k)
+        v = ck + pk * x
+        bad = bad | (v != v)
+        diff = (ck - ca) + (pk - pa) * x
+        up = (diff > 0) | ((diff == 0) & (pk < pa))
+        ca = tl.where(up, ck, ca)
+        pa = tl.where(up, pk, pa)
+    return ca, pa, bad
+
+
+@triton.jit
 def _lines_diff_fwd(x_ptr, c_ptr, p_ptr, d_ptr, q_ptr, out_ptr, N, h1, h2, UNROLL: tl.constexpr, BLOCK: tl.constexpr):
+    """The difference of the two active lines, (c_k - d_j) + (p_k - q_j) x, not of the two rounded maxima
+    (which loses F where |p x| >> |F|, and is inf - inf where both overflow): the CPU kernels' value."""
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < N
     x = _wide(tl.load(x_ptr + offs, mask=mask, other=0.0))
-    b1, s1, a1 = _lines_best(x, c_ptr, p_ptr, h1, UNROLL)
-    b2, s2, a2 = _lines_best(x, d_ptr, q_ptr, h2, UNROLL)
-    tl.store(out_ptr + offs, b1 - b2, mask=mask)
+    c1, s1, bad1 = _lines_active(x, c_ptr, p_ptr, h1, UNROLL)
+    c2, s2, bad2 = _lines_active(x, d_ptr, q_ptr, h2, UNROLL)
+    out = (c1 - c2) + (s1 - s2) * x
+    tl.store(out_ptr + offs, tl.where(bad1 | bad2, float("nan"), out), mask=mask)
 
 
 @triton.jit
