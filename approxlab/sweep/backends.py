@@ -24,7 +24,6 @@ Examples
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -40,7 +39,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Literal, Protocol
 
-from approxlab.sweep.keys import _json_default
+from approxlab.sweep.keys import result_json
 
 __all__ = ["BACKENDS", "Backend", "RAY_LOOPBACK_ONLY", "RAY_RETRIES", "RAY_LOSSES", "RAY_HEAD_TIMEOUT", "RayHeadLost",
            "loopback_only_network", "ray_local_instance"]
@@ -144,7 +143,7 @@ def _execute(fn: Callable[[dict[str, Any]], Any], config: dict[str, Any], key: s
         result = fn(dict(config))
         if not isinstance(result, Mapping):
             raise TypeError(f"sweep function must return a dict, got {type(result).__name__}")
-        out["result"] = json.dumps(dict(result), sort_keys=True, default=_json_default)
+        out["result"] = result_json(result)
         out["status"] = "done"
         out["error"] = out["traceback"] = None
     except Exception as exc:  # record it; the sweep goes on

@@ -19,7 +19,7 @@ from typing import Any
 
 import approxlab
 
-__all__ = ["canonical_json", "code_version", "sweep_name", "config_key"]
+__all__ = ["canonical_json", "result_json", "code_version", "sweep_name", "config_key"]
 
 
 def _json_default(obj: Any) -> Any:
@@ -28,7 +28,7 @@ def _json_default(obj: Any) -> Any:
     if callable(item):
         try:
             return item()
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RuntimeError):  # arrays (ValueError), tensors (RuntimeError)
             pass
     if isinstance(obj, Path):
         return str(obj)
@@ -46,13 +46,51 @@ def canonical_json(value: Any, *, what: str = "config") -> str:
     >>> canonical_json({"b": [1, 2.5], "a": "x"})
     '{"a":"x","b":[1,2.5]}'
     """
+    _check_str_keys(value, what)
     try:
-        return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False,
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False,
                           default=_json_default, ensure_ascii=False)
     except ValueError as exc:  # NaN / inf
         raise ValueError(f"{what} must be JSON-serialisable without NaN or inf: {exc}") from None
     except TypeError as exc:
         raise TypeError(f"{what} must be JSON-serialisable (dict of str, numbers, lists): {exc}") from None
+    try:  # the key hashes, and SQLite stores, UTF-8: a lone surrogate has no UTF-8 form
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{what} must be valid Unicode text: {exc.object[exc.start:exc.end]!r} is a lone "
+                         "surrogate") from None
+    return text
+
+
+def result_json(result: Mapping[str, Any]) -> str:
+    """The stored JSON text of a run's result (sorted keys; NaN and inf as Python's json writes them).
+
+    Keys must be str at every depth: JSON would turn ``{1: "a"}`` into ``{"1": "a"}``, so the stored
+    result would not be what ``fn`` returned.
+
+    Examples
+    --------
+    >>> result_json({"b": float("nan"), "a": (1, 2)})
+    '{"a": [1, 2], "b": NaN}'
+    """
+    _check_str_keys(result, "result")
+    try:
+        return json.dumps(dict(result), sort_keys=True, default=_json_default)
+    except TypeError as exc:
+        raise TypeError(f"result must be JSON-serialisable (dict of str, numbers, lists): {exc}") from None
+
+
+def _check_str_keys(value: Any, where: str) -> None:
+    """Every dict inside ``value`` has str keys (JSON object keys are strings: any other key would be
+    converted, so two different values could get one text)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise TypeError(f"{where} keys must be str, got {k!r}")
+            _check_str_keys(v, f"{where}[{k!r}]")
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _check_str_keys(v, f"{where}[{i}]")
 
 
 def code_version(version: str | None = None) -> str:
@@ -109,6 +147,7 @@ def config_key(config: Mapping[str, Any], version: str | None = None, sweep: str
     import hashlib
 
     cfg = _check_config(config)
+    _check_str_keys(cfg, "config")
     text = canonical_json({"config": cfg, "code": code_version(version), "sweep": sweep})
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
@@ -117,7 +156,8 @@ def _seed_of(config: Mapping[str, Any], key: str) -> int:
     seed = config.get("seed")
     if seed is None:
         return int(key[:8], 16) & 0x7FFFFFFF
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"config['seed'] must be a non-negative int, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        # the seed column is an SQLite INTEGER (64-bit signed)
+        raise ValueError(f"config['seed'] must be a non-negative int below 2**63, got {seed!r}")
     return seed
 
