@@ -104,6 +104,7 @@ def run_sweep(
     claim_timeout : float
         Seconds after which another runner's claim on a run, whose heartbeat stopped, expires and
         the run is taken over (see :mod:`approxlab.sweep.store`). Heartbeats every quarter of it.
+        At most ``threading.TIMEOUT_MAX`` (about 292 years).
 
     Returns
     -------
@@ -120,11 +121,14 @@ def run_sweep(
     backend = _check_backend(backend)
     if not callable(fn):
         raise TypeError(f"fn must be callable, got {type(fn).__name__}")
-    if not isinstance(allow_network, bool):
-        raise TypeError(f"allow_network must be a bool, got {type(allow_network).__name__}")
+    for flag, value in (("retry_failed", retry_failed), ("progress", progress), ("allow_network", allow_network)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{flag} must be a bool, got {type(value).__name__}")
+    # the heartbeat thread waits claim_timeout / 4 seconds, which a thread can do up to TIMEOUT_MAX
     if (isinstance(claim_timeout, bool) or not isinstance(claim_timeout, (int, float))
-            or not math.isfinite(claim_timeout) or claim_timeout <= 0):
-        raise ValueError(f"claim_timeout must be a positive finite number of seconds, got {claim_timeout!r}")
+            or not math.isfinite(claim_timeout) or not 0 < claim_timeout <= threading.TIMEOUT_MAX):
+        raise ValueError(f"claim_timeout must be a positive finite number of seconds, at most "
+                         f"{threading.TIMEOUT_MAX:g}; got {claim_timeout!r}")
     if backend == "ray" and not allow_network and ray_needs_network(address):
         raise ValueError(RAY_NETWORK_MESSAGE)
     if address is not None and backend != "ray":
