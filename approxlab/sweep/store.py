@@ -41,6 +41,7 @@ Examples
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import time
@@ -576,8 +577,12 @@ class ResultStore:
         """The runs as one DataFrame, with ``config.<name>`` and ``result.<name>`` columns.
 
         Scalars become columns; lists and dicts inside a config or result stay JSON text so every
-        export format can hold them. ``status="done"`` (default) keeps finished runs only; ``None``
-        keeps failures too (their ``error``/``traceback`` columns are filled).
+        export format can hold them. A column whose values are all ints that fit int64 is ``Int64``
+        (missing values are ``<NA>``, so no int passes through a float), all bools ``boolean``, all
+        strs ``str``, and ints with floats float64 when every int is exact in a float; any other mix
+        (an int and a str, an int beyond int64) is the JSON text of each value.
+        ``status="done"`` (default) keeps finished runs only; ``None`` keeps failures too (their
+        ``error``/``traceback`` columns are filled).
 
         Examples
         --------
@@ -589,27 +594,32 @@ class ResultStore:
         base = ["key", "sweep", "status", "seed", "host", "device", "started", "finished",
                 "duration", "attempts", "code_version", "error", "traceback"]
         rows = []
-        for rec in self.records(status=status, sweep=sweep):
-            row = {c: rec[c] for c in base}
+        columns: dict[str, list[Any]] = {}  # config.* / result.* values, None where a run lacks one
+        recs = self.records(status=status, sweep=sweep)
+        for i, rec in enumerate(recs):
+            rows.append({c: rec[c] for c in base})
             for prefix in ("config", "result"):
                 for k, v in (rec[prefix] or {}).items():
-                    row[f"{prefix}.{k}"] = canonical_json(v) if isinstance(v, (list, dict)) else v
-            rows.append(row)
+                    col = columns.setdefault(f"{prefix}.{k}", [None] * len(recs))
+                    col[i] = _value_text(v) if isinstance(v, (list, dict)) else v
         df = pd.DataFrame(rows)
         if df.empty:
             return pd.DataFrame(columns=base)
-        return df
+        extra = pd.DataFrame({name: _column(pd, values) for name, values in columns.items()},
+                             index=df.index)
+        return pd.concat([df, extra], axis=1)
 
     def export(self, path: str | os.PathLike[str], fmt: str = "jsonl") -> int:
         """Write the finished runs to ``path`` as ``jsonl``, ``csv`` or ``parquet``; return the count.
 
-        A NaN or infinite number in a result is written as Python's json writes it (``NaN``,
-        ``Infinity``), which :func:`json.loads` and pandas read back.
-
         jsonl: one run per line, ``{"key", "sweep", "config", "result", "seed", "host", "device",
-        "started", "finished", "duration"}``. csv/parquet: the :meth:`to_pandas` table (floats are
-        written as their exact shortest repr; ``float()`` reads them back exactly, pandas' csv reader
-        may be 1 ulp off in some versions).
+        "started", "finished", "duration"}``, strict JSON (:mod:`approxlab._core.jsonout`): a NaN in
+        a result is written ``null``, an infinity ``"inf"`` or ``"-inf"``. csv/parquet: the
+        :meth:`to_pandas` table (floats are written as their exact shortest repr; ``float()`` reads
+        them back exactly, pandas' csv reader may be 1 ulp off in some versions); a NaN float cell is
+        empty (csv) or null (parquet), like a value the run lacks, an infinity ``inf``, and NaN or
+        inf inside a list, dict or mixed column's JSON text ``NaN``/``Infinity`` (read back by
+        :func:`json.loads`).
         """
         if fmt not in ("jsonl", "csv", "parquet"):
             raise ValueError(f"format must be one of jsonl, csv, parquet; got {fmt!r}")
@@ -635,6 +645,29 @@ class ResultStore:
         return len(df)
 
 
+
+
+def _column(pd: Any, values: list[Any]) -> Any:
+    """One ``config.*``/``result.*`` column of :meth:`ResultStore.to_pandas` (None: the run lacks it),
+    typed so that no value changes: pandas would make ints with a gap float64 (2**53 + 1 -> 2**53)
+    and pyarrow refuses a column of ints and strs."""
+    present = [v for v in values if v is not None]
+    kinds = {type(v) for v in present}
+    if kinds <= {bool}:
+        return pd.array(values, dtype="boolean")
+    if kinds == {int} and all(-2**63 <= v < 2**63 for v in present):
+        return pd.array(values, dtype="Int64")
+    if kinds <= {int, float} and all(isinstance(v, float) or abs(v) <= 2**53 for v in present):
+        return pd.array([math.nan if v is None else float(v) for v in values], dtype="float64")
+    if kinds == {str}:
+        return pd.array(values, dtype="str")
+    return pd.array([None if v is None else _value_text(v) for v in values], dtype="str")
+
+
+def _value_text(value: Any) -> str:
+    """Canonical JSON text of a stored value (sorted keys, no whitespace); NaN and inf, which a
+    result may hold, as Python's json writes them (``NaN``, ``Infinity``)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def need_pandas(what: str) -> Any:
