@@ -127,6 +127,12 @@ def test_flags_must_be_bools(kwargs: dict[str, Any]) -> None:
         run_sweep(_recorded, [{"x": 1}], ResultStore(":memory:"), **{"progress": False, **kwargs})
 
 
+@pytest.mark.parametrize("configs, got", [(None, "NoneType"), (3, "int"), ("ab", "str")])
+def test_configs_that_are_not_an_iterable_of_dicts_name_the_argument(configs: Any, got: str) -> None:
+    with pytest.raises(TypeError, match=f"configs must be an iterable of dicts, got {got}"):
+        run_sweep(_recorded, configs, ResultStore(":memory:"), progress=False)
+
+
 def test_a_claim_timeout_no_thread_can_wait_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="claim_timeout must be a positive finite number"):
         run_sweep(_recorded, [{"x": 1}], tmp_path / "s.sqlite", progress=False, claim_timeout=1e300)

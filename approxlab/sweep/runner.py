@@ -139,6 +139,8 @@ def run_sweep(
         raise ValueError(f"threads must be a positive int or None, got {threads!r}")
     if isinstance(configs, Mapping):
         raise TypeError("configs must be an iterable of dicts, got a single dict")
+    if not isinstance(configs, Iterable) or isinstance(configs, (str, bytes)):
+        raise TypeError(f"configs must be an iterable of dicts, got {type(configs).__name__}")
     if backend != "serial":
         try:
             pickle.dumps(fn)
