@@ -248,3 +248,48 @@ def test_eps_beyond_the_compute_dtype_is_refused(backend: str) -> None:
     xd = float(torch.tensor(3e38, dtype=torch.float32))
     r, _, _, _ = exact(mod.a.tolist(), mod.b.tolist(), "safe", 1e300, xd)
     assert ulps(mod.double()(torch.tensor([xd], dtype=F64)).item(), r, F64) <= 8
+
+
+# gradients below the direct range: the quotient rule and the underflow of R / D ------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", [F64, torch.float32])
+def test_gradients_below_the_direct_limit_match_exact_arithmetic(backend: str, dtype: torch.dtype) -> None:
+    """dR/dx, dR/da and dR/db at 4 < |x| below L, where P and D are evaluated directly, against exact
+    rationals (within 16 ulps, as beyond L). Before, the quotient rule (P' - R D') / D cancelled its
+    leading terms where m' = n': SafeRational(2, 2, "abs") with a = (0.5, -1, 3), b = (2, -4) gave
+    dR/dx 7e-4 relative off at x = 1e3 and 36-86% at 1e6 in float32, and -2.5e-116 at x = 1e100 in
+    float64 where -1.25e-201 is true; and g R / D underflowed: a = (0.3, -0.7), b = (0, 0.5, 0.25)
+    gave dR/db = 0 at x = 1e100 in float64 where 1.1e-199 is true."""
+    xs = [5.0, -37.5, 1e8, -3e50, 1e100, 1e150] if dtype == F64 else [5.0, -37.5, 1e3, -1e4, 1e6, 3e9]
+    example = (2, 2, "abs", (0.5, -1.0, 3.0), (2.0, -4.0), 0.0)
+    for case in [example, *CASES]:
+        _, _, den, a, b, eps = case
+        mod = _module(case, backend, dtype)
+        af, bf = mod.a.tolist(), mod.b.tolist()
+        c = 1 + eps + sum(map(abs, af)) + sum(map(abs, bf))
+        for xv in xs:
+            xd = float(torch.tensor(xv, dtype=dtype))
+            if max(len(af) - 1, len(bf)) * math.log(abs(xd)) + math.log(c) > math.log(torch.finfo(dtype).max / 4):
+                continue  # beyond L (tested above)
+            r, gx, ga, gb = exact(af, bf, den, eps, xd)
+            got = _value_and_grads(mod, xd, dtype)
+            errs = [ulps(g, w, dtype) for g, w in zip(got, [r, gx, *ga, *gb], strict=True)]
+            assert errs[0] <= 4 and max(errs[1:]) <= 16, (case, xd, got, errs)
+
+
+def test_numba_gradients_of_a_block_across_the_bound_of_the_direct_derivative() -> None:
+    """One block with |x| on both sides of GRAD_DIRECT_LIMIT = 4 (float32, m' = n'): every R within 4
+    ulps of exact arithmetic, and dR/dx within 16 ulps where |x| > 4 (taken in t = 1/x; below 4 the
+    quotient rule's own rounding reaches about 50 ulps where dR/dx is small, as before)."""
+    case = (2, 2, "abs", (0.5, -1.0, 3.0), (2.0, -4.0), 0.0)
+    mod = _module(case, "numba", torch.float32)
+    af, bf = mod.a.tolist(), mod.b.tolist()
+    x = torch.cat([torch.linspace(-3.0, 3.0, 100), torch.logspace(0.5, 7.0, 100), -torch.logspace(0.5, 7.0, 100)])
+    xr = x.clone().requires_grad_(True)
+    y = mod(xr)
+    y.backward(torch.ones_like(y))
+    for xv, v, g in zip(x.tolist(), y.tolist(), xr.grad.tolist(), strict=True):
+        r, gx, _, _ = exact(af, bf, "abs", 0.0, xv)
+        assert ulps(v, r, torch.float32) <= 4 and (abs(xv) <= 4 or ulps(g, gx, torch.float32) <= 16), (xv, v, g)

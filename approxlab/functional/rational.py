@@ -17,10 +17,17 @@ import torch
 
 from approxlab.functional.polynomial import horner
 
-__all__ = ["DENOMINATORS", "direct_is_safe", "direct_limit", "last_nonzero", "rational"]
+__all__ = ["DENOMINATORS", "GRAD_DIRECT_LIMIT", "direct_is_safe", "direct_limit", "last_nonzero", "rational"]
 
 
 DENOMINATORS = ("safe", "abs")
+
+#: The bound on |x| below which gradients use the direct quotient rule dR/dx = (P' - R D') / D and
+#: dR/db_k = -R dD/db_k / D; beyond it they are taken in t = 1/x (the t-form value). With m' = n' the
+#: leading terms of P' and R D' cancel (the result is O(x^(n'-2)) of terms O(x^(n'-1))), so the
+#: quotient rule's relative error grows like |x|: up to 4 it loses at most 2 bits more than at
+#: |x| = 1, where the two forms are alike. (R / D also underflows for large |x| where R x^k / D does not.)
+GRAD_DIRECT_LIMIT = 4.0
 
 
 def direct_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype, big: int) -> float:
@@ -70,8 +77,10 @@ def rational(
         if n == 0:
             return num / (1 + eps)
         if denominator == "safe":
-            return num / (1 + eps + horner([None if c is None else c.abs() for c in bq], x.abs()))
-        return num / (1 + eps + horner(bq, x).abs())
+            direct = num / (1 + eps + horner([None if c is None else c.abs() for c in bq], x.abs()))
+        else:
+            direct = num / (1 + eps + horner(bq, x).abs())
+        return _with_t_gradients(direct, x, a, b, ac, bq, denominator, eps)
     inside = x.abs() <= 1
     # |x| <= 1: direct evaluation on the clamped input (the clamp only touches discarded entries)
     xs = x.clamp(-1.0, 1.0)
@@ -85,6 +94,23 @@ def rational(
     if big == 0:
         return num_s / den_s
     return torch.where(inside, num_s / den_s, _outside(x, inside, ac, bq, denominator, eps))
+
+
+def _with_t_gradients(direct: torch.Tensor, x: torch.Tensor, a: torch.Tensor, b: torch.Tensor,
+                      ac: list[torch.Tensor], bq: list[torch.Tensor | None], denominator: str,
+                      eps: float) -> torch.Tensor:
+    """The direct values (|x| within :func:`direct_limit`) whose gradients beyond
+    :data:`GRAD_DIRECT_LIMIT` are those of the t = 1/x form (:func:`_outside`): the values stay the
+    direct ones bit for bit (direct + (o - o) with o - o = 0), the derivatives are the t-form's."""
+    if not (torch.is_grad_enabled() and (x.requires_grad or a.requires_grad or b.requires_grad)):
+        return direct
+    with torch.no_grad():
+        far = x.abs() > GRAD_DIRECT_LIMIT
+        if not bool(far.any()):
+            return direct
+        q_x = horner(bq, x) if denominator == "abs" else None  # sign(Q) at x itself, as the direct path
+    o = _outside(x, ~far, ac, bq, denominator, eps, q_x)
+    return torch.where(far, direct.detach() + (o - o.detach()), direct)
 
 
 def last_nonzero(c: torch.Tensor) -> int:
@@ -126,7 +152,7 @@ def _zero_terms(c: list[torch.Tensor | None], lo: int, xf: torch.Tensor) -> torc
 
 
 def _outside(x: torch.Tensor, inside: torch.Tensor, ac: list[torch.Tensor], bq: list[torch.Tensor | None],
-             denominator: str, eps: float) -> torch.Tensor:
+             denominator: str, eps: float, q_x: torch.Tensor | None = None) -> torch.Tensor:
     """R(x) for |x| > 1 (the entries where ``inside`` is False; the others hold finite values).
 
     With m' and n' the degrees of P and of Q = sum_k b_k x^k after dropping zero leading
@@ -138,6 +164,8 @@ def _outside(x: torch.Tensor, inside: torch.Tensor, ac: list[torch.Tensor], bq: 
     ("abs": (1 + eps) |t|^n' + |sum_k b_k t^(n' - k)|). P~(0) = a_m' and D~(0) = |b_n'| (or 1 + eps)
     are not 0, so P~/D~ neither underflows nor overflows as t -> 0 and the factor |x|^(m' - n') carries
     the whole range of R. The zero coefficients above m' (n' for "abs") enter only their gradients.
+    ``q_x`` ("abs", optional): Q evaluated at x itself (no overflow), whose sign gives that of
+    Q~(t) = t^n' Q(x), so that a root of Q exact in floating point has the subgradient 0 of |Q|.
     """
     one = torch.ones((), dtype=x.dtype, device=x.device)
     mp = max(0, last_nonzero(torch.stack(ac)))
@@ -160,6 +188,11 @@ def _outside(x: torch.Tensor, inside: torch.Tensor, ac: list[torch.Tensor], bq: 
         else:
             q = horner(rev, t)
             extra_q = _zero_terms(bq, nq, xf) if grad else None
-            den = den + (q if extra_q is None else q + extra_q).abs()
+            q = q if extra_q is None else q + extra_q
+            if q_x is None:
+                den = den + q.abs()
+            else:  # |Q~| with the subgradient sign(Q~) = sign(x)^n' sign(Q(x))
+                sq = torch.sign(q_x) * (torch.sign(x) if nq % 2 else 1)
+                den = den + q * sq
     out = _scale(num / den, ax, mp - nq)
     return torch.where(x < 0, -out, out) if mp % 2 else out

@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 from approxlab._core.validate import check_positive_float
-from approxlab.functional.rational import direct_limit
+from approxlab.functional.rational import GRAD_DIRECT_LIMIT, direct_limit
 
 
 _LOCK = threading.Lock()  # guards the lazy imports and the thread pool
@@ -738,8 +738,10 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     coef = series.astype(_npdtype(x.dtype))
     part = _partials(x.numel(), 4 * (big + 1))
     fn, cf = _rational_kernel(k, "rational_bwd", coef)
-    _run(fn, part.shape[0], _np(x).reshape(-1), coef, cf, _const([1.0, lim], x.dtype), bool(safe),
-         _np(g).reshape(-1), gx.numpy().reshape(-1), part)
+    # the derivative in t = 1/x beyond min(L, GRAD_DIRECT_LIMIT), where the quotient rule loses accuracy
+    bounds = _const([1.0, min(lim, GRAD_DIRECT_LIMIT), lim], x.dtype)
+    _run(fn, part.shape[0], _np(x).reshape(-1), coef, cf, bounds, bool(safe), _np(g).reshape(-1),
+         gx.numpy().reshape(-1), part)
     s_in, s_out, v_in, v_out = _col_sums(part).reshape(4, big + 1)
     ga = (s_in + s_out[::-1])[:m1]  # sum g e_p / D'
     gb = -(v_in + v_out[::-1])[1: n + 1]  # -sum g R e_k / D' (times sign(Q) if "abs")

@@ -22,7 +22,10 @@ not 0, so P~ / D~ neither underflows nor overflows, and |x|^(m' - n') is applied
 multiplications or divisions, whose running value moves monotonically to the result. The
 derivative is taken in t as well, dR/dx = sign(x)^(m'-1) |x|^(m'-n'-1) ((m' - n') F - t F'(t)),
 F = P~/D~ (no cancellation of leading terms as in P'/D - R D'/D), and the parameter gradients
-x^p / D = sign(x)^p |x|^(p - n') / D~ are formed from p = n' outwards, down and up.
+x^p / D = sign(x)^p |x|^(p - n') / D~ are formed from p = n' outwards, down and up. The backward
+takes this path already beyond L' = min(L, :data:`approxlab.functional.rational.GRAD_DIRECT_LIMIT`):
+the quotient rule's relative error grows like |x| (m' = n': P' and R D' cancel to O(x^(n'-2))), and
+g R x^k / D underflows in the product (g / D) R where D is large.
 
 Blocks (``BLOCK`` elements) with every |x| <= L run the direct evaluation in degree-outer passes
 (vector loops). The backward's parameter gradients are sums over the elements of w x^p: the
@@ -455,10 +458,12 @@ def _add_powers(acc, col, big, base, sx, ax, p0, keep):  # type: ignore[no-untyp
 
 
 @scalar
-def _outside_grad(xv, gv, coef, mp, nq, safe, acc):  # type: ignore[no-untyped-def]
-    """g dR/dx at one x with |x| > L, computed in t = 1/x (see the module docstring); adds the
-    element's terms of the parameter gradients to acc: g x^p / D to S_out[N - p] and g R x^k / D
-    (times sign(Q) if "abs") to the denominator's S_out[N - k]."""
+def _outside_grad(xv, gv, coef, mp, nq, safe, lim, acc):  # type: ignore[no-untyped-def]
+    """g dR/dx at one x with |x| > L' (the backward's direct bound), computed in t = 1/x (see the
+    module docstring); adds the element's terms of the parameter gradients to acc: g x^p / D to
+    S_out[N - p] and g R x^k / D (times sign(Q) if "abs") to the denominator's S_out[N - k]. Where
+    |x| <= lim (= L) the sign of Q is that of Q(x) evaluated at x, as in the direct path (a root of Q
+    exact in floating point gives the subgradient 0 of |Q|, which Q~(t) at a rounded t would not)."""
     big = coef.shape[2] - 1
     one = coef.dtype.type(1)
     zero = one - one
@@ -485,6 +490,13 @@ def _outside_grad(xv, gv, coef, mp, nq, safe, acc):  # type: ignore[no-untyped-d
             q1 = q1 * t + q
             q = q * t + coef[2, 0, k]
         sq = (one if q > 0 else zero) - (one if q < 0 else zero)
+        if ax <= lim:  # sign(Q~) = sign(x)^n' sign(Q(x))
+            qx = coef[2, 0, big]
+            for k in range(big - 1, -1, -1):
+                qx = qx * xv + coef[2, 0, k]
+            sq = (one if qx > 0 else zero) - (one if qx < 0 else zero)
+            if nq % 2 == 1:
+                sq = sq * sx
         d = d + abs(q)
         dt = dt + sq * q1
     f = p / d
@@ -511,10 +523,10 @@ def _outside_grad(xv, gv, coef, mp, nq, safe, acc):  # type: ignore[no-untyped-d
 
 
 @block_helper
-def _backward_mixed(xs, gs, gxs, w, coef, one, lim, safe, mp, nq, acc, m):  # type: ignore[no-untyped-def]
-    """gx and the power sums of a block with some |x| > L: the direct path at z = x (|x| <= L) or 0
-    with the weights of the others set to 0, then each element with |x| > L by
-    :func:`_outside_grad`."""
+def _backward_mixed(xs, gs, gxs, w, coef, one, lim, limx, safe, mp, nq, acc, m):  # type: ignore[no-untyped-def]
+    """gx and the power sums of a block with some |x| > L' (lim): the direct path at z = x
+    (|x| <= L') or 0 with the weights of the others set to 0, then each element with |x| > L' by
+    :func:`_outside_grad` (limx: L)."""
     big = coef.shape[2] - 1
     z = w[_Z]
     for j in range(m):
@@ -527,7 +539,7 @@ def _backward_mixed(xs, gs, gxs, w, coef, one, lim, safe, mp, nq, acc, m):  # ty
         if abs(xs[j]) > lim:
             w1[j] = one - one
             v1[j] = one - one
-            gxs[j] = _outside_grad(xs[j], gs[j], coef, mp, nq, safe, acc)
+            gxs[j] = _outside_grad(xs[j], gs[j], coef, mp, nq, safe, limx, acc)
     _sums_inside(z, w, safe, big, acc, m)
 
 
@@ -536,12 +548,14 @@ def rational_bwd(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: ignore[
     """coef: (5, 2, N + 1) = A, Dn, Q, then the derivative series DA (sum_p p a_p x^(p-1)) and DB
     (sum_k k |b_k| |x|^(k-1) if safe, sum_k k b_k x^(k-1) if not), row 0 read. part columns
     (4 (N+1)): S_in, S_out of g x^p / D (numerator), then of g R x^k / D (times sign(Q) if not safe);
-    the caller adds S_in[p] and S_out[N - p]. cf is not used (any (5, 1) array). The blocks with
-    every |x| <= L by :func:`_weights_inside` (degree-outer passes on x)."""
+    the caller adds S_in[p] and S_out[N - p]. one_ = (1, L', L) with L' <= L the bound of the direct
+    derivative. cf is not used (any (5, 1) array). The blocks with every |x| <= L' by
+    :func:`_weights_inside` (degree-outer passes on x)."""
     N = x.size
     big = coef.shape[2] - 1
     one = one_[0]
     lim = one_[1]
+    limx = one_[2]
     mp, nq = degrees(coef)
     w = np.empty((10, BLOCK), x.dtype)
     for ch in range(u0, u1):
@@ -554,17 +568,18 @@ def rational_bwd(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: ignore[
                 _weights_inside(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, safe, m)
                 _sums_inside(xs, w, safe, big, acc, m)
             else:
-                _backward_mixed(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, safe, mp, nq, acc, m)
+                _backward_mixed(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, limx, safe, mp, nq, acc, m)
 
 
 @reduction_kernel
 def rational_bwd_fixed(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
     """:func:`rational_bwd` for 1 <= N < FIXED, cf = row 0 of coef padded to (5, FIXED): the blocks
-    with every |x| <= L by :func:`_weights_inside_fixed` (one pass)."""
+    with every |x| <= L' by :func:`_weights_inside_fixed` (one pass)."""
     N = x.size
     big = coef.shape[2] - 1
     one = one_[0]
     lim = one_[1]
+    limx = one_[2]
     mp, nq = degrees(coef)
     w = np.empty((10, BLOCK), x.dtype)
     for ch in range(u0, u1):
@@ -577,7 +592,7 @@ def rational_bwd_fixed(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: i
                 _weights_inside_fixed(xs, g[i0:i0 + m], gx[i0:i0 + m], w, cf, one, safe, m)
                 _sums_inside(xs, w, safe, big, acc, m)
             else:
-                _backward_mixed(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, safe, mp, nq, acc, m)
+                _backward_mixed(xs, g[i0:i0 + m], gx[i0:i0 + m], w, coef, one, lim, limx, safe, mp, nq, acc, m)
 
 
 __all__ = ["FIXED", "rational_bwd", "rational_bwd_fixed", "rational_fwd", "rational_fwd_fixed"]
