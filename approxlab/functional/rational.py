@@ -17,7 +17,7 @@ import torch
 
 from approxlab.functional.polynomial import horner
 
-__all__ = ["DENOMINATORS", "GRAD_DIRECT_LIMIT", "direct_is_safe", "direct_limit", "last_nonzero", "rational"]
+__all__ = ["DENOMINATORS", "GRAD_DIRECT_LIMIT", "KERNEL_GRAD_DIRECT_LIMIT", "direct_is_safe", "direct_limit", "last_nonzero", "rational"]
 
 
 DENOMINATORS = ("safe", "abs")
@@ -28,6 +28,12 @@ DENOMINATORS = ("safe", "abs")
 #: quotient rule's relative error grows like |x|: up to 4 it loses at most 2 bits more than at
 #: |x| = 1, where the two forms are alike. (R / D also underflows for large |x| where R x^k / D does not.)
 GRAD_DIRECT_LIMIT = 4.0
+
+#: The numba backward's bound for the same switch. Its t-form runs element by element (the direct form in
+#: vector passes), so at 4 a block of randn * 3 took 6x and of randn * 10 18x the time; at 64 (about 2^6 ulps
+#: of the quotient rule's cancellation, 4e-6 relative in float32) typical inputs stay in the vector passes and
+#: the errors of 7e-4 at |x| = 1e3 to 86% at 1e6, and the underflow of R / D, are gone.
+KERNEL_GRAD_DIRECT_LIMIT = 64.0
 
 
 def direct_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype, big: int) -> float:

@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 from approxlab._core.validate import check_positive_float
-from approxlab.functional.rational import GRAD_DIRECT_LIMIT, direct_limit
+from approxlab.functional.rational import KERNEL_GRAD_DIRECT_LIMIT, direct_limit
 
 
 _LOCK = threading.Lock()  # guards the lazy imports and the thread pool
@@ -738,8 +738,8 @@ def rational_bwd(x: torch.Tensor, a: torch.Tensor, b: torch.Tensor, eps: float, 
     coef = series.astype(_npdtype(x.dtype))
     part = _partials(x.numel(), 4 * (big + 1))
     fn, cf = _rational_kernel(k, "rational_bwd", coef)
-    # the derivative in t = 1/x beyond min(L, GRAD_DIRECT_LIMIT), where the quotient rule loses accuracy
-    bounds = _const([1.0, min(lim, GRAD_DIRECT_LIMIT), lim], x.dtype)
+    # the derivative in t = 1/x beyond min(L, KERNEL_GRAD_DIRECT_LIMIT), where the quotient rule loses accuracy
+    bounds = _const([1.0, min(lim, KERNEL_GRAD_DIRECT_LIMIT), lim], x.dtype)
     _run(fn, part.shape[0], _np(x).reshape(-1), coef, cf, bounds, bool(safe), _np(g).reshape(-1),
          gx.numpy().reshape(-1), part)
     s_in, s_out, v_in, v_out = _col_sums(part).reshape(4, big + 1)

@@ -23,7 +23,7 @@ multiplications or divisions, whose running value moves monotonically to the res
 derivative is taken in t as well, dR/dx = sign(x)^(m'-1) |x|^(m'-n'-1) ((m' - n') F - t F'(t)),
 F = P~/D~ (no cancellation of leading terms as in P'/D - R D'/D), and the parameter gradients
 x^p / D = sign(x)^p |x|^(p - n') / D~ are formed from p = n' outwards, down and up. The backward
-takes this path already beyond L' = min(L, :data:`approxlab.functional.rational.GRAD_DIRECT_LIMIT`):
+takes this path already beyond L' = min(L, :data:`approxlab.functional.rational.KERNEL_GRAD_DIRECT_LIMIT`):
 the quotient rule's relative error grows like |x| (m' = n': P' and R D' cancel to O(x^(n'-2))), and
 g R x^k / D underflows in the product (g / D) R where D is large.
 
