@@ -207,3 +207,14 @@ def test_load_state_dict_checks_a_zoo_module_inside_a_model() -> None:
     state["1.coefficients"] = torch.tensor([0.0, 1.0, float("nan")])
     with pytest.raises(ValueError, match="'1.coefficients' holds NaN or inf"):
         model.load_state_dict(state)
+
+
+def test_a_meta_state_dict_loads_with_assign() -> None:
+    # a model built on the meta device has no values to check: loading its state dict must not call .item()
+    from approxlab import create
+
+    with torch.device("meta"):
+        meta = create("hermite")
+    m = create("hermite")
+    m.load_state_dict(meta.state_dict(), assign=True)
+    assert next(m.parameters()).is_meta

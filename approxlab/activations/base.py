@@ -75,7 +75,8 @@ class FiniteState(nn.Module):
     def _load_from_state_dict(self, state_dict: Mapping[str, object], prefix: str, *args: object) -> None:
         for name, _ in (*self.named_parameters(), *self.named_buffers()):
             t = state_dict.get(prefix + name)
-            if isinstance(t, torch.Tensor) and t.is_floating_point() and not bool(torch.isfinite(t).all()):
+            # a meta tensor (a model built without storage, loaded with assign=True) has no values to check
+            if isinstance(t, torch.Tensor) and t.is_floating_point() and not t.is_meta and not bool(torch.isfinite(t).all()):
                 raise ValueError(f"load_state_dict: {prefix + name!r} holds NaN or inf; parameters must be finite")
         super()._load_from_state_dict(state_dict, prefix, *args)  # type: ignore[arg-type]
 
