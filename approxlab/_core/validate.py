@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 import numbers
 import re
+import sys
+from typing import SupportsFloat
 
 __all__ = ["MAX_DEGREE", "MAX_SEED", "check_bool", "check_choice", "check_positive_float", "check_positive_int",
            "check_seed", "parse_int"]
@@ -64,7 +66,11 @@ def parse_int(name: str, text: str) -> int:
     """
     if not isinstance(text, str) or not _INTEGER_TEXT.fullmatch(text):
         raise ValueError(f"{name} must be an integer written in digits (e.g. 8 or -1), got {text!r}")
-    return int(text)
+    try:
+        return int(text)
+    except ValueError:  # beyond Python's limit on digits converted (sys.get_int_max_str_digits)
+        raise ValueError(f"{name} must be an integer of at most {sys.get_int_max_str_digits()} digits, "
+                         f"got one of {len(text.lstrip('+-'))}") from None
 
 
 def check_seed(name: str, value: object) -> int:
@@ -84,7 +90,7 @@ def check_positive_float(name: str, value: object, strict: bool = True) -> float
     """Validate a real option (tau, eps, lambda) that must be positive (or >= 0 if not strict)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a real number, got {value!r}")
-    value = float(value)
+    value = _as_float(name, value)
     ok = value > 0 if strict else value >= 0
     if not ok or value != value or value == float("inf"):
         bound = "> 0" if strict else ">= 0"
@@ -106,14 +112,24 @@ def check_finite_float(name: str, value: object) -> float:
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):  # numpy's scalars are Real, np.bool_ is not
         raise TypeError(f"{name} must be a finite real number, got {value!r}")
-    if not math.isfinite(float(value)):
+    as_float = _as_float(name, value)
+    if not math.isfinite(as_float):
         raise ValueError(f"{name} must be a finite real number, got {value!r}")
-    return float(value)
+    return as_float
+
+
+def _as_float(name: str, value: SupportsFloat) -> float:
+    """``float(value)``, or a ValueError naming ``name`` where the value lies beyond the float range (a huge int)."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be a real number within the float range (|x| <= {sys.float_info.max:.4g}), "
+                         "got a larger one") from None
 
 
 def check_choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
-    """Validate a string option against its allowed values."""
-    if value not in allowed:
+    """Validate a string option against its allowed values (a string: an array equal to one is not one)."""
+    if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
     return str(value)
 
