@@ -17,6 +17,8 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import torch
 
+from approxlab._core.validate import check_seed
+
 __all__ = ["kept", "seeded"]
 
 
@@ -53,6 +55,10 @@ def seeded(seed: int, device: torch.device | str | None = None, *, numpy: bool =
     from ``seed``, as do numpy's and Python's global generators when ``numpy`` / ``python`` is set;
     after the block every one of them is in the state it had before (:func:`kept`).
 
+    ``seed`` is an integer in ``[0, MAX_SEED]`` (:func:`approxlab._core.validate.check_seed`): torch would
+    read -1 as 2**64 - 1 and Python's generator -5 as 5. numpy's legacy seed takes 32 bits: a seed below
+    2**32 is given as is, a larger one as its two 32-bit words, so that no two seeds share numpy's stream.
+
     Examples
     --------
     >>> state = torch.get_rng_state()
@@ -63,6 +69,7 @@ def seeded(seed: int, device: torch.device | str | None = None, *, numpy: bool =
     >>> torch.equal(a, b), torch.equal(torch.get_rng_state(), state)
     (True, True)
     """
+    seed = check_seed("seed", seed)
     dev = None if device is None else torch.device(device)
     cuda = []
     if dev is not None and dev.type == "cuda":
@@ -75,5 +82,5 @@ def seeded(seed: int, device: torch.device | str | None = None, *, numpy: bool =
         if python:
             random.seed(seed)
         if numpy:
-            np.random.seed(seed % 2**32)
+            np.random.seed(seed if seed < 2**32 else [seed & 0xFFFFFFFF, seed >> 32])
         yield
