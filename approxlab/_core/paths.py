@@ -25,6 +25,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from approxlab._core.validate import check_bool
+
 __all__ = ["CACHE_ENV", "cache_dir"]
 
 #: The environment variable that overrides the cache directory.
@@ -50,15 +52,22 @@ def cache_dir(*parts: str, create: bool = True) -> Path:
     Raises
     ------
     ValueError
-        A part is not a plain name, or the directory cannot be created (the message names it and
-        ``APPROXLAB_CACHE_DIR``).
+        A part is not a plain name, ``APPROXLAB_CACHE_DIR`` is not an absolute path (a relative one would
+        put the cache wherever the current directory happens to be, as the XDG variables' rule says), or
+        the directory cannot be created (the message names it and ``APPROXLAB_CACHE_DIR``).
+    TypeError
+        ``create`` is not True or False.
     """
     for part in parts:
-        if not isinstance(part, str) or not part or part in (".", "..") or "/" in part or os.sep in part:
+        if (not isinstance(part, str) or not part or part in (".", "..") or "/" in part or os.sep in part
+                or "\0" in part):
             raise ValueError(f"cache_dir parts must be plain directory names, got {part!r}")
+    check_bool("create", create)
     env = os.environ.get(CACHE_ENV, "")
     if env:
         base = Path(env).expanduser()
+        if not base.is_absolute():
+            raise ValueError(f"{CACHE_ENV} must be an absolute path (or one starting with ~), got {env!r}")
     else:
         import platformdirs
 
