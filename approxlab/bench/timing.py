@@ -35,6 +35,7 @@ from torch import nn
 
 from approxlab import kernels
 from approxlab._core.rng import seeded
+from approxlab._core.validate import check_bool, check_seed
 
 #: family -> (registry name, fixed options); the degree goes to the entry's ``degree_option``.
 FAMILIES: dict[str, tuple[str, dict[str, object]]] = {
@@ -191,6 +192,7 @@ def time_pair(module: Callable[[torch.Tensor], torch.Tensor], baseline: Callable
     """The best and the median seconds of the module and of the baseline over ``repeats`` steps each,
     and the module's first call, alternating the two so that a load burst on a shared machine hits
     both."""
+    _check_int_list("repeats", [repeats], 1, 1000)
     t0 = time.perf_counter()
     fwd_bwd(module, x, g)
     _sync(x.device)
@@ -220,13 +222,15 @@ def _machine() -> str:
     return f"{platform.node()} ({model}, {os.cpu_count()} CPUs)"
 
 
-def _check_int_list(name: str, values: Sequence[int], lo: int, hi: int) -> list[int]:
-    out = []
+def _check_int_list(name: str, values: object, lo: int, hi: int) -> list[int]:
+    """``values`` as a list: a non-empty sequence of integers (not bools) in ``[lo, hi]``, or a ValueError naming
+    ``name``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+        raise ValueError(f"{name} must be a non-empty sequence of integers in [{lo}, {hi}], got {values!r}")
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
             raise ValueError(f"{name} must be integers in [{lo}, {hi}], got {v!r}")
-        out.append(v)
-    return out
+    return list(values)
 
 
 def make_module(family: str, degree: int | None, backend: str) -> nn.Module:
@@ -268,15 +272,24 @@ def run_bench(
     the two peak-memory calls per row (the peaks are then None). ``threads`` sets torch's and the numba
     kernels' thread counts for the run only (:func:`approxlab.kernels.num_threads`).
     """
-    unknown = [f for f in families if f not in FAMILIES]
+    if isinstance(families, str) or not isinstance(families, Sequence):
+        raise ValueError(f"families must be a list of names among {', '.join(FAMILIES)}; got {families!r}")
+    unknown = [f for f in families if not isinstance(f, str) or f not in FAMILIES]
     if unknown or not families:
         raise ValueError(f"families must be among {', '.join(FAMILIES)}; got {', '.join(map(str, unknown)) or 'none'}")
-    degs = None if degrees is None else _check_int_list("degrees", list(degrees), 1, MAX_DEGREE)
-    shp = _check_int_list("shape", list(shape), 1, MAX_ELEMENTS)
-    if not shp or torch.Size(shp).numel() > MAX_ELEMENTS:
+    degs = None if degrees is None else _check_int_list("degrees", degrees, 1, MAX_DEGREE)
+    shp = _check_int_list("shape", shape, 1, MAX_ELEMENTS)
+    if torch.Size(shp).numel() > MAX_ELEMENTS:
         raise ValueError(f"shape must have 1 or more dimensions and at most {MAX_ELEMENTS} elements, got {shp}")
     if threads is not None:
         _check_int_list("threads", [threads], 1, 1024)
+    check_seed("seed", seed)
+    check_bool("memory", memory)
+    if extra is not None and not isinstance(extra, dict):
+        raise ValueError(f"extra must be a dict of row names to callables degree -> module; got {extra!r}")
+    bad = [name for name, factory in (extra or {}).items() if not isinstance(name, str) or not callable(factory)]
+    if bad:
+        raise ValueError(f"extra must map row names (str) to callables degree -> module; got {bad!r}")
     backend = kernels.check_backend(backend)
     if dtype not in DTYPES:
         raise ValueError(f"dtype must be one of {', '.join(DTYPES)}; got {dtype!r}")
@@ -339,7 +352,7 @@ def time_mlp(activation: Callable[[], nn.Module], width: int, depth: int, batch:
     """Best-of-``repeats`` seconds of one SGD training step (forward, backward, update) of an MLP
     ``depth`` x (Linear(width, width), activation) + Linear(width, 1) on a random batch (the
     setting of ortho Table 11 / Figs. 19-20, scaled down)."""
-    _check_int_list("width, depth, batch, repeats", [width, depth, batch, repeats], 1, 1 << 16)
+    _check_mlp(width, depth, batch, repeats, seed)
     step = _mlp_step(activation, width, depth, batch, seed)
     step()  # warm-up (and first-call compilation)
     best = float("inf")
@@ -348,6 +361,13 @@ def time_mlp(activation: Callable[[], nn.Module], width: int, depth: int, batch:
         step()
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def _check_mlp(width: int, depth: int, batch: int, repeats: int, seed: int) -> None:
+    """Refuse a bad size, repeat count or seed of :func:`time_mlp`, naming the one argument."""
+    for name, value in (("width", width), ("depth", depth), ("batch", batch), ("repeats", repeats)):
+        _check_int_list(name, [value], 1, 1 << 16)
+    check_seed("seed", seed)
 
 
 def _mlp_step(activation: Callable[[], nn.Module], width: int, depth: int, batch: int,
@@ -384,7 +404,7 @@ def time_mlp_pair(activation: Callable[[], nn.Module], baseline: Callable[[], nn
     >>> sorted(r)
     ['baseline_seconds', 'ratio', 'ratios', 'seconds', 'spread']
     """
-    _check_int_list("width, depth, batch, repeats", [width, depth, batch, repeats], 1, 1 << 16)
+    _check_mlp(width, depth, batch, repeats, seed)
     step, base = _mlp_step(activation, width, depth, batch, seed), _mlp_step(baseline, width, depth, batch, seed)
     step()
     base()
