@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -168,10 +169,6 @@ class _MonteCarloMap:
         a 49-point log grid refined by Brent's method; error 3 standard errors of M(q*) / |1 - M'(q*)|."""
         from scipy.optimize import brentq
 
-        m1 = self.m(1.0)
-        if abs(m1.value - 1.0) < 1e-9:
-            return Estimate(1.0, 0.0)
-
         def f(lq: float) -> float:
             with np.errstate(all="ignore"):
                 return math.log(self.alpha * float(self.moments.rows(math.exp(lq))[0].mean())) - lq
@@ -183,7 +180,7 @@ class _MonteCarloMap:
                 vals.append(f(float(v)))
             except (ValueError, OverflowError):
                 vals.append(math.nan)
-        best = None
+        best = 1.0 if abs(self.m(1.0).value - 1.0) < 1e-9 else None  # the sampled M(1) is 1: its error still counts
         for i in range(len(lg) - 1):
             if math.isfinite(vals[i]) and math.isfinite(vals[i + 1]) and vals[i] * vals[i + 1] <= 0 and vals[i] != vals[i + 1]:
                 cand = math.exp(brentq(f, lg[i], lg[i + 1], xtol=1e-14))
@@ -300,11 +297,16 @@ def variance_map(activation: object, q: float, alpha: float | None = None, width
     >>> bool(m["M"].error < 1e-13)
     True
     """
+    from approxlab._core.validate import check_positive_int, check_seed
     from approxlab.activations import get
     from approxlab.gains import compute_gains
 
     if isinstance(q, bool) or not isinstance(q, (int, float)) or not (math.isfinite(q) and q > 0):
         raise ValueError(f"q must be a finite variance > 0, got {q!r}")
+    width = check_positive_int("width", width)
+    seed = check_seed("seed", seed)
+    if alpha is not None:
+        alpha = _check_alpha(alpha)
     if isinstance(activation, str):
         entry = get(activation)
         module, elementwise = _make(entry.name, width), entry.elementwise
@@ -318,6 +320,15 @@ def variance_map(activation: object, q: float, alpha: float | None = None, width
                               "chi1": vmap.chi(q)}
     out.update(_at_fixed_point(vmap))
     return out
+
+
+def _check_alpha(alpha: object) -> float:
+    """alpha_W = width Var[W] as a float: a finite real number > 0 (numpy scalars accepted, bools not)."""
+    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real):
+        raise TypeError(f"alpha must be a finite real number > 0 (width times the weight variance), got {alpha!r}")
+    if not (math.isfinite(float(alpha)) and float(alpha) > 0):
+        raise ValueError(f"alpha must be a finite real number > 0 (width times the weight variance), got {alpha!r}")
+    return float(alpha)
 
 
 def _is_elementwise(module: object) -> bool:
@@ -350,13 +361,20 @@ class PropagationResult:
 
     @staticmethod
     def _growth(seq: list[float], first: int, last: int) -> float:
+        """(seq[last] / seq[first])^(1 / |last - first|) of two second moments (>= 0): NaN for no layer, a NaN
+        moment, 0/0 or inf/inf; inf from 0 or to inf, 0 to 0 or from inf."""
         a, b = seq[first], seq[last]
-        if not (math.isfinite(a) and math.isfinite(b)) or a <= 0 or b <= 0:
-            return math.inf if (not math.isfinite(b) or b > 1e300) else 0.0
+        if first == last or math.isnan(a) or math.isnan(b) or a == b == 0 or a == b == math.inf:
+            return math.nan
+        if a == 0 or b == math.inf:
+            return math.inf
+        if b == 0 or a == math.inf:
+            return 0.0
         return (b / a) ** (1.0 / abs(last - first))
 
     def growth(self) -> dict[str, float]:
-        """Per-layer geometric-mean growth from layer 1 to L (forward) and L to 0 (backward)."""
+        """Per-layer geometric-mean growth from layer 1 to L (forward) and L to 0 (backward); NaN where it is
+        undefined (forward at L = 1: no layer between; a moment that is NaN)."""
         L = self.layers
         return {
             "forward_measured": self._growth(self.forward_measured, 1, L),
@@ -367,9 +385,21 @@ class PropagationResult:
 
 
 def _device(device: str) -> torch.device:
+    """``"auto"`` (CUDA where available, else the CPU), ``"cpu"`` or an available ``"cuda[:N]"``."""
+    allowed = "'auto', 'cpu' or 'cuda[:N]'"
+    if not isinstance(device, str):
+        raise TypeError(f"device must be {allowed}, got {device!r}")
     if device == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(device)
+    try:
+        dev = torch.device(device)
+    except RuntimeError:
+        raise ValueError(f"device must be {allowed}, got {device!r}") from None
+    if dev.type not in ("cpu", "cuda"):
+        raise ValueError(f"device must be {allowed}, got {device!r}")
+    if dev.type == "cuda" and not (torch.cuda.is_available() and (dev.index or 0) < torch.cuda.device_count()):
+        raise ValueError(f"device {device!r} is not available here ({torch.cuda.device_count()} CUDA devices)")
+    return dev
 
 
 def propagate(activation: str, layers: int = 50, width: int = 512, batch: int = 256, init: str = "gains",
@@ -386,7 +416,11 @@ def propagate(activation: str, layers: int = 50, width: int = 512, batch: int = 
     input_scale : float
         Multiply the input by this (to start away from the fixed point).
     gains : GainResult, optional
-        Precomputed gains for ``init="gains"``.
+        Precomputed gains for ``init="gains"`` (an error with ``init="torch"``).
+    input_scale : float
+        Finite and > 0.
+    device : {"auto", "cpu", "cuda", "cuda:N"}
+        ``"auto"``: CUDA where available, else the CPU.
 
     Examples
     --------
@@ -395,13 +429,17 @@ def propagate(activation: str, layers: int = 50, width: int = 512, batch: int = 
     True
     """
     from approxlab.activations import get
-    from approxlab._core.validate import check_choice, check_positive_int
+    from approxlab._core.validate import check_choice, check_positive_float, check_positive_int, check_seed
     from approxlab.gains import compute_gains
 
     check_choice("init", init, ("gains", "torch"))
     layers = check_positive_int("layers", layers)
     width = check_positive_int("width", width)
     batch = check_positive_int("batch", batch)
+    seed = check_seed("seed", seed)
+    input_scale = check_positive_float("input_scale", input_scale)
+    if gains is not None and init != "gains":
+        raise ValueError(f"gains are used only with init='gains', got init={init!r}")
     entry = get(activation)
     dist = assumed_dist(entry.name) if dist is None else parse_dist(dist)
     dev = _device(device)
@@ -519,13 +557,21 @@ def compute_all(layers: int = 50, width: int = 256, batch: int = 64, seed: int =
     """Run :func:`propagate` (both inits) and, for elementwise ones,
     :func:`approxlab.meanfield.correlation.propagate_correlation`.
 
-    Default activations: :data:`FIGURE_ACTIVATIONS`. Failures are recorded in the row's ``extra["error"]``,
-    never hidden.
+    Default activations: :data:`FIGURE_ACTIVATIONS`. Failures of one run are recorded in the row's
+    ``extra["error"]``, never hidden; bad arguments (layers, width, batch >= 2 for its ``batch // 2`` pairs,
+    seed, an empty ``activations``) are refused before any run.
     """
+    from approxlab._core.validate import check_positive_int, check_seed
     from approxlab.activations import get
     from approxlab.meanfield.correlation import propagate_correlation
 
-    acts = list(activations or FIGURE_ACTIVATIONS)
+    layers, width = check_positive_int("layers", layers), check_positive_int("width", width)
+    batch, seed = check_positive_int("batch", batch, minimum=2), check_seed("seed", seed)
+    if isinstance(activations, str):
+        raise TypeError(f"activations must be a list of registry names, got the string {activations!r}")
+    acts = list(FIGURE_ACTIVATIONS if activations is None else activations)
+    if not acts:
+        raise ValueError("activations must name at least one activation (None: FIGURE_ACTIVATIONS)")
     rows, corr = [], []
     for name in acts:
         if progress:
