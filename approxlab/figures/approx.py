@@ -15,7 +15,6 @@ a + b ln(1/eps) + c ln^2(1/eps). Data: ``sobolev-scaling.csv`` (records) and
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import tempfile
@@ -25,6 +24,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 
+from approxlab._core.jsonout import dumps
 from approxlab.figures import style as figstyle
 from approxlab.figures.registry import figure
 
@@ -102,59 +102,56 @@ def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
     npan = len(studies) + 1
     ncols = min(3, npan)
     nrows = -(-npan // ncols)
-    rc = dict(figstyle.RC)
-    ctx = plt.rc_context(rc)
-    ctx.__enter__()
-    fig, axes = plt.subplots(nrows, ncols, figsize=(5.0 * ncols, 5.2 * nrows), squeeze=False)
-    axes = axes.ravel()
-    for ax in axes[npan:]:
-        ax.set_visible(False)
-    axes = axes[:npan]
-    for ax, (tgt, d, n) in zip(axes, studies):
-        fams = sorted({r["family"] for r in recs if (r["target"], r["d"], r["n"]) == (tgt, d, n)})
-        for fam in fams:
-            rs = sorted((r for r in recs if (r["family"], r["target"], r["d"], r["n"]) == (fam, tgt, d, n)),
-                        key=lambda r: r["params"])
-            P = np.array([r["params"] for r in rs], float)
-            E = np.maximum(np.array([r["error"] for r in rs], float), 1e-17)
-            color, marker = figstyle.color(fam.removeprefix("trained-")), MARKERS.get(fam, ".")
-            f = fitmap.get((fam, tgt, d, n), {})
-            lab = f"{fam}: fitted beta = {_beta_label(f)}"
-            ls = ":" if fam.startswith("trained-") else "-"
-            ax.loglog(P, E, ls, marker=marker, color=color, label=lab, ms=4, lw=1)
-            if fam in ("polyrelu", "relu") and len(P):
-                Pt = np.logspace(np.log10(P.min()), np.log10(P.max()), 50)
-                if fam == "polyrelu":
-                    th = E[-1] * (Pt / P[-1]) ** (-n / d)
-                else:
-                    th = E[-1] * ((Pt / np.log(Pt)) / (P[-1] / np.log(P[-1]))) ** (-n / d)
-                ax.loglog(Pt, th, "--", color=color, lw=0.8, alpha=0.7)
-        ax.set_title(f"target {tgt}, d = {d}, n = {n}: theory beta = n/d = {n / d:.2f}")
-        ax.set_xlabel("parameters P")
-        ax.set_ylabel("L_inf error on the domain")
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2)
-        ax.grid(True, which="both", alpha=0.2)
-    ax = axes[-1]
-    l2 = sorted((r for r in recs if r["family"] == "lemma2"), key=lambda r: r["eps"])
-    if l2:
-        L = np.log(1 / np.array([r["eps"] for r in l2]))
-        P = np.array([r["params"] for r in l2], float)
-        f = fitmap.get(("lemma2", "polyrelu", 1, 1), {})
-        ax.plot(L, P, "o", color=figstyle.color("relu"), label="ReLU net for PolyReLU (Lemma 2)")
-        Lt = np.linspace(L.min(), L.max(), 50)
-        ax.plot(Lt, f["a"] + f["b"] * Lt + f["c"] * Lt**2, "-", color="k", lw=0.8,
-                label=f"fit {f['a']:.1f} {f['b']:+.1f} ln(1/eps) {f['c']:+.3f} ln(1/eps)^2")
-        ax.set_xlabel("ln(1/eps)")
-        ax.set_ylabel("parameters of the ReLU network")
-        ax.set_title("polycom Lemma 2: size vs ln(1/eps)")
-        ax.legend(fontsize=7, loc="upper left")
-    fig.suptitle("error vs parameters (log-log); dashed: theory rate through the largest construction; "
-                 "beta = fitted slope of ln(error) vs ln(P)", fontsize=10)
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
-    png = outdir / "sobolev-scaling.png"
-    fig.savefig(png, metadata={"Software": None})
-    plt.close(fig)
-    ctx.__exit__(None, None, None)
+    with plt.rc_context(figstyle.RC):  # restored on an error too
+        fig, axes = plt.subplots(nrows, ncols, figsize=(5.0 * ncols, 5.2 * nrows), squeeze=False)
+        axes = axes.ravel()
+        for ax in axes[npan:]:
+            ax.set_visible(False)
+        axes = axes[:npan]
+        for ax, (tgt, d, n) in zip(axes, studies):
+            fams = sorted({r["family"] for r in recs if (r["target"], r["d"], r["n"]) == (tgt, d, n)})
+            for fam in fams:
+                rs = sorted((r for r in recs if (r["family"], r["target"], r["d"], r["n"]) == (fam, tgt, d, n)),
+                            key=lambda r: r["params"])
+                P = np.array([r["params"] for r in rs], float)
+                E = np.maximum(np.array([r["error"] for r in rs], float), 1e-17)
+                color, marker = figstyle.color(fam.removeprefix("trained-")), MARKERS.get(fam, ".")
+                f = fitmap.get((fam, tgt, d, n), {})
+                lab = f"{fam}: fitted beta = {_beta_label(f)}"
+                ls = ":" if fam.startswith("trained-") else "-"
+                ax.loglog(P, E, ls, marker=marker, color=color, label=lab, ms=4, lw=1)
+                if fam in ("polyrelu", "relu") and len(P):
+                    Pt = np.logspace(np.log10(P.min()), np.log10(P.max()), 50)
+                    if fam == "polyrelu":
+                        th = E[-1] * (Pt / P[-1]) ** (-n / d)
+                    else:
+                        th = E[-1] * ((Pt / np.log(Pt)) / (P[-1] / np.log(P[-1]))) ** (-n / d)
+                    ax.loglog(Pt, th, "--", color=color, lw=0.8, alpha=0.7)
+            ax.set_title(f"target {tgt}, d = {d}, n = {n}: theory beta = n/d = {n / d:.2f}")
+            ax.set_xlabel("parameters P")
+            ax.set_ylabel("L_inf error on the domain")
+            ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2)
+            ax.grid(True, which="both", alpha=0.2)
+        ax = axes[-1]
+        l2 = sorted((r for r in recs if r["family"] == "lemma2"), key=lambda r: r["eps"])
+        if l2:
+            L = np.log(1 / np.array([r["eps"] for r in l2]))
+            P = np.array([r["params"] for r in l2], float)
+            f = fitmap.get(("lemma2", "polyrelu", 1, 1), {})
+            ax.plot(L, P, "o", color=figstyle.color("relu"), label="ReLU net for PolyReLU (Lemma 2)")
+            Lt = np.linspace(L.min(), L.max(), 50)
+            ax.plot(Lt, f["a"] + f["b"] * Lt + f["c"] * Lt**2, "-", color="k", lw=0.8,
+                    label=f"fit {f['a']:.1f} {f['b']:+.1f} ln(1/eps) {f['c']:+.3f} ln(1/eps)^2")
+            ax.set_xlabel("ln(1/eps)")
+            ax.set_ylabel("parameters of the ReLU network")
+            ax.set_title("polycom Lemma 2: size vs ln(1/eps)")
+            ax.legend(fontsize=7, loc="upper left")
+        fig.suptitle("error vs parameters (log-log); dashed: theory rate through the largest construction; "
+                     "beta = fitted slope of ln(error) vs ln(P)", fontsize=10)
+        fig.tight_layout(rect=(0, 0, 1, 0.97))
+        png = outdir / "sobolev-scaling.png"
+        fig.savefig(png, metadata={"Software": None})
+        plt.close(fig)
     csv = outdir / "sobolev-scaling.csv"
     keys = ["family", "target", "d", "n", "level", "params", "error", "method"]
     lines = [",".join(keys)]
@@ -167,7 +164,7 @@ def sobolev_scaling(outdir: Path, seed: int) -> list[Path]:
                "terms: the truncated AAA of the non-smooth |x|^(n+1/2) target has real poles next to 0), with "
                "the fitted exponents beta against the theory n/d (polycom Thm. 3, Yarotsky 2017, Boulle et al. "
                "2020), and polycom Lemma 2's network size against ln(1/eps). Records: sobolev-scaling.csv.")
-    js.write_text(json.dumps({"figure": "sobolev-scaling", "caption": caption,
-                              "command": f"approxlab figures sobolev-scaling --out DIR --seed {seed}",
-                              "seed": seed, "fits": fits}, indent=1, sort_keys=True) + "\n")
+    js.write_text(dumps({"figure": "sobolev-scaling", "caption": caption,  # strict JSON: NaN as null
+                         "command": f"approxlab figures sobolev-scaling --out DIR --seed {seed}",
+                         "seed": seed, "fits": fits}, indent=1, sort_keys=True) + "\n")
     return [png, csv, js]

@@ -22,7 +22,6 @@ printed on the figure and recorded in its JSON.
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -31,6 +30,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from approxlab._core.jsonout import dumps
 from approxlab.bench.timing import make_module, meta_now, run_bench, time_mlp_pair
 from approxlab.figures.registry import figure
 from approxlab.figures.style import color, machine_note
@@ -91,7 +91,7 @@ def _save(outdir: Path, stem: str, fig: plt.Figure, data: dict[str, object]) -> 
     fig.tight_layout()
     fig.savefig(png, dpi=110, metadata={"Software": None})
     plt.close(fig)
-    js.write_text(json.dumps(data, indent=2) + "\n")
+    js.write_text(dumps(data, indent=2) + "\n")  # strict JSON: NaN as null, inf as "inf"
     return [png, js]
 
 

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
 import numpy as np
 
+from approxlab._core.jsonout import dumps
 from approxlab.figures.registry import figure
 from approxlab.figures.style import palette
 from approxlab.meanfield.propagation import compute_all
@@ -17,8 +17,10 @@ __all__ = ["propagation_figure"]
 
 
 def _clip(v: list[float]) -> np.ndarray:
+    """Second moments for a log axis: NaN (not computable) stays NaN, so it is left out of the line; +inf
+    (past float64) and 0 are drawn at 1e30 and 1e-30, beyond the axis."""
     a = np.array(v, dtype=float)
-    return np.clip(np.nan_to_num(a, nan=1e30, posinf=1e30), 1e-30, 1e30)
+    return np.clip(np.nan_to_num(a, nan=np.nan, posinf=1e30), 1e-30, 1e30)
 
 
 @figure("propagation", "signal propagation at init in a 50-layer MLP: measured vs mean field (second moments, "
@@ -52,7 +54,7 @@ def propagation_figure(outdir: Path, seed: int) -> list[Path]:
             for l_, (m, p) in enumerate(zip(c["c_measured"], c["c_predicted"]), start=1):
                 wr.writerow([c["activation"], "gains", "correlation", l_, f"{m:.6g}", f"{p:.6g}"])
     json_path = outdir / "propagation.json"
-    json_path.write_text(json.dumps(data, indent=1, default=str))
+    json_path.write_text(dumps(data, indent=1, default=str))  # strict JSON: NaN as null, inf as "inf"
 
     names = list(dict.fromkeys(r["activation"] for r in rows))
     colors = palette(names)  # the families' colours of figures/README.md

@@ -82,9 +82,19 @@ def render(names: list[str] | None, outdir: Path, seed: int = 0, progress: bool 
     Raises
     ------
     ValueError
-        For an unknown figure name; the message lists the registered ones.
+        For an unknown figure name (the message lists the registered ones), an empty ``names`` or a seed
+        outside ``[0, 2**63 - 1]``; nothing is imported or written before these checks.
+    TypeError
+        For ``names`` that is a string rather than a list of names, or a seed that is not an integer.
     """
-    chosen = sorted(FIGURES_BY_NAME) if not names else names
+    from approxlab._core.validate import check_seed
+
+    if isinstance(names, str):
+        raise TypeError(f"names must be a list of figure names or None (all), got the string {names!r}")
+    if names is not None and not list(names):
+        raise ValueError("names must name at least one figure, or be None for all of them")
+    seed = check_seed("seed", seed)
+    chosen = sorted(FIGURES_BY_NAME) if names is None else list(dict.fromkeys(names))  # each figure once
     unknown = [n for n in chosen if n not in FIGURES_BY_NAME]
     if unknown:  # before importing any figure module
         raise ValueError(f"unknown figure {', '.join(unknown)}; registered: {', '.join(sorted(FIGURES_BY_NAME))}")

@@ -22,7 +22,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -126,8 +125,11 @@ def save(fig: plt.Figure, outdir: Path, stem: str, caption: str, data: dict[str,
          extra: dict[str, Any] | None = None) -> list[Path]:
     """Write ``stem.png`` and ``stem.json`` (``{"figure", "caption", "command", "seed", "data", ...}``).
 
-    The PNG carries no software/date metadata, so the same seed gives the same bytes.
+    The PNG carries no software/date metadata, so the same seed gives the same bytes. The JSON is strict
+    (:mod:`approxlab._core.jsonout`): a NaN is written ``null``, an infinity ``"inf"`` or ``"-inf"``.
     """
+    from approxlab._core.jsonout import dumps
+
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     png, js = outdir / f"{stem}.png", outdir / f"{stem}.json"
@@ -136,18 +138,24 @@ def save(fig: plt.Figure, outdir: Path, stem: str, caption: str, data: dict[str,
     record = {"figure": stem, "caption": caption,
               "command": f"approxlab figures {stem} --out DIR --seed {seed}", "seed": seed, **(extra or {}),
               "data": data}
-    js.write_text(json.dumps(record, indent=1, sort_keys=False, default=_jsonable) + "\n")
+    js.write_text(dumps(_plain(record), indent=1, sort_keys=False) + "\n")
     return [png, js]
 
 
-def _jsonable(v: object) -> object:
+def _plain(v: object) -> object:
+    """``v`` with numpy arrays as lists and numpy scalars as Python numbers, through dicts, lists and tuples
+    (so that :func:`approxlab._core.jsonout.dumps` sees every float)."""
     import numpy as np
 
     if isinstance(v, np.ndarray):
-        return v.tolist()
+        return _plain(v.tolist())
     if isinstance(v, np.generic):
         return v.item()
-    raise TypeError(f"not JSON serialisable: {type(v).__name__}")
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
 
 
 __all__ = ["FAMILY_COLORS", "RC", "color", "family_of", "palette", "machine_note", "save", "style"]
