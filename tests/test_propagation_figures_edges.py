@@ -225,3 +225,18 @@ def test_render_draws_a_repeated_name_once(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(registry, "_load", lambda names: {"zoo": entry})
     written = registry.render(["zoo", "zoo"], tmp_path, 5)
     assert calls == [5] and written == [tmp_path / "zoo.png"]
+
+
+def test_propagate_refuses_gains_of_another_activation_or_distribution() -> None:
+    """tanh's gains given for relu predicted q_1 = 1.0; relu's q_1 at tanh's gain alpha is alpha E[relu(z)^2] =
+    alpha / 2 = 1.268: the gains must be relu's, under the input distribution."""
+    from approxlab.gains import compute_gains
+
+    with pytest.raises(ValueError, match="gains are of 'tanh'"):
+        propagate("relu", layers=2, width=8, batch=2, device="cpu", gains=compute_gains("tanh"))
+    with pytest.raises(ValueError, match="gains are under dist 'normal'"):  # Fourier's input is U(-pi, pi)
+        propagate("fourier", layers=2, width=8, batch=2, device="cpu", gains=compute_gains("fourier"))
+    with pytest.raises(TypeError, match="gains must be a GainResult"):
+        propagate("relu", layers=2, width=8, batch=2, device="cpu", gains=2.0)
+    r = propagate("relu", layers=2, width=8, batch=2, device="cpu", gains=compute_gains("relu"))
+    assert r.forward_predicted[1] == pytest.approx(2.0 * 0.5, rel=1e-15)

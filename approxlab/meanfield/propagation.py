@@ -447,6 +447,8 @@ def propagate(activation: str, layers: int = 50, width: int = 512, batch: int = 
         module = _make(entry.name, width)
         gen = torch.Generator().manual_seed(seed)
         if init == "gains":
+            if gains is not None:
+                _check_gains(gains, entry.name, module, dist)
             g = gains if gains is not None else compute_gains(module, dist, method=_method(module, entry.elementwise),
                                                               mc_dim=width, seed=seed, mc_samples=2**16)
             alpha_w = float(g.value("forward_gain"))
@@ -507,6 +509,20 @@ def propagate(activation: str, layers: int = 50, width: int = 512, batch: int = 
         if notes:
             res.extra["prediction_notes"] = notes
         return res
+
+
+def _check_gains(gains: object, name: str, module: nn.Module, dist: Distribution) -> None:
+    """Precomputed gains must be those of this activation (its registry name or its module, default options)
+    under the input distribution: another's moments would make the predicted q_1 and g_0 wrong."""
+    from approxlab.gains import GainResult, resolve
+
+    if not isinstance(gains, GainResult):
+        raise TypeError(f"gains must be a GainResult of compute_gains, got {type(gains).__name__}")
+    names = {resolve(name).name, resolve(module).name}
+    if gains.activation not in names:
+        raise ValueError(f"gains are of {gains.activation!r}, not of {name!r} ({' or '.join(sorted(names))})")
+    if parse_dist(gains.dist).spec() != dist.spec():
+        raise ValueError(f"gains are under dist {gains.dist!r}, but the input is {dist.spec()!r}")
 
 
 def _method(module: nn.Module, elementwise: bool) -> str:
