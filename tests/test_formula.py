@@ -618,3 +618,48 @@ def test_constant_exponentials_beyond_any_float_are_refused_at_once(text: str) -
 def test_constant_exponentials_within_range_still_parse() -> None:
     e = parse_formula("x*exp(-exp(exp(2)))+exp(1e5)*0")
     assert e == X * sympy.exp(-sympy.exp(sympy.exp(2)))
+
+
+def test_time_limit_never_raises_inside_an_unraisable_hook_that_calls_further_code() -> None:
+    """A Python sys.unraisablehook that calls other functions (pytest's imports tracemalloc) is not seen
+    from its top frame: the limit marks the threads inside the hook and waits until they leave it."""
+    import sys
+    import time
+    import weakref
+
+    from approxlab.gains.exact import ExactUnavailable, run_with_time_limit
+
+    reported: list[str] = []
+    broken: list[BaseException] = []
+
+    def slow_report(args: object) -> None:  # deeper than the hook's own frame, past the 50 ms repeat
+        time.sleep(0.15)
+        sum(range(3_000_000))
+
+    def hook(args: sys.UnraisableHookArgs) -> None:
+        try:
+            slow_report(args)
+            reported.append(type(args.exc_value).__name__)
+        except BaseException as exc:  # noqa: BLE001 - an interruption inside the hook: the failure tested
+            broken.append(exc)
+
+    class Box:
+        pass
+
+    def work() -> str:
+        box = Box()
+        ref = weakref.ref(box, lambda _: time.sleep(0.3))  # the first interruption is swallowed here
+        t0 = time.perf_counter()
+        del box
+        assert ref() is None
+        return _spin(t0)
+
+    old = sys.unraisablehook
+    sys.unraisablehook = hook
+    try:
+        with pytest.raises(ExactUnavailable, match="within 0.1 s"):
+            run_with_time_limit(work, 0.1)
+        assert sys.unraisablehook is hook  # unwrapped after the limit
+    finally:
+        sys.unraisablehook = old
+    assert broken == [] and reported == ["_Expired"]

@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import _weakrefset
+import contextlib
 import ctypes
 import functools
 import gc
@@ -28,8 +29,8 @@ import threading
 import time
 import types
 import weakref
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 from fractions import Fraction
 
 import sympy
@@ -58,6 +59,49 @@ class Diverges(Exception):
 _WEAKREF_FILES = frozenset(os.path.basename(m.__file__) for m in (weakref, _weakrefset))
 
 
+#: Threads (by ident) now inside ``sys.unraisablehook`` through :class:`_MarkingHook`, with their depth.
+_IN_HOOK: dict[int, int] = {}
+_hook_lock = threading.Lock()
+_hook_users = 0
+
+
+class _MarkingHook:
+    """``sys.unraisablehook`` while a time limit runs: the hook it wraps, with the calling thread marked
+    as inside it for the whole call, so that no interruption is raised in a hook that calls further
+    Python code (pytest's imports modules: the top-frame test of :func:`_in_callback` cannot see that)."""
+
+    def __init__(self, inner: Callable[[Any], object]) -> None:
+        self.inner = inner
+
+    def __call__(self, args: Any) -> None:
+        ident = threading.get_ident()
+        _IN_HOOK[ident] = _IN_HOOK.get(ident, 0) + 1
+        try:
+            self.inner(args)
+        finally:
+            depth = _IN_HOOK.pop(ident) - 1
+            if depth:
+                _IN_HOOK[ident] = depth
+
+
+@contextlib.contextmanager
+def _marking_hook() -> Iterator[None]:
+    """:class:`_MarkingHook` around ``sys.unraisablehook`` while any limit runs (the first limit wraps it,
+    the last one unwraps it if it is still there): the process's hook is changed only during a limit."""
+    global _hook_users
+    with _hook_lock:
+        if _hook_users == 0 and not isinstance(sys.unraisablehook, _MarkingHook):
+            sys.unraisablehook = _MarkingHook(sys.unraisablehook)
+        _hook_users += 1
+    try:
+        yield
+    finally:
+        with _hook_lock:
+            _hook_users -= 1
+            if _hook_users == 0 and isinstance(sys.unraisablehook, _MarkingHook):
+                sys.unraisablehook = sys.unraisablehook.inner
+
+
 def _in_callback(frame: types.FrameType | None) -> bool:
     """Whether ``frame``, the top frame of another thread, runs a ``gc.callbacks`` function,
     ``sys.unraisablehook`` or code of the weakref modules, where an exception would be swallowed or
@@ -65,10 +109,10 @@ def _in_callback(frame: types.FrameType | None) -> bool:
     ``f_back`` of another running thread's frame can crash CPython 3.11 (a segfault seen here, under
     sympy; CPython issues 99110 and 111363), so a callback that calls further Python code is not seen and
     its interruption is swallowed, to be repeated."""
-    codes = set()
+    codes = {_MarkingHook.__call__.__code__}
     for cb in [*gc.callbacks, sys.unraisablehook]:
-        while isinstance(cb, functools.partial):
-            cb = cb.func
+        while isinstance(cb, (functools.partial, _MarkingHook)):
+            cb = cb.func if isinstance(cb, functools.partial) else cb.inner
         code = getattr(cb, "__code__", None)
         if code is not None:
             codes.add(code)
@@ -137,6 +181,8 @@ class _Worker(threading.Thread):
         with self.lock:
             if self.finished or self.ident is None:
                 return
+            if _IN_HOOK.get(self.ident):
+                return
             frame = sys._current_frames().get(self.ident)
             if frame is not None and frame.f_code is not _Worker.run.__code__ and not _in_callback(frame):
                 _raise_in(self.ident, _Expired)
@@ -163,7 +209,8 @@ def run_with_time_limit(fn: Callable[[], _T], seconds: float | None) -> _T:
     garbage-collector callback is swallowed by the interpreter, and a single one would be lost. None is
     raised while the worker runs a garbage-collector callback (``gc.callbacks``) or
     ``sys.unraisablehook`` (it would be swallowed, or break the hook that reports a swallowed
-    exception). A worker stuck in one call into C code that does not return to Python within
+    exception; while a limit runs the hook is wrapped to mark the threads inside it, and unwrapped
+    after). A worker stuck in one call into C code that does not return to Python within
     :data:`GRACE_SECONDS` is left to finish in the background and the caller gets the error. Limits
     nest: ``fn`` may call this function again; an inner limit never outlives an enclosing one, and the
     enclosing one keeps its own deadline. ``seconds=None``: ``fn()`` without a limit. ``fn``'s own
@@ -190,14 +237,17 @@ def run_with_time_limit(fn: Callable[[], _T], seconds: float | None) -> _T:
     if stack and stack[-1] <= deadline:  # the enclosing limit comes first: it stays in charge
         return fn()
     worker = _Worker(fn, [*stack, deadline])
-    worker.start()
-    try:
-        worker.join(max(deadline - time.monotonic(), 0.0))
-    except BaseException:  # KeyboardInterrupt, or an enclosing limit while this one waits: stop the worker too
-        worker.stop(GRACE_SECONDS)
-        raise
-    if worker.is_alive():
-        worker.stop(GRACE_SECONDS)
+    with _marking_hook():
+        worker.start()
+        try:
+            worker.join(max(deadline - time.monotonic(), 0.0))
+        except BaseException:  # KeyboardInterrupt, or an enclosing limit while this one waits: stop the worker too
+            worker.stop(GRACE_SECONDS)
+            raise
+        alive = worker.is_alive()
+        if alive:
+            worker.stop(GRACE_SECONDS)
+    if alive:
         raise ExactUnavailable(f"sympy did not finish within {seconds:g} s")
     if worker.error is not None:
         if isinstance(worker.error, _Expired):
