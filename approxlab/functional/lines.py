@@ -18,7 +18,7 @@ import torch
 
 from approxlab.functional.dtypes import compute_dtype
 
-__all__ = ["MaxOfLines", "MaxOfLinesDiff", "max_lines_dense", "max_lines_diff_dense", "upper_envelope"]
+__all__ = ["MaxOfLines", "MaxOfLinesDiff", "breakpoint_float", "max_lines_dense", "max_lines_diff_dense", "upper_envelope"]
 
 
 def upper_envelope(slopes: list[float], intercepts: list[float]) -> tuple[list[int], list[Fraction]]:
@@ -72,6 +72,21 @@ def _envelope(slopes: tuple[float, ...], intercepts: tuple[float, ...]) -> tuple
     return tuple(h[2] for h in hull), breaks
 
 
+def breakpoint_float(b: Fraction) -> float:
+    """An exact breakpoint rounded to float64 (to nearest), +-inf past its largest value (where ``float``
+    raises): a meet of two lines whose slopes differ by 1e-300 can lie beyond 1.8e308.
+
+    Examples
+    --------
+    >>> breakpoint_float(Fraction(1, 3)), breakpoint_float(Fraction(-10**400, 1))
+    (0.3333333333333333, -inf)
+    """
+    try:
+        return float(b)
+    except OverflowError:
+        return math.inf if b > 0 else -math.inf  # copysign would call float(b) again
+
+
 def _segments(xc: torch.Tensor, c: torch.Tensor, p: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """(int32 segment of the upper envelope at each x, the envelope's line indices): x exactly at a
     breakpoint (rounded to x's dtype) goes to the left segment, the smaller slope."""
@@ -79,7 +94,7 @@ def _segments(xc: torch.Tensor, c: torch.Tensor, p: torch.Tensor) -> tuple[torch
     ids_t = torch.tensor(ids, device=xc.device, dtype=torch.long)
     if not breaks:
         return torch.zeros(xc.shape, dtype=torch.int32, device=xc.device), ids_t
-    bounds = torch.tensor([float(b) for b in breaks], device=xc.device, dtype=xc.dtype)
+    bounds = torch.tensor([breakpoint_float(b) for b in breaks], device=xc.device, dtype=xc.dtype)
     return torch.bucketize(xc, bounds, out_int32=True, right=False), ids_t
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import torch
 
+from approxlab._core.validate import check_choice
 from approxlab.functional.polynomial import horner
 
 __all__ = ["DENOMINATORS", "GRAD_DIRECT_LIMIT", "KERNEL_GRAD_DIRECT_LIMIT", "direct_is_safe", "direct_limit", "last_nonzero", "rational"]
@@ -69,8 +70,7 @@ def rational(
     ``rescaled``: None picks the direct evaluation when it cannot overflow (:func:`direct_is_safe`)
     and the t = 1/x branch evaluation otherwise; True/False force one (for tests).
     """
-    if denominator not in DENOMINATORS:
-        raise ValueError(f"denominator must be one of {', '.join(map(repr, DENOMINATORS))}; got {denominator!r}")
+    check_choice("denominator", denominator, DENOMINATORS)
     m, n = a.shape[0] - 1, b.shape[0]
     big = max(m, n)
     one = torch.ones((), dtype=x.dtype, device=x.device)

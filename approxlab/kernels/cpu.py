@@ -466,14 +466,6 @@ def lines_bwd(x: torch.Tensor, c: torch.Tensor, p: torch.Tensor, scale: float, g
     return (gx, *_split(part, h, c.dtype, p.dtype))
 
 
-def _as_float(b: Fraction) -> float:
-    """b rounded to float64 (to nearest), +-inf past its largest value (float() raises there)."""
-    try:
-        return float(b)
-    except OverflowError:
-        return math.copysign(math.inf, b)
-
-
 def _diff_segments(c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.Tensor
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The merged segments of the upper envelopes of max_k (c_k + p_k x) and max_j (d_j + q_j x), as
@@ -481,7 +473,7 @@ def _diff_segments(c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.T
     exact then rounded to the dtype through float64; per segment c_k - d_j and p_k - q_j of its two
     active lines, each rounded once). x at a breakpoint is on its left (smaller slope). None where a
     parameter is not finite (the passes then propagate NaN as torch.amax)."""
-    from approxlab.functional.lines import upper_envelope
+    from approxlab.functional.lines import breakpoint_float, upper_envelope
 
     cv, pv, dv, qv = (_np(t).astype(np.float64) for t in (c, p, d, q))
     if not all(np.isfinite(v).all() for v in (cv, pv, dv, qv)):
@@ -496,7 +488,7 @@ def _diff_segments(c: torch.Tensor, p: torch.Tensor, d: torch.Tensor, q: torch.T
         rows.append((ids1[seg[0]], ids2[seg[1]]))
     k1, k2 = (np.array(r, np.int64) for r in zip(*rows))
     npd = _npdtype(c.dtype)
-    bk = np.array([_as_float(b) for b, _ in merged], np.float64).astype(npd)
+    bk = np.array([breakpoint_float(b) for b, _ in merged], np.float64).astype(npd)
     c_, p_, d_, q_ = _np(c), _np(p), _np(d), _np(q)
     return bk, c_[k1] - d_[k2], p_[k1] - q_[k2]
 
@@ -659,10 +651,10 @@ def polynorm_bwd(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, eps: float, 
 
 
 def _rational_series(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -> np.ndarray:
-    """The series of the rational kernels (:mod:`approxlab.kernels._numba.rational`) as a (5, 2, N + 1)
-    float64 array, rows "inside" (coefficient of z^i) and "outside" (the same reversed): A (the
-    numerator), Dn (the denominator's series in |z|: 1 + eps, then |b_k| if safe), Q (b_k, "abs"), DA
-    (p a_p on e_(p-1)) and DB (k |b_k| if safe, else k b_k, on e_(k-1)); the forward reads the first three."""
+    """The series of the rational kernels (:mod:`approxlab.kernels._numba.rational`) as a (5, 1, N + 1)
+    float64 array of the coefficients of z^i: A (the numerator), Dn (the denominator's series in |z|:
+    1 + eps, then |b_k| if safe), Q (b_k, "abs"), DA (p a_p on e_(p-1)) and DB (k |b_k| if safe, else
+    k b_k, on e_(k-1)); the forward reads the first three."""
     av = _np(a).astype(np.float64)
     bv = _np(b).astype(np.float64)
     m, n = av.size - 1, bv.size
@@ -675,12 +667,12 @@ def _rational_series(a: torch.Tensor, b: torch.Tensor, eps: float, safe: bool) -
     rows[2, 1: n + 1] = bv
     rows[3, :m] = np.arange(1, m + 1) * av[1:]
     rows[4, :n] = np.arange(1, n + 1) * (np.abs(bv) if safe else bv)
-    return np.stack([rows, rows[:, ::-1]], axis=1)
+    return rows[:, None, :]
 
 
 def _rational_limit(a: torch.Tensor, b: torch.Tensor, eps: float, dtype: torch.dtype) -> float:
     """L: |x| <= L is evaluated directly (no overflow is possible, the eager path's bound
-    :func:`approxlab.functional.rational.direct_limit`, at least 1), |x| > L on the scaled basis."""
+    :func:`approxlab.functional.rational.direct_limit`, at least 1), |x| > L in t = 1/x."""
 
     big = max(a.numel() - 1, b.numel())
     return math.inf if big == 0 else max(1.0, direct_limit(a, b, eps, dtype, big))

@@ -6,10 +6,9 @@ Where |x| <= L, L = max(1, (f / (4 C))^(1/N)), f the dtype's largest value, N = 
 C = 1 + eps + sum |a_j| + sum |b_k| (the eager path's bound below which the direct evaluation
 cannot overflow, :func:`approxlab.functional.rational.direct_limit`), the kernels evaluate P, D and
 Q at x itself by Horner's rule, as the eager path does (so a root of Q that is exact in floating
-point gives Q = 0 and the subgradient 0 of |Q|). The caller passes each series as a (2, N + 1)
+point gives Q = 0 and the subgradient 0 of |Q|). The caller passes each series as a (1, N + 1)
 array whose row 0 holds the coefficients of x^i (A: a_i; Dn: 1 + eps, then |b_k| if safe, else 0;
-Q: 0, b_k; DA and DB the derivatives' series), see :func:`approxlab.kernels.cpu.rational_fwd`; row 1
-is not read.
+Q: 0, b_k; DA and DB the derivatives' series), see :func:`approxlab.kernels.cpu.rational_fwd`.
 
 Where |x| > L an element is evaluated on its own (:func:`_outside_value`, :func:`_outside_grad`),
 with m', n' the degrees of P and Q without zero leading coefficients and t = 1/x:
@@ -194,7 +193,7 @@ def _forward_mixed(xs, os_, w, coef, lim, safe, mp, nq, m):  # type: ignore[no-u
 
 @kernel
 def rational_fwd(x, coef, cf, one_, safe, out, u0, u1):  # type: ignore[no-untyped-def]
-    """coef: (3, 2, N + 1) = the series A (numerator), Dn (denominator's |x| part), Q ("abs"); one_ =
+    """coef: (3, 1, N + 1) = the series A (numerator), Dn (denominator's |x| part), Q ("abs"); one_ =
     (1, L); cf is not used (any (3, 1) array)."""
     N = x.size
     lim = one_[1]
@@ -545,7 +544,7 @@ def _backward_mixed(xs, gs, gxs, w, coef, one, lim, limx, safe, mp, nq, acc, m):
 
 @reduction_kernel
 def rational_bwd(x, coef, cf, one_, safe, g, gx, part, u0, u1):  # type: ignore[no-untyped-def]
-    """coef: (5, 2, N + 1) = A, Dn, Q, then the derivative series DA (sum_p p a_p x^(p-1)) and DB
+    """coef: (5, 1, N + 1) = A, Dn, Q, then the derivative series DA (sum_p p a_p x^(p-1)) and DB
     (sum_k k |b_k| |x|^(k-1) if safe, sum_k k b_k x^(k-1) if not), row 0 read. part columns
     (4 (N+1)): S_in, S_out of g x^p / D (numerator), then of g R x^k / D (times sign(Q) if not safe);
     the caller adds S_in[p] and S_out[N - p]. one_ = (1, L', L) with L' <= L the bound of the direct
